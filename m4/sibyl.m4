@@ -1,0 +1,98 @@
+# sibyl.m4 -- configure checks of Sibyl.
+
+# SIBYL_REQUIRE_LIB(NAME, HEADER, LIB, FUNCTION, DEBIAN-PACKAGE, VAR)
+# Find HEADER and FUNCTION in -lLIB; set VAR_LIBS.  Fail naming the
+# Debian package when either is missing.
+AC_DEFUN([SIBYL_REQUIRE_LIB], [
+  AC_CHECK_HEADER([$2], [],
+    [AC_MSG_ERROR([$1 header <$2> not found.
+  Install it with:  apt-get install $5
+  (or point CPPFLAGS=-I... at its include directory)])])
+  sibyl_save_LIBS=$LIBS
+  LIBS=
+  AC_SEARCH_LIBS([$4], [$3], [],
+    [AC_MSG_ERROR([$1 library (-l$3) not found.
+  Install it with:  apt-get install $5
+  (or point LDFLAGS=-L... at its library directory)])])
+  $6_LIBS=$LIBS
+  LIBS=$sibyl_save_LIBS
+  AC_SUBST([$6_LIBS])
+])
+
+# SIBYL_REQUIRE_MPI: the Open MPI compiler wrapper and launcher.
+AC_DEFUN([SIBYL_REQUIRE_MPI], [
+  AC_ARG_VAR([MPICC], [Open MPI C compiler wrapper])
+  AC_ARG_VAR([MPIRUN], [Open MPI launcher])
+  AC_PATH_PROGS([MPICC], [mpicc], [])
+  AC_PATH_PROGS([MPIRUN], [mpirun mpiexec], [])
+  AS_IF([test -z "$MPICC" || test -z "$MPIRUN"],
+    [AC_MSG_ERROR([Open MPI not found (mpicc and mpirun are needed).
+  Install it with:  apt-get install libopenmpi-dev openmpi-bin])])
+  AC_MSG_CHECKING([whether $MPICC is Open MPI])
+  AS_IF([$MPICC --showme:version >/dev/null 2>&1],
+    [AC_MSG_RESULT([yes])],
+    [AC_MSG_RESULT([no])
+     AC_MSG_ERROR([$MPICC is not Open MPI's wrapper.
+  Install Open MPI with:  apt-get install libopenmpi-dev openmpi-bin
+  or set MPICC=/path/to/openmpi/bin/mpicc])])
+])
+
+# SIBYL_CC_WARNINGS: the warnings every Sibyl file compiles cleanly with.
+AC_DEFUN([SIBYL_CC_WARNINGS], [
+  AC_ARG_ENABLE([werror],
+    [AS_HELP_STRING([--enable-werror], [treat compiler warnings as errors])])
+  SIBYL_CFLAGS=
+  for flag in -Wall -Wextra -Wundef -Wshadow -Wpointer-arith -Wstrict-prototypes \
+              -Wmissing-prototypes -Wno-unused-parameter -Wformat=2; do
+    AX_SIBYL_CHECK_CFLAG([$flag], [SIBYL_CFLAGS="$SIBYL_CFLAGS $flag"])
+  done
+  AS_IF([test "x$enable_werror" = xyes], [SIBYL_CFLAGS="$SIBYL_CFLAGS -Werror"])
+  AC_SUBST([SIBYL_CFLAGS])
+])
+
+# SIBYL_CC_VISIBILITY: hide every symbol not marked for export.
+AC_DEFUN([SIBYL_CC_VISIBILITY], [
+  VISIBILITY_CFLAGS=
+  AX_SIBYL_CHECK_CFLAG([-fvisibility=hidden], [VISIBILITY_CFLAGS=-fvisibility=hidden])
+  AC_SUBST([VISIBILITY_CFLAGS])
+])
+
+# SIBYL_SANITIZERS: --enable-sanitizers builds everything with ASan+UBSan.
+AC_DEFUN([SIBYL_SANITIZERS], [
+  AC_ARG_ENABLE([sanitizers],
+    [AS_HELP_STRING([--enable-sanitizers],
+      [build with AddressSanitizer and UndefinedBehaviorSanitizer])])
+  AS_IF([test "x$enable_sanitizers" = xyes], [
+    san="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
+    AX_SIBYL_CHECK_CFLAG([$san], [
+      CFLAGS="$CFLAGS $san"
+      LDFLAGS="$LDFLAGS -fsanitize=address,undefined"],
+      [AC_MSG_ERROR([$CC does not support $san])])
+  ])
+])
+
+# SIBYL_FUZZER: libFuzzer targets when the compiler is clang with -fsanitize=fuzzer.
+AC_DEFUN([SIBYL_FUZZER], [
+  AC_ARG_VAR([FUZZ_CC], [clang used to build libFuzzer targets])
+  AC_CHECK_PROGS([FUZZ_CC], [clang clang-16 clang-15 clang-14], [])
+  sibyl_have_libfuzzer=no
+  AS_IF([test -n "$FUZZ_CC"], [
+    AC_MSG_CHECKING([whether $FUZZ_CC supports -fsanitize=fuzzer])
+    echo 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n){return 0;}' > conftest_fz.c
+    AS_IF([$FUZZ_CC -fsanitize=fuzzer,address conftest_fz.c -o conftest_fz >/dev/null 2>&1],
+      [sibyl_have_libfuzzer=yes])
+    rm -f conftest_fz.c conftest_fz
+    AC_MSG_RESULT([$sibyl_have_libfuzzer])
+  ])
+  AM_CONDITIONAL([HAVE_LIBFUZZER], [test $sibyl_have_libfuzzer = yes])
+])
+
+# AX_SIBYL_CHECK_CFLAG(FLAG, ACTION-IF-OK, [ACTION-IF-NOT])
+AC_DEFUN([AX_SIBYL_CHECK_CFLAG], [
+  AC_MSG_CHECKING([whether $CC accepts $1])
+  sibyl_save_CFLAGS=$CFLAGS
+  CFLAGS="$CFLAGS $1 -Werror"
+  AC_LINK_IFELSE([AC_LANG_PROGRAM([], [])],
+    [AC_MSG_RESULT([yes]); CFLAGS=$sibyl_save_CFLAGS; $2],
+    [AC_MSG_RESULT([no]); CFLAGS=$sibyl_save_CFLAGS; $3])
+])

@@ -1,0 +1,101 @@
+/*
+ * tools.h -- internal interface of the `sibyl' command-line driver.
+ *
+ * Every subcommand is a function `int cmd_x(int argc, char **argv)' where
+ * argv[0] is the subcommand's full name ("sibyl trace info"); it returns the
+ * process exit status: 0 success, 1 the input has problems (check found
+ * defects, damaged trace), 2 usage error or failure to run.
+ */
+#ifndef SIBYL_TOOLS_H
+#define SIBYL_TOOLS_H
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "sibyl_trace.h"
+
+#define EXIT_PROBLEMS 1
+#define EXIT_USAGE 2
+
+/* Subcommands. */
+int cmd_trace_info(int argc, char **argv);
+int cmd_trace_dump(int argc, char **argv);
+int cmd_trace_stats(int argc, char **argv);
+int cmd_trace_check(int argc, char **argv);
+int cmd_trace_pack(int argc, char **argv);
+int cmd_trace_unpack(int argc, char **argv);
+int cmd_trace_gen(int argc, char **argv);
+
+/* Program name used in messages, e.g. "sibyl trace dump"; set by the
+ * driver before a subcommand runs. */
+extern const char *tool_name;
+
+/* "sibyl trace dump: <message>\n" on stderr. */
+void tool_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void tool_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* tool_error + "Try 'NAME --help'." and return EXIT_USAGE. */
+int tool_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * Number parsers.  Each returns 0 on success and -1 (after printing a
+ * message naming `what') on a malformed or out-of-range value.
+ *   parse_u64:   decimal integer, optional suffix k/M/G/T (10^3..) or
+ *                Ki/Mi/Gi/Ti (2^10..), e.g. "1048576", "1Mi", "64k".
+ *   parse_size:  bytes: "2KiB", "4kB", "1MB", "512", "1.5MiB".
+ *   parse_time:  to picoseconds: "1us", "2.5ms", "100ns", "3ps", "1s";
+ *                a bare number is taken in `default_unit' ("ns", "us"...).
+ *   parse_double: a finite floating-point number.
+ */
+int parse_u64(const char *what, const char *s, uint64_t *out);
+int parse_size(const char *what, const char *s, uint64_t *out);
+int parse_time(const char *what, const char *s, const char *default_unit,
+	       sibt_time *out);
+int parse_double(const char *what, const char *s, double *out);
+
+/*
+ * A range list "3", "0-15", "0-15,32,40-47", "5-" (open end) or "all",
+ * resolved against an upper bound.  range_contains is O(log n).
+ */
+typedef struct range_list {
+	size_t n;
+	struct { uint64_t lo, hi; } *r; /* inclusive, sorted, merged */
+} range_list;
+int range_parse(const char *what, const char *s, uint64_t limit,
+		range_list *out);
+int range_contains(const range_list *rl, uint64_t v);
+void range_free(range_list *rl);
+
+/* Human-readable formatting into a caller buffer (returns buf). */
+char *fmt_bytes(char *buf, size_t len, double bytes);   /* "1.50 MiB" */
+char *fmt_time(char *buf, size_t len, sibt_time ps);    /* "1.234 us" */
+char *fmt_count(char *buf, size_t len, uint64_t n);     /* "1,048,576" */
+
+/* Write s as a JSON string literal (with quotes) to f. */
+void json_string(FILE *f, const char *s, size_t len);
+
+/*
+ * Progress on stderr, only when stderr is a terminal and quiet is 0:
+ * progress_update redraws at most a few times per second.
+ */
+typedef struct progress {
+	int active;
+	const char *label;
+	uint64_t total;
+	double last;
+} progress;
+void progress_begin(progress *p, const char *label, uint64_t total, int quiet);
+void progress_update(progress *p, uint64_t done);
+void progress_end(progress *p);
+
+/*
+ * Open a trace for a tool: prints the error (and exits nonzero via return
+ * value NULL) or, for a damaged trace, prints each damage entry as a
+ * warning.  *damaged is set to 1 when the trace was damaged.
+ */
+sibt_trace *tool_open_trace(const char *path, int flags, int *damaged);
+
+/* Peak resident set size of this process in bytes (from getrusage). */
+uint64_t tool_peak_rss(void);
+
+#endif /* SIBYL_TOOLS_H */

@@ -1,0 +1,957 @@
+/*
+ * trace_gen.c -- `sibyl trace gen': write a synthetic trace of a
+ * communication pattern directly through the trace writer, without
+ * emulating anything (in the spirit of Durango's synthetic workloads).
+ *
+ * Ranks are produced one at a time (PE-major) and each PE's last window is
+ * flushed as soon as the rank is complete, so memory stays flat whatever
+ * the rank count.  The trace is built in a temporary directory next to the
+ * output and renamed into place only when every data file is closed: a
+ * failed or interrupted run leaves nothing that looks like a trace.
+ */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "gen_patterns.h"
+#include "tools.h"
+
+static const char gen_usage[] =
+"Usage: sibyl trace gen --pattern NAME --ranks R [OPTIONS]\n"
+"       sibyl trace gen --list\n"
+"\n"
+"Write a synthetic trace of a communication pattern for R ranks, without\n"
+"emulating an application.  The trace is valid by construction (every\n"
+"message sent is awaited exactly once) and has the realistic shape of an\n"
+"MPI code: per iteration, one SEB computes and posts its sends near its\n"
+"end (Isend), then SEBs wait for the incoming messages (Waitall); the\n"
+"collectives are chains of SEBs, one per step.  The first SEB of every\n"
+"iteration carries an iteration marker, the first SEB of the iteration\n"
+"after the warm-up a skip-point start, and a final \"finalize\" SEB a\n"
+"skip-point end.  Ranks are generated one at a time, so a million ranks\n"
+"need little memory.  'sibyl trace gen --list' lists the patterns;\n"
+"docs/trace-tools.md gives the exact SEBs and message counts of each.\n"
+"\n"
+"Patterns: pingpong, ring, kneighbor, stencil3d, alltoall, allreduce,\n"
+"random.\n"
+"\n"
+"Workload options:\n"
+"  -p, --pattern NAME   the pattern (required)\n"
+"  -r, --ranks R        number of ranks (PEs), e.g. 4096 or 1Mi (required)\n"
+"  -i, --iters I        iterations (default 10)\n"
+"      --warmup W       iterations before the skip-point start (default 1,\n"
+"                       or 0 with a single iteration)\n"
+"  -s, --msg-size S     bytes per message, e.g. 512, 4KiB (default 1KiB;\n"
+"                       8 for allreduce)\n"
+"  -c, --compute T      compute per iteration, e.g. 500us, 2ms; a bare\n"
+"                       number is in us (default 1ms; 0 for pingpong)\n"
+"      --jitter F       vary each rank's compute per iteration uniformly\n"
+"                       in [1-F, 1+F] times T, 0 <= F <= 1 (default 0)\n"
+"      --seed N         seed of the jitter and of random traffic (default\n"
+"                       1); the same seed gives the same trace\n"
+"\n"
+"Pattern options:\n"
+"  -k, --neighbors K    kneighbor: neighbours on each side of the ring\n"
+"                       (default 4, i.e. eight neighbours as in the\n"
+"                       thesis' K-Neighbor; at most R-1)\n"
+"      --allreduce      kneighbor: add an 8-byte recursive-doubling\n"
+"                       allreduce at the end of every iteration\n"
+"      --grid X,Y,Z     stencil3d: periodic process grid, X*Y*Z = R\n"
+"                       (default: the most cubic factorization of R)\n"
+"      --face-bytes S   stencil3d: bytes per face message (same as\n"
+"                       --msg-size)\n"
+"      --block NX,NY,NZ stencil3d: local block of doubles per rank; the\n"
+"                       messages across x faces are NY*NZ*8 bytes, and so\n"
+"                       on\n"
+"  -m, --fanout M       random: messages each rank sends (and receives)\n"
+"                       per iteration (default 1)\n"
+"\n"
+"Output options:\n"
+"  -o, --output TRACE   trace directory to write (default PATTERN.trace)\n"
+"  -f, --force          replace TRACE if it already exists (only a trace\n"
+"                       directory or a file is replaced)\n"
+"      --procs P        write P data files, as P emulating processes would\n"
+"                       (block distribution of the ranks; default 1)\n"
+"      --window W       SEBs per window (default 64)\n"
+"      --level L        zlib level 0..9 (default 6; 0 stores)\n"
+"  -q, --quiet          no progress bar and no summary\n"
+"      --list           list the patterns and exit\n"
+"  -h, --help           print this help and exit\n"
+"\n"
+"The manifest records the generator and every parameter as gen.* keys\n"
+"(gen.pattern, gen.ranks, gen.iters, gen.seed, ..., gen.messages).\n"
+"\n"
+"Examples:\n"
+"  sibyl trace gen -p stencil3d -r 1Mi -i 2 -o big.trace\n"
+"  sibyl trace gen -p stencil3d -r 512 --grid 8,8,8 --block 64,64,64\n"
+"  sibyl trace gen -p kneighbor -r 4096 -k 4 --allreduce --compute 1ms\n"
+"  sibyl trace gen -p random -r 1000 --fanout 4 --jitter 0.05 --seed 7\n"
+"  sibyl trace gen -p alltoall -r 64 --procs 4 -o a2a.trace\n"
+"\n"
+"Exit status:\n"
+"  0  the trace was written\n"
+"  2  usage error (bad or inconsistent parameters, TRACE exists), or the\n"
+"     trace could not be written; nothing is left behind\n";
+
+/* Options given on the command line, beyond the GEN_OPT_* bits. */
+#define GIVEN_MSG 0x100
+#define GIVEN_WARMUP 0x200
+#define GIVEN_COMPUTE 0x400
+#define GIVEN_FACE 0x800
+#define GIVEN_BLOCK 0x1000
+
+enum {
+	OPT_WARMUP = 256,
+	OPT_JITTER,
+	OPT_SEED,
+	OPT_ALLREDUCE,
+	OPT_GRID,
+	OPT_FACE,
+	OPT_BLOCK,
+	OPT_PROCS,
+	OPT_WINDOW,
+	OPT_LEVEL,
+	OPT_LIST,
+};
+
+struct gen_opts {
+	const gen_pattern *pat;
+	gen_params gp;
+	uint32_t procs;
+	uint32_t window;
+	int level;
+	const char *out;
+	int force;
+	int quiet;
+	unsigned given;
+};
+
+/* Where the writer's add goes: the builder's sink. */
+struct sink {
+	sibt_writer *w;
+};
+
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+	interrupted = sig;
+}
+
+static int sink_add(void *arg, const sibt_seb *seb)
+{
+	struct sink *s = arg;
+
+	return sibt_writer_add(s->w, seb, NULL);
+}
+
+static double now_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* --------------------------------------------------------------- parsing */
+
+static int parse_u32(const char *what, const char *s, uint32_t min,
+		     uint32_t max, uint32_t *out)
+{
+	uint64_t v;
+
+	if (parse_u64(what, s, &v))
+		return -1;
+	if (v < min || v > max) {
+		tool_error("%s: %s is out of range (%" PRIu32 "..%" PRIu32 ")",
+			   what, s, min, max);
+		return -1;
+	}
+	*out = (uint32_t)v;
+	return 0;
+}
+
+/* "X,Y,Z" (or "XxYxZ"), each a positive integer <= max. */
+static int parse_triple(const char *what, const char *s, uint64_t max,
+			uint64_t out[3])
+{
+	char buf[128], *part[3], *p;
+	int n = 0, i;
+
+	if (strlen(s) >= sizeof(buf))
+		goto bad;
+	strcpy(buf, s);
+	part[n++] = buf;
+	for (p = buf; *p; p++) {
+		if (*p == ',' || *p == 'x') {
+			if (n == 3)
+				goto bad;
+			*p = '\0';
+			part[n++] = p + 1;
+		}
+	}
+	if (n != 3)
+		goto bad;
+	for (i = 0; i < 3; i++) {
+		if (!part[i][0])
+			goto bad;
+		if (parse_u64(what, part[i], &out[i]))
+			return -1;
+		if (out[i] < 1 || out[i] > max) {
+			tool_error("%s: %s is out of range (1..%" PRIu64 ")",
+				   what, part[i], max);
+			return -1;
+		}
+	}
+	return 0;
+bad:
+	tool_error("%s: '%s' is not three positive integers X,Y,Z", what, s);
+	return -1;
+}
+
+static const char *const opt_names[] = {
+	"--neighbors", "--allreduce", "--grid", "--face-bytes/--block",
+	"--fanout"
+};
+
+/* Refuse options that do not apply to the chosen pattern. */
+static int check_applicable(const struct gen_opts *o)
+{
+	unsigned bit, extra = o->given & 0xff & ~o->pat->options;
+	const char *who = "";
+	int i, j;
+
+	if (!extra)
+		return 0;
+	for (i = 0, bit = 1; !(extra & bit); i++, bit <<= 1)
+		;
+	for (j = 0; gen_patterns[j]; j++)
+		if (gen_patterns[j]->options & bit)
+			who = gen_patterns[j]->name;
+	return tool_usage_error("%s does not apply to pattern %s (only to "
+				"%s)", opt_names[i], o->pat->name, who);
+}
+
+static int looks_like_bundle_name(const char *s)
+{
+	static const char *const ext[] = {
+		".tar", ".tar.gz", ".tgz", ".tar.xz", ".tar.bz2", ".tar.zst"
+	};
+	size_t n = strlen(s), i, e;
+
+	for (i = 0; i < sizeof(ext) / sizeof(ext[0]); i++) {
+		e = strlen(ext[i]);
+		if (n > e && !strcmp(s + n - e, ext[i]))
+			return 1;
+	}
+	return 0;
+}
+
+static void print_list(void)
+{
+	static const char *const opt_help[] = {
+		"--neighbors K", "--allreduce", "--grid X,Y,Z",
+		"--face-bytes S | --block NX,NY,NZ", "--fanout M"
+	};
+	char b1[32], b2[32];
+	unsigned bit;
+	int i, j, n;
+
+	puts("Patterns of 'sibyl trace gen':");
+	for (i = 0; gen_patterns[i]; i++) {
+		const gen_pattern *p = gen_patterns[i];
+
+		printf("  %-10s %s\n", p->name, p->summary);
+		printf("  %-10s defaults: %s messages, %s", "",
+		       fmt_bytes(b1, sizeof(b1), (double)p->default_msg_size),
+		       p->default_compute ?
+		       fmt_time(b2, sizeof(b2), p->default_compute) :
+		       "no compute");
+		if (p->default_compute)
+			fputs(" compute", stdout);
+		putchar('\n');
+		for (j = 0, n = 0, bit = 1; j < 5; j++, bit <<= 1)
+			if (p->options & bit)
+				printf("%s%s", n++ ? ", " : "             "
+				       "options: ", opt_help[j]);
+		if (n)
+			putchar('\n');
+	}
+}
+
+/* ------------------------------------------------------ output handling */
+
+/* A file name that a trace directory may hold. */
+static int trace_member(const char *name)
+{
+	return !fnmatch("MANIFEST*", name, 0) ||
+	       !fnmatch("proc-*.sdat*", name, 0);
+}
+
+/*
+ * Remove directory dir, which must hold only trace files (when
+ * trace_only) or is ours.  Returns 0, or -1 with errno set.
+ */
+static int remove_dir(const char *dir, int trace_only)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char path[4096];
+	int rc = 0;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (trace_only && !trace_member(e->d_name)) {
+			errno = ENOTEMPTY;
+			rc = -1;
+			continue;
+		}
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		if (unlink(path) != 0)
+			rc = -1;
+	}
+	closedir(d);
+	if (rc == 0 && rmdir(dir) != 0)
+		rc = -1;
+	return rc;
+}
+
+/* May --force replace path?  Only a file or a trace directory. */
+static int replaceable(const char *path, const struct stat *st)
+{
+	DIR *d;
+	struct dirent *e;
+	int ok = 1;
+
+	if (!S_ISDIR(st->st_mode))
+		return S_ISREG(st->st_mode) || S_ISLNK(st->st_mode);
+	if (!(d = opendir(path)))
+		return 0;
+	while ((e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") &&
+		    !trace_member(e->d_name))
+			ok = 0;
+	closedir(d);
+	return ok;
+}
+
+/* Put the finished trace tmp at out, replacing what was there. */
+static int install(const char *tmp, const char *out, int exists)
+{
+	char old[4096];
+	struct stat st;
+
+	if (!exists) {
+		if (rename(tmp, out) == 0)
+			return 0;
+		tool_error("cannot rename %s to %s: %s", tmp, out,
+			   strerror(errno));
+		return -1;
+	}
+	snprintf(old, sizeof(old), "%s.gen-old-%ld", out, (long)getpid());
+	if (rename(out, old) != 0) {
+		tool_error("cannot move the old %s aside: %s", out,
+			   strerror(errno));
+		return -1;
+	}
+	if (rename(tmp, out) != 0) {
+		tool_error("cannot rename %s to %s: %s", tmp, out,
+			   strerror(errno));
+		if (rename(old, out) != 0)
+			tool_error("the old trace is now %s", old);
+		return -1;
+	}
+	if (lstat(old, &st) == 0 &&
+	    (S_ISDIR(st.st_mode) ? remove_dir(old, 1) : unlink(old)) != 0)
+		tool_warn("could not remove the old trace, now %s: %s", old,
+			  strerror(errno));
+	return 0;
+}
+
+/* ----------------------------------------------------------- generation */
+
+/* "key = value" manifest lines; storage for up to GEN_EXTRA of them. */
+#define GEN_EXTRA 24
+struct extra {
+	char line[GEN_EXTRA][160];
+	const char *ptr[GEN_EXTRA + 1];
+	int n;
+};
+
+static void extra_add(struct extra *x, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void extra_add(struct extra *x, const char *key, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (x->n == GEN_EXTRA)
+		return;
+	n = snprintf(x->line[x->n], sizeof(x->line[0]), "%s = ", key);
+	va_start(ap, fmt);
+	vsnprintf(x->line[x->n] + n, sizeof(x->line[0]) - (size_t)n, fmt, ap);
+	va_end(ap);
+	x->ptr[x->n] = x->line[x->n];
+	x->n++;
+	x->ptr[x->n] = NULL;
+}
+
+/* The shortest "%g" form of v that reads back as v. */
+static const char *shortest(char *buf, size_t len, double v)
+{
+	int prec;
+
+	for (prec = 6; prec < 17; prec++) {
+		snprintf(buf, len, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			return buf;
+	}
+	snprintf(buf, len, "%.17g", v);
+	return buf;
+}
+
+static void build_extra(const struct gen_opts *o, struct extra *x)
+{
+	const gen_params *gp = &o->gp;
+	unsigned opt = o->pat->options;
+	char jb[32];
+
+	x->n = 0;
+	x->ptr[0] = NULL;
+	extra_add(x, "gen.pattern", "%s", o->pat->name);
+	extra_add(x, "gen.ranks", "%" PRIu32, gp->ranks);
+	extra_add(x, "gen.iters", "%" PRIu32, gp->iters);
+	extra_add(x, "gen.warmup", "%" PRIu32, gp->warmup);
+	extra_add(x, "gen.seed", "%" PRIu64, gp->seed);
+	extra_add(x, "gen.compute_ps", "%" PRId64, (int64_t)gp->compute);
+	extra_add(x, "gen.jitter", "%s", shortest(jb, sizeof(jb), gp->jitter));
+	if (opt & GEN_OPT_FACE) {
+		extra_add(x, "gen.grid", "%" PRIu32 ",%" PRIu32 ",%" PRIu32,
+			  gp->grid[0], gp->grid[1], gp->grid[2]);
+		if (gp->block[0])
+			extra_add(x, "gen.block", "%" PRIu64 ",%" PRIu64
+				  ",%" PRIu64, gp->block[0], gp->block[1],
+				  gp->block[2]);
+		extra_add(x, "gen.face_bytes", "%" PRIu64 ",%" PRIu64 ",%"
+			  PRIu64, gp->face[0], gp->face[1], gp->face[2]);
+	} else {
+		extra_add(x, "gen.msg_size", "%" PRIu64, gp->msg_size);
+	}
+	if (opt & GEN_OPT_NEIGHBORS)
+		extra_add(x, "gen.neighbors", "%" PRIu32, gp->neighbors);
+	if (opt & GEN_OPT_ALLREDUCE)
+		extra_add(x, "gen.allreduce", "%d", gp->allreduce ? 1 : 0);
+	if (opt & GEN_OPT_FANOUT)
+		extra_add(x, "gen.fanout", "%" PRIu32, gp->fanout);
+	extra_add(x, "gen.sebs", "%" PRIu64, o->pat->sebs(gp));
+	extra_add(x, "gen.messages", "%" PRIu64, o->pat->messages(gp));
+}
+
+/* The command line, words separated by blanks, quoted where needed. */
+static char *join_cmdline(int argc, char **argv)
+{
+	size_t len = 1, o = 0;
+	char *s;
+	int i;
+
+	for (i = 0; i < argc; i++)
+		len += strlen(argv[i]) * 4 + 3;
+	if (!(s = malloc(len)))
+		return NULL;
+	for (i = 0; i < argc; i++) {
+		const char *a = argv[i];
+		int quote = i > 0 && (!*a || strpbrk(a, " \t\n'\"\\$`*?;&|<>()"));
+
+		if (i)
+			s[o++] = ' ';
+		if (quote)
+			s[o++] = '\'';
+		for (; *a; a++) {
+			if (quote && *a == '\'') {
+				memcpy(s + o, "'\\''", 4);
+				o += 4;
+			} else {
+				s[o++] = *a;
+			}
+		}
+		if (quote)
+			s[o++] = '\'';
+	}
+	s[o] = '\0';
+	return s;
+}
+
+/*
+ * Write every data file of the trace into dir.  Returns 0, or -1 after
+ * printing why.
+ */
+static int generate(const struct gen_opts *o, const char *dir,
+		    const char *cmdline, gen_counts *counts)
+{
+	const gen_params *gp = &o->gp;
+	char errbuf[512] = "";
+	struct extra x;
+	struct sink sink = { NULL };
+	sibt_writer_opts wo;
+	gen_builder *b;
+	progress pg;
+	uint64_t done = 0;
+	uint32_t p, pe, first, count;
+	int rc = 0;
+
+	build_extra(o, &x);
+	if (!(b = gen_builder_new(sink_add, &sink))) {
+		tool_error("out of memory");
+		return -1;
+	}
+	progress_begin(&pg, "generating ranks", gp->ranks, o->quiet);
+	for (p = 0; p < o->procs && !rc; p++) {
+		sibt_block_range(gp->ranks, o->procs, p, &first, &count);
+		sibt_writer_opts_init(&wo);
+		wo.npes = gp->ranks;
+		wo.nprocs = o->procs;
+		wo.proc = p;
+		wo.first_pe = first;
+		wo.local_npes = count;
+		wo.window = o->window;
+		wo.level = o->level;
+		wo.write_manifest = p == 0;
+		wo.generator = "sibyl trace gen";
+		wo.cmdline = cmdline;
+		wo.extra = x.ptr;
+		rc = sibt_writer_open(&sink.w, dir, &wo, errbuf, sizeof(errbuf));
+		if (rc < 0) {
+			progress_end(&pg);
+			tool_error("%s", errbuf[0] ? errbuf : sibt_strerror(rc));
+			break;
+		}
+		for (pe = first; pe < first + count; pe++) {
+			if (interrupted) {
+				rc = -1;
+				progress_end(&pg);
+				tool_error("interrupted by signal %d",
+					   (int)interrupted);
+				break;
+			}
+			rc = gen_rank(b, o->pat, gp, pe);
+			if (rc == SIBT_OK)
+				rc = sibt_writer_flush_pe(sink.w, pe);
+			if (rc < 0) {
+				progress_end(&pg);
+				tool_error("rank %" PRIu32 ": %s", pe,
+					   rc == SIBT_EFORMAT ?
+					   "the generator broke its own "
+					   "invariants (a bug)" :
+					   sibt_writer_errmsg(sink.w));
+				break;
+			}
+			if (!(++done & 1023))
+				progress_update(&pg, done);
+		}
+		if (rc < 0) {
+			sibt_writer_abort(sink.w);
+			break;
+		}
+		rc = sibt_writer_close(sink.w);
+		if (rc < 0) {
+			progress_end(&pg);
+			tool_error("cannot complete data file %" PRIu32
+				   " in %s: %s", p, dir, sibt_strerror(rc));
+		}
+	}
+	progress_end(&pg);
+	gen_builder_counts(b, counts);
+	gen_builder_free(b);
+	if (rc < 0)
+		return -1;
+	if (counts->messages != o->pat->messages(gp) ||
+	    counts->sebs != o->pat->sebs(gp)) {
+		tool_error("internal error: pattern %s produced %" PRIu64
+			   " SEBs and %" PRIu64 " messages; its formulas "
+			   "say %" PRIu64 " and %" PRIu64, o->pat->name,
+			   counts->sebs, counts->messages, o->pat->sebs(gp),
+			   o->pat->messages(gp));
+		return -1;
+	}
+	return 0;
+}
+
+static uint64_t dir_bytes(const char *dir, uint32_t *nfiles)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	struct stat st;
+	char path[4096];
+	uint64_t sum = 0;
+
+	*nfiles = 0;
+	if (!d)
+		return 0;
+	while ((e = readdir(d))) {
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+			continue;
+		sum += (uint64_t)st.st_size;
+		if (!fnmatch("proc-*.sdat", e->d_name, 0))
+			(*nfiles)++;
+	}
+	closedir(d);
+	return sum;
+}
+
+static void print_summary(const struct gen_opts *o, const gen_counts *c,
+			  double seconds)
+{
+	const gen_params *gp = &o->gp;
+	char b1[32], b2[32], b3[32], b4[32];
+	uint32_t nfiles;
+	uint64_t bytes = dir_bytes(o->out, &nfiles);
+
+	printf("%s: wrote %s\n", tool_name, o->out);
+	printf("  pattern    %s, %s ranks, %s iteration%s", o->pat->name,
+	       fmt_count(b1, sizeof(b1), gp->ranks),
+	       fmt_count(b2, sizeof(b2), gp->iters), gp->iters == 1 ? "" : "s");
+	if (o->pat->options & GEN_OPT_NEIGHBORS)
+		printf(", K = %" PRIu32 "%s", gp->neighbors,
+		       gp->allreduce ? ", allreduce" : "");
+	if (o->pat->options & GEN_OPT_GRID)
+		printf(", grid %" PRIu32 "x%" PRIu32 "x%" PRIu32,
+		       gp->grid[0], gp->grid[1], gp->grid[2]);
+	if (o->pat->options & GEN_OPT_FANOUT)
+		printf(", fanout %" PRIu32, gp->fanout);
+	putchar('\n');
+	printf("  SEBs       %s\n", fmt_count(b1, sizeof(b1), c->sebs));
+	printf("  messages   %s (%s of payload)\n",
+	       fmt_count(b1, sizeof(b1), c->messages),
+	       fmt_bytes(b2, sizeof(b2), (double)c->bytes));
+	printf("  trace      %s in %" PRIu32 " data file%s, %.2f bytes per "
+	       "SEB\n", fmt_bytes(b3, sizeof(b3), (double)bytes), nfiles,
+	       nfiles == 1 ? "" : "s",
+	       c->sebs ? (double)bytes / (double)c->sebs : 0.0);
+	printf("  time       %.2f s (%s SEBs/s), peak RSS %s\n", seconds,
+	       fmt_count(b4, sizeof(b4), seconds > 0 ?
+			 (uint64_t)((double)c->sebs / seconds) : c->sebs),
+	       fmt_bytes(b1, sizeof(b1), (double)tool_peak_rss()));
+}
+
+/* ----------------------------------------------------------------- main */
+
+static int parse_args(int argc, char **argv, struct gen_opts *o, int *exit_now)
+{
+	static const struct option longopts[] = {
+		{ "pattern", required_argument, NULL, 'p' },
+		{ "ranks", required_argument, NULL, 'r' },
+		{ "iters", required_argument, NULL, 'i' },
+		{ "warmup", required_argument, NULL, OPT_WARMUP },
+		{ "msg-size", required_argument, NULL, 's' },
+		{ "compute", required_argument, NULL, 'c' },
+		{ "jitter", required_argument, NULL, OPT_JITTER },
+		{ "seed", required_argument, NULL, OPT_SEED },
+		{ "neighbors", required_argument, NULL, 'k' },
+		{ "allreduce", no_argument, NULL, OPT_ALLREDUCE },
+		{ "grid", required_argument, NULL, OPT_GRID },
+		{ "face-bytes", required_argument, NULL, OPT_FACE },
+		{ "block", required_argument, NULL, OPT_BLOCK },
+		{ "fanout", required_argument, NULL, 'm' },
+		{ "procs", required_argument, NULL, OPT_PROCS },
+		{ "window", required_argument, NULL, OPT_WINDOW },
+		{ "level", required_argument, NULL, OPT_LEVEL },
+		{ "output", required_argument, NULL, 'o' },
+		{ "force", no_argument, NULL, 'f' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "list", no_argument, NULL, OPT_LIST },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	gen_params *gp = &o->gp;
+	const char *pattern = NULL;
+	uint64_t v, t3[3];
+	uint32_t u;
+	int c, have_ranks = 0, have_iters = 0, i;
+
+	*exit_now = 0;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":p:r:i:s:c:k:m:o:fqh", longopts,
+				NULL)) != -1) {
+		switch (c) {
+		case 'p':
+			pattern = optarg;
+			break;
+		case 'r':
+			if (parse_u32("--ranks", optarg, 1, UINT32_MAX,
+				      &gp->ranks))
+				return -1;
+			have_ranks = 1;
+			break;
+		case 'i':
+			if (parse_u32("--iters", optarg, 1, UINT32_MAX,
+				      &gp->iters))
+				return -1;
+			have_iters = 1;
+			break;
+		case OPT_WARMUP:
+			if (parse_u32("--warmup", optarg, 0, UINT32_MAX,
+				      &gp->warmup))
+				return -1;
+			o->given |= GIVEN_WARMUP;
+			break;
+		case 's':
+		case OPT_FACE:
+			if (parse_size(c == 's' ? "--msg-size" :
+				       "--face-bytes", optarg, &v))
+				return -1;
+			gp->msg_size = v;
+			o->given |= c == 's' ? GIVEN_MSG :
+				    GIVEN_FACE | GEN_OPT_FACE;
+			break;
+		case 'c':
+			if (parse_time("--compute", optarg, "us", &gp->compute))
+				return -1;
+			o->given |= GIVEN_COMPUTE;
+			break;
+		case OPT_JITTER:
+			if (parse_double("--jitter", optarg, &gp->jitter))
+				return -1;
+			if (gp->jitter < 0 || gp->jitter > 1) {
+				tool_error("--jitter: %s is not a fraction "
+					   "between 0 and 1 (e.g. 0.05 for "
+					   "+-5%%)", optarg);
+				return -1;
+			}
+			break;
+		case OPT_SEED:
+			if (parse_u64("--seed", optarg, &gp->seed))
+				return -1;
+			break;
+		case 'k':
+			if (parse_u32("--neighbors", optarg, 1, UINT32_MAX,
+				      &gp->neighbors))
+				return -1;
+			o->given |= GEN_OPT_NEIGHBORS;
+			break;
+		case OPT_ALLREDUCE:
+			gp->allreduce = 1;
+			o->given |= GEN_OPT_ALLREDUCE;
+			break;
+		case OPT_GRID:
+			if (parse_triple("--grid", optarg, UINT32_MAX, t3))
+				return -1;
+			for (i = 0; i < 3; i++)
+				gp->grid[i] = (uint32_t)t3[i];
+			o->given |= GEN_OPT_GRID;
+			break;
+		case OPT_BLOCK:
+			if (parse_triple("--block", optarg, UINT32_MAX,
+					 gp->block))
+				return -1;
+			o->given |= GEN_OPT_FACE | GIVEN_BLOCK;
+			break;
+		case 'm':
+			if (parse_u32("--fanout", optarg, 1, 1U << 20,
+				      &gp->fanout))
+				return -1;
+			o->given |= GEN_OPT_FANOUT;
+			break;
+		case OPT_PROCS:
+			if (parse_u32("--procs", optarg, 1, 1U << 20,
+				      &o->procs))
+				return -1;
+			break;
+		case OPT_WINDOW:
+			if (parse_u32("--window", optarg, 1, UINT32_MAX,
+				      &o->window))
+				return -1;
+			break;
+		case OPT_LEVEL:
+			if (parse_u32("--level", optarg, 0, 9, &u))
+				return -1;
+			o->level = (int)u;
+			break;
+		case 'o':
+			o->out = optarg;
+			break;
+		case 'f':
+			o->force = 1;
+			break;
+		case 'q':
+			o->quiet = 1;
+			break;
+		case OPT_LIST:
+			print_list();
+			*exit_now = 1;
+			return 0;
+		case 'h':
+			fputs(gen_usage, stdout);
+			*exit_now = 1;
+			return 0;
+		case ':':
+			tool_usage_error("option '%s' needs a value",
+					 argv[optind - 1]);
+			return -2;
+		default:
+			tool_usage_error("unknown option '%s'",
+					 argv[optind - 1]);
+			return -2;
+		}
+	}
+	if (optind < argc) {
+		tool_usage_error("unexpected argument '%s' (the output is "
+				 "given with -o)", argv[optind]);
+		return -2;
+	}
+	if (!pattern) {
+		tool_usage_error("--pattern is required (one of: pingpong, "
+				 "ring, kneighbor, stencil3d, alltoall, "
+				 "allreduce, random; see --list)");
+		return -2;
+	}
+	if (!(o->pat = gen_pattern_find(pattern))) {
+		tool_usage_error("unknown pattern '%s'; 'sibyl trace gen "
+				 "--list' shows the patterns", pattern);
+		return -2;
+	}
+	if (!have_ranks) {
+		tool_usage_error("--ranks is required");
+		return -2;
+	}
+	if (!have_iters)
+		gp->iters = 10;
+	return 0;
+}
+
+int cmd_trace_gen(int argc, char **argv)
+{
+	struct gen_opts o;
+	gen_params *gp = &o.gp;
+	char err[512] = "", tmp[4096], defout[256];
+	char *cmdline = NULL;
+	struct sigaction sa, old_int, old_term, old_hup;
+	struct stat st;
+	gen_counts counts;
+	double t0;
+	int exit_now, rc, exists;
+
+	memset(&o, 0, sizeof(o));
+	o.procs = 1;
+	o.level = -1;
+	gp->seed = 1;
+	rc = parse_args(argc, argv, &o, &exit_now);
+	if (rc == -2)
+		return EXIT_USAGE;
+	if (rc < 0) {
+		fprintf(stderr, "Try '%s --help'.\n", tool_name);
+		return EXIT_USAGE;
+	}
+	if (exit_now)
+		return 0;
+
+	if (check_applicable(&o))
+		return EXIT_USAGE;
+	if ((o.given & GIVEN_BLOCK) && (o.given & (GIVEN_MSG | GIVEN_FACE)))
+		return tool_usage_error("--block derives the message sizes; "
+					"give either it or --face-bytes/"
+					"--msg-size");
+	if ((o.given & GIVEN_MSG) && (o.given & GIVEN_FACE))
+		return tool_usage_error("--msg-size and --face-bytes are the "
+					"same for stencil3d; give one");
+	if (!(o.given & (GIVEN_MSG | GIVEN_FACE)))
+		gp->msg_size = o.pat->default_msg_size;
+	if (!(o.given & GIVEN_COMPUTE))
+		gp->compute = o.pat->default_compute;
+	if (!(o.given & GIVEN_WARMUP))
+		gp->warmup = gp->iters > 1 ? 1 : 0;
+	else if (gp->warmup >= gp->iters)
+		return tool_usage_error("--warmup %" PRIu32 " leaves no "
+					"iteration to measure; it must be less "
+					"than --iters (%" PRIu32 ")", gp->warmup,
+					gp->iters);
+	if (o.pat->prepare(gp, err, sizeof(err)))
+		return tool_usage_error("%s", err);
+	if (o.procs > gp->ranks)
+		return tool_usage_error("--procs %" PRIu32 " exceeds --ranks %"
+					PRIu32 "; every data file needs at "
+					"least one rank", o.procs, gp->ranks);
+
+	if (!o.out) {
+		snprintf(defout, sizeof(defout), "%s.trace", o.pat->name);
+		o.out = defout;
+	}
+	if (!o.out[0])
+		return tool_usage_error("-o: the output path is empty");
+	if (strlen(o.out) > sizeof(tmp) - 64)
+		return tool_usage_error("-o: the output path is too long");
+	if (looks_like_bundle_name(o.out))
+		return tool_usage_error("%s: gen writes a trace directory; "
+					"write it, then pack it with 'sibyl "
+					"trace pack'", o.out);
+	exists = lstat(o.out, &st) == 0;
+	if (exists && !o.force) {
+		tool_error("%s already exists; use --force to replace it",
+			   o.out);
+		return EXIT_USAGE;
+	}
+	if (exists && !replaceable(o.out, &st)) {
+		tool_error("%s exists and is not a trace directory; not "
+			   "replacing it, even with --force", o.out);
+		return EXIT_USAGE;
+	}
+
+	snprintf(tmp, sizeof(tmp), "%s.gen-tmp-%ld", o.out, (long)getpid());
+	if (mkdir(tmp, 0777) != 0) {
+		tool_error("cannot write %s: cannot create %s: %s", o.out, tmp,
+			   strerror(errno));
+		return EXIT_USAGE;
+	}
+	cmdline = join_cmdline(argc, argv);
+
+	/* Stop cleanly on a signal: the partial output is removed. */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	sigaction(SIGHUP, &sa, &old_hup);
+
+	t0 = now_seconds();
+	rc = generate(&o, tmp, cmdline, &counts);
+	if (rc == 0 && interrupted) {
+		tool_error("interrupted by signal %d", (int)interrupted);
+		rc = -1;
+	}
+	if (rc == 0)
+		rc = install(tmp, o.out, exists);
+	if (rc != 0) {
+		if (remove_dir(tmp, 0) != 0 && errno != ENOENT)
+			tool_warn("could not remove the partial output %s: %s",
+				  tmp, strerror(errno));
+		else
+			fprintf(stderr, "%s: nothing was written\n",
+				tool_name);
+	}
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	sigaction(SIGHUP, &old_hup, NULL);
+	free(cmdline);
+	if (rc != 0)
+		return EXIT_USAGE;
+	if (!o.quiet)
+		print_summary(&o, &counts, now_seconds() - t0);
+	return 0;
+}

@@ -1,0 +1,426 @@
+/*
+ * tf_codec.c -- SEB records (FORMAT.md section 5) and decoded windows.
+ *
+ * A decoded window keeps one array per kind of list (preds, waits, sends,
+ * prints, markers) for all its SEBs; each SEB points into them.  The arrays
+ * grow while decoding, so SEBs first record offsets and are pointed at the
+ * arrays once the window is complete.
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "tf_private.h"
+
+typedef struct tf_offs {
+	size_t preds, waits, sends, prints, markers;
+} tf_offs;
+
+struct sibt_window {
+	uint32_t nsebs;
+	sibt_seb *sebs;
+	tf_offs *offs;
+	size_t cap_sebs;
+	/* one array per list kind: element count and capacity */
+	uint64_t *preds;
+	size_t npreds, cap_preds;
+	sibt_msgid *waits;
+	size_t nwaits, cap_waits;
+	sibt_send *sends;
+	size_t nsends, cap_sends;
+	sibt_print *prints;
+	size_t nprints, cap_prints;
+	sibt_marker *markers;
+	size_t nmarkers, cap_markers;
+	tf_buf stored, raw;
+};
+
+sibt_window *sibt_window_new(void)
+{
+	return calloc(1, sizeof(sibt_window));
+}
+
+void sibt_window_free(sibt_window *win)
+{
+	if (!win)
+		return;
+	free(win->sebs);
+	free(win->offs);
+	free(win->preds);
+	free(win->waits);
+	free(win->sends);
+	free(win->prints);
+	free(win->markers);
+	tf_buf_free(&win->stored);
+	tf_buf_free(&win->raw);
+	free(win);
+}
+
+uint32_t sibt_window_nsebs(const sibt_window *win)
+{
+	return win ? win->nsebs : 0;
+}
+
+const sibt_seb *sibt_window_seb(const sibt_window *win, uint32_t i)
+{
+	if (!win || i >= win->nsebs)
+		return NULL;
+	return &win->sebs[i];
+}
+
+size_t sibt_window_memory(const sibt_window *win)
+{
+	if (!win)
+		return 0;
+	return sizeof *win + win->cap_sebs * (sizeof(sibt_seb) + sizeof(tf_offs)) +
+	       win->cap_preds * sizeof(uint64_t) +
+	       win->cap_waits * sizeof(sibt_msgid) +
+	       win->cap_sends * sizeof(sibt_send) +
+	       win->cap_prints * sizeof(sibt_print) +
+	       win->cap_markers * sizeof(sibt_marker) +
+	       win->stored.cap + win->raw.cap;
+}
+
+tf_buf *tf_window_stored(sibt_window *win)
+{
+	return &win->stored;
+}
+
+tf_buf *tf_window_raw(sibt_window *win)
+{
+	return &win->raw;
+}
+
+/* Make room for `extra' more elements of size `size' in *arr. */
+static int grow(void **arr, size_t *cap, size_t len, size_t extra, size_t size)
+{
+	if (*cap - len >= extra)
+		return 0;
+	size_t ncap = *cap ? *cap : 16;
+	while (ncap - len < extra) {
+		if (ncap > SIZE_MAX / 2 / size)
+			return SIBT_ENOMEM;
+		ncap *= 2;
+	}
+	void *p = realloc(*arr, ncap * size);
+	if (!p)
+		return SIBT_ENOMEM;
+	*arr = p;
+	*cap = ncap;
+	return 0;
+}
+
+#define GROW(win, kind, extra) grow((void **)&(win)->kind, \
+	&(win)->cap_##kind, (win)->n##kind, (extra), sizeof(*(win)->kind))
+
+int tf_encode_seb(tf_buf *b, const sibt_seb *s, uint32_t name_id,
+		  uint32_t pe, uint64_t index)
+{
+	uint32_t flags = 0;
+	int r = 0;
+
+	/* An explicit list equal to the default is stored as the default. */
+	int dflt = s->preds_default ||
+		   (index > 0 && s->npreds == 1 && s->preds[0] == index - 1) ||
+		   (index == 0 && s->npreds == 0);
+	if (!dflt)
+		flags |= TF_F_PREDS;
+	if (s->nwaits)
+		flags |= TF_F_WAITS;
+	if (s->nsends)
+		flags |= TF_F_SENDS;
+	if (s->nprints)
+		flags |= TF_F_PRINTS;
+	if (s->nmarkers)
+		flags |= TF_F_MARKS;
+
+	r |= tf_buf_varint(b, name_id);
+	r |= tf_buf_varint(b, (uint64_t)s->duration);
+	r |= tf_buf_varint(b, flags);
+	if (flags & TF_F_PREDS) {
+		r |= tf_buf_varint(b, s->npreds);
+		for (uint32_t i = 0; i < s->npreds; i++)
+			r |= tf_buf_varint(b, index - s->preds[i]);
+	}
+	if (flags & TF_F_WAITS) {
+		r |= tf_buf_varint(b, s->nwaits);
+		for (uint32_t i = 0; i < s->nwaits; i++) {
+			r |= tf_buf_svarint(b, (int64_t)s->waits[i].src - pe);
+			r |= tf_buf_varint(b, s->waits[i].seq);
+		}
+	}
+	if (flags & TF_F_SENDS) {
+		r |= tf_buf_varint(b, s->nsends);
+		for (uint32_t i = 0; i < s->nsends; i++) {
+			const sibt_send *m = &s->sends[i];
+			r |= tf_buf_svarint(b, (int64_t)m->dst - pe);
+			r |= tf_buf_varint(b, m->size);
+			r |= tf_buf_svarint(b, m->tag);
+			r |= tf_buf_varint(b, (uint64_t)m->offset);
+		}
+	}
+	if (flags & TF_F_PRINTS) {
+		r |= tf_buf_varint(b, s->nprints);
+		for (uint32_t i = 0; i < s->nprints; i++) {
+			r |= tf_buf_varint(b, (uint64_t)s->prints[i].offset);
+			r |= tf_buf_varint(b, s->prints[i].len);
+			r |= tf_buf_put(b, s->prints[i].text, s->prints[i].len);
+		}
+	}
+	if (flags & TF_F_MARKS) {
+		r |= tf_buf_varint(b, s->nmarkers);
+		for (uint32_t i = 0; i < s->nmarkers; i++) {
+			r |= tf_buf_varint(b, s->markers[i].kind);
+			r |= tf_buf_svarint(b, s->markers[i].value);
+		}
+	}
+	return r ? SIBT_ENOMEM : 0;
+}
+
+/* A list length read from the payload: at least `least', and no longer
+ * than the bytes left could possibly encode (each element takes >= min
+ * bytes). */
+static uint64_t rd_count_min(tf_rd *r, size_t min, uint64_t least)
+{
+	uint64_t k = tf_rd_varint(r);
+	if (k < least || k > (uint64_t)(r->end - r->p) / min || k > UINT32_MAX)
+		r->bad = 1;
+	return r->bad ? 0 : k;
+}
+
+static uint64_t rd_count(tf_rd *r, size_t min)
+{
+	return rd_count_min(r, min, 1);
+}
+
+static uint32_t rd_pe(tf_rd *r, uint32_t pe, uint32_t npes)
+{
+	/* Check the delta before adding: it may be anything a corrupt
+	 * payload holds, up to INT64_MIN/MAX. */
+	int64_t d = tf_rd_svarint(r);
+	if (d < -(int64_t)pe || d >= (int64_t)npes - (int64_t)pe) {
+		r->bad = 2;
+		return 0;
+	}
+	return (uint32_t)((int64_t)pe + d);
+}
+
+static sibt_time rd_time(tf_rd *r)
+{
+	uint64_t v = tf_rd_varint(r);
+	if (v > INT64_MAX)
+		r->bad = 1;
+	return (sibt_time)v;
+}
+
+int tf_decode_window(sibt_window *win, const uint8_t *raw, size_t len,
+		     const tf_wctx *ctx, char *err, size_t errlen)
+{
+	tf_rd rd = { raw, raw + len, 0 };
+	tf_rd *r = &rd;
+	uint32_t i;
+	const char *what = "record";
+
+	win->nsebs = 0;
+	win->npreds = win->nwaits = win->nsends = win->nprints = 0;
+	win->nmarkers = 0;
+	/* Every record takes at least 3 bytes and every send 4: reject
+	 * impossible counts before allocating for them. */
+	if (ctx->nsebs == 0 || ctx->nsebs > len / 3 || ctx->nsends > len / 4)
+		return tf_fail(err, errlen, SIBT_EFORMAT, "window of PE %u "
+			"claims %u SEBs and %u sends in %zu payload bytes",
+			ctx->pe, ctx->nsebs, ctx->nsends, len);
+	if (ctx->nsebs > win->cap_sebs) {
+		sibt_seb *s = realloc(win->sebs, ctx->nsebs * sizeof *s);
+		if (!s)
+			return SIBT_ENOMEM;
+		win->sebs = s;
+		tf_offs *o = realloc(win->offs, ctx->nsebs * sizeof *o);
+		if (!o)
+			return SIBT_ENOMEM;
+		win->offs = o;
+		win->cap_sebs = ctx->nsebs;
+	}
+
+	for (i = 0; i < ctx->nsebs; i++) {
+		sibt_seb *s = &win->sebs[i];
+		tf_offs *o = &win->offs[i];
+		uint64_t index = ctx->first_seb + i;
+		uint64_t k, j;
+
+		memset(s, 0, sizeof *s);
+		s->pe = ctx->pe;
+		s->index = index;
+		what = "name";
+		uint64_t id = tf_rd_varint(r);
+		if (r->bad)
+			goto bad;
+		if (id >= ctx->nnames) {
+			return tf_fail(err, errlen, SIBT_EFORMAT,
+				"SEB %" PRIu64 " of PE %u uses name id %" PRIu64
+				" but only %u names are defined",
+				index, ctx->pe, id, ctx->nnames);
+		}
+		s->name = ctx->names[id];
+		what = "duration";
+		s->duration = rd_time(r);
+		what = "flags";
+		uint64_t flags = tf_rd_varint(r);
+		if (r->bad)
+			goto bad;
+		if (flags & ~(uint64_t)TF_F_ALL) {
+			return tf_fail(err, errlen, SIBT_EFORMAT,
+				"SEB %" PRIu64 " of PE %u has unknown flags 0x%"
+				PRIx64 " (written by a newer Sibyl?)",
+				index, ctx->pe, flags);
+		}
+
+		s->preds_default = !(flags & TF_F_PREDS);
+		o->preds = win->npreds;
+		if (flags & TF_F_PREDS) {
+			what = "predecessors";
+			/* k = 0: explicitly no predecessor (SEB i > 0) */
+			k = rd_count_min(r, 1, 0);
+			if (r->bad || GROW(win, preds, k))
+				goto bad_or_nomem;
+			for (j = 0; j < k; j++) {
+				uint64_t d = tf_rd_varint(r);
+				if (d == 0 || d > index)
+					r->bad = 3;
+				win->preds[win->npreds++] = index - d;
+			}
+			s->npreds = (uint32_t)k;
+		} else if (index > 0) {
+			/* Materialize the default so readers see one list. */
+			if (GROW(win, preds, 1))
+				return SIBT_ENOMEM;
+			win->preds[win->npreds++] = index - 1;
+			s->npreds = 1;
+		}
+
+		o->waits = win->nwaits;
+		if (flags & TF_F_WAITS) {
+			what = "waits";
+			k = rd_count(r, 2);
+			if (r->bad || GROW(win, waits, k))
+				goto bad_or_nomem;
+			for (j = 0; j < k && !r->bad; j++) {
+				sibt_msgid *m = &win->waits[win->nwaits++];
+				m->src = rd_pe(r, ctx->pe, ctx->npes);
+				m->seq = tf_rd_varint(r);
+			}
+			s->nwaits = (uint32_t)k;
+		}
+
+		o->sends = win->nsends;
+		if (flags & TF_F_SENDS) {
+			what = "sends";
+			k = rd_count(r, 4);
+			if (r->bad || GROW(win, sends, k))
+				goto bad_or_nomem;
+			s->first_seq = ctx->first_seq + win->nsends;
+			for (j = 0; j < k && !r->bad; j++) {
+				sibt_send *m = &win->sends[win->nsends++];
+				m->dst = rd_pe(r, ctx->pe, ctx->npes);
+				m->size = tf_rd_varint(r);
+				int64_t tag = tf_rd_svarint(r);
+				if (tag < INT32_MIN || tag > INT32_MAX)
+					r->bad = 1;
+				m->tag = (int32_t)tag;
+				m->offset = rd_time(r);
+			}
+			s->nsends = (uint32_t)k;
+		} else {
+			s->first_seq = ctx->first_seq + win->nsends;
+		}
+
+		o->prints = win->nprints;
+		if (flags & TF_F_PRINTS) {
+			what = "prints";
+			k = rd_count(r, 2);
+			if (r->bad || GROW(win, prints, k))
+				goto bad_or_nomem;
+			for (j = 0; j < k && !r->bad; j++) {
+				sibt_print *p = &win->prints[win->nprints++];
+				p->offset = rd_time(r);
+				uint64_t l = tf_rd_varint(r);
+				if (r->bad || l > (uint64_t)(r->end - r->p)) {
+					r->bad = 1;
+					break;
+				}
+				p->text = (const char *)r->p;
+				p->len = (uint32_t)l;
+				r->p += l;
+			}
+			s->nprints = (uint32_t)k;
+		}
+
+		o->markers = win->nmarkers;
+		if (flags & TF_F_MARKS) {
+			what = "markers";
+			k = rd_count(r, 2);
+			if (r->bad || GROW(win, markers, k))
+				goto bad_or_nomem;
+			for (j = 0; j < k && !r->bad; j++) {
+				sibt_marker *m = &win->markers[win->nmarkers++];
+				uint64_t kind = tf_rd_varint(r);
+				if (kind < SIBT_MARK_SKIP_START ||
+				    kind > SIBT_MARK_USER)
+					r->bad = 4;
+				m->kind = (uint32_t)kind;
+				m->value = tf_rd_svarint(r);
+			}
+			s->nmarkers = (uint32_t)k;
+		}
+		if (r->bad)
+			goto bad;
+		continue;
+bad_or_nomem:
+		if (!r->bad)
+			return SIBT_ENOMEM;
+		goto bad;
+	}
+	if (r->p != r->end) {
+		return tf_fail(err, errlen, SIBT_EFORMAT,
+			"window of PE %u starting at SEB %" PRIu64 " has %zu "
+			"bytes after its %u SEBs", ctx->pe, ctx->first_seb,
+			(size_t)(r->end - r->p), ctx->nsebs);
+	}
+	if (win->nsends != ctx->nsends) {
+		return tf_fail(err, errlen, SIBT_EFORMAT,
+			"window of PE %u starting at SEB %" PRIu64 " holds %zu "
+			"sends but its header says %u", ctx->pe,
+			ctx->first_seb, win->nsends, ctx->nsends);
+	}
+
+	/* All arrays are final: point the SEBs into them. */
+	for (i = 0; i < ctx->nsebs; i++) {
+		sibt_seb *s = &win->sebs[i];
+		const tf_offs *o = &win->offs[i];
+		s->preds = s->npreds ? win->preds + o->preds : NULL;
+		s->waits = s->nwaits ? win->waits + o->waits : NULL;
+		s->sends = s->nsends ? win->sends + o->sends : NULL;
+		s->prints = s->nprints ? win->prints + o->prints : NULL;
+		s->markers = s->nmarkers ? win->markers + o->markers : NULL;
+	}
+	win->nsebs = ctx->nsebs;
+	return SIBT_OK;
+
+bad:
+	{
+		static const char *const why[] = {
+			"", "is cut short or malformed",
+			"names a PE outside the trace",
+			"names a predecessor that is not an earlier SEB",
+			"has an unknown marker kind",
+		};
+		int b = r->bad >= 1 && r->bad <= 4 ? r->bad : 1;
+		win->nsebs = 0;
+		return tf_fail(err, errlen, SIBT_EFORMAT,
+			"SEB %" PRIu64 " of PE %u (byte %zu of the window "
+			"payload): %s field %s", ctx->first_seb + i, ctx->pe,
+			(size_t)(r->p - raw), what, why[b]);
+	}
+}

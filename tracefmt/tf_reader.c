@@ -1,0 +1,1148 @@
+/*
+ * tf_reader.c -- opening traces (directories and bundles), the window
+ * index, random access to windows, and recovery of cut-off files.
+ *
+ * The reader keeps 40 bytes per window (where it is and what it holds) and
+ * nothing per SEB; windows are decoded on demand into caller-owned
+ * sibt_window objects.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "tf_private.h"
+
+#define TRACE_MAGIC 0x54524253u /* "SBRT" */
+#define TRACE_DEAD 0xdeadbeefu
+
+typedef struct tf_win {
+	uint64_t offset, first_seb, first_seq;
+	uint32_t nsebs, nsends, raw, stored;
+} tf_win;
+
+typedef struct tf_file {
+	char *path, *name;
+	int fd;
+	uint32_t proc, first_pe, npes;
+	uint64_t size;
+	char **names;
+	uint32_t nnames;
+	uint64_t raw_bytes, stored_bytes;
+} tf_file;
+
+struct sibt_trace {
+	uint32_t magic;
+	char *dir;              /* directory read */
+	int bundle;             /* dir is a private scratch copy */
+	tf_manifest man;
+	uint32_t npes, nprocs, window;
+	tf_file *files;
+	uint64_t *pe_win;       /* npes + 1: first window of each PE */
+	tf_win *wins;
+	size_t nwins, cap_wins;
+	sibt_damage *damage;
+	size_t ndamage;
+	z_stream z;
+	int zinit;
+	uint64_t manifest_bytes;
+	char err[1024];
+};
+
+static int terr(sibt_trace *t, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int terr(sibt_trace *t, int code, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(t->err, sizeof t->err, fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+static int ok(const sibt_trace *t)
+{
+	return t && t->magic == TRACE_MAGIC;
+}
+
+/* ------------------------------------------------------- inflation */
+
+/* Inflate exactly `rawlen' bytes of raw deflate from src into dst. */
+static int inflate_exact(sibt_trace *t, const uint8_t *src, size_t len,
+			 uint8_t *dst, size_t rawlen)
+{
+	if (!t->zinit) {
+		if (inflateInit2(&t->z, -15) != Z_OK)
+			return SIBT_ENOMEM;
+		t->zinit = 1;
+	} else if (inflateReset(&t->z) != Z_OK) {
+		return SIBT_ENOMEM;
+	}
+	t->z.next_in = (Bytef *)src;
+	t->z.avail_in = (uInt)len;
+	t->z.next_out = dst;
+	t->z.avail_out = (uInt)rawlen;
+	int zr = inflate(&t->z, Z_FINISH);
+	if (zr != Z_STREAM_END || t->z.avail_out || t->z.avail_in)
+		return SIBT_EFORMAT;
+	return SIBT_OK;
+}
+
+/* --------------------------------------------------- window storage */
+
+/* Make room for n more windows, exactly (the index says how many). */
+static int reserve_wins(sibt_trace *t, size_t n)
+{
+	if (t->cap_wins - t->nwins >= n)
+		return SIBT_OK;
+	tf_win *p = realloc(t->wins, (t->nwins + n) * sizeof *p);
+	if (!p)
+		return SIBT_ENOMEM;
+	t->wins = p;
+	t->cap_wins = t->nwins + n;
+	return SIBT_OK;
+}
+
+static int add_name(tf_file *f, const uint8_t *s, size_t len)
+{
+	if ((f->nnames & (f->nnames - 1)) == 0) {
+		/* grow at powers of two */
+		char **n = realloc(f->names, (f->nnames ? f->nnames * 2 : 1) *
+				   sizeof *n);
+		if (!n)
+			return SIBT_ENOMEM;
+		f->names = n;
+	}
+	char *c = malloc(len + 1);
+	if (!c)
+		return SIBT_ENOMEM;
+	memcpy(c, s, len);
+	c[len] = 0;
+	f->names[f->nnames++] = c;
+	return SIBT_OK;
+}
+
+/*
+ * Read and verify the STRS frame at off; append its names.  Returns its
+ * total length, or 0 with a message in why.
+ */
+static uint64_t read_strings(tf_file *f, uint64_t off, char *why, size_t wl)
+{
+	uint8_t h[TF_STR_HDR];
+	if (off + TF_STR_HDR > f->size ||
+	    tf_pread_full(f->fd, h, sizeof h, off) != (long long)sizeof h) {
+		tf_fail(why, wl, SIBT_ETRUNC, "string frame header cut off");
+		return 0;
+	}
+	if (memcmp(h, "STRS", 4) || tf_get32(h + 20) != crc32(0, h, 20)) {
+		tf_fail(why, wl, SIBT_ECRC, "string frame header is damaged");
+		return 0;
+	}
+	uint32_t first = tf_get32(h + 4), count = tf_get32(h + 8);
+	uint32_t plen = tf_get32(h + 12);
+	if (off + TF_STR_HDR + plen > f->size) {
+		tf_fail(why, wl, SIBT_ETRUNC, "string frame payload cut off");
+		return 0;
+	}
+	if (first != f->nnames) {
+		tf_fail(why, wl, SIBT_EFORMAT, "string frame defines ids from "
+			"%u but %u are defined so far", first, f->nnames);
+		return 0;
+	}
+	uint8_t *p = malloc(plen ? plen : 1);
+	if (!p) {
+		tf_fail(why, wl, SIBT_ENOMEM, "out of memory");
+		return 0;
+	}
+	uint64_t ret = 0;
+	if (tf_pread_full(f->fd, p, plen, off + TF_STR_HDR) != plen) {
+		tf_fail(why, wl, SIBT_EIO, "read error: %s", strerror(errno));
+		goto out;
+	}
+	if (tf_get32(h + 16) != crc32(0, p, plen)) {
+		tf_fail(why, wl, SIBT_ECRC, "string frame payload fails its "
+			"checksum");
+		goto out;
+	}
+	tf_rd r = { p, p + plen, 0 };
+	uint32_t before = f->nnames;
+	for (uint32_t i = 0; i < count; i++) {
+		uint64_t l = tf_rd_varint(&r);
+		if (r.bad || l > (uint64_t)(r.end - r.p) ||
+		    memchr(r.p, 0, l)) {
+			tf_fail(why, wl, SIBT_EFORMAT, "string %u is malformed",
+				first + i);
+			goto undo;
+		}
+		if (add_name(f, r.p, l)) {
+			tf_fail(why, wl, SIBT_ENOMEM, "out of memory");
+			goto undo;
+		}
+		r.p += l;
+	}
+	if (r.p != r.end) {
+		tf_fail(why, wl, SIBT_EFORMAT, "string frame has trailing "
+			"bytes");
+		goto undo;
+	}
+	ret = TF_STR_HDR + (uint64_t)plen;
+	goto out;
+undo:
+	while (f->nnames > before)
+		free(f->names[--f->nnames]);
+out:
+	free(p);
+	return ret;
+}
+
+/* Parse a WIND header: 0 if it verifies, SIBT_ECRC if its tag or checksum
+ * is wrong, SIBT_EFORMAT if it verifies but describes an impossible
+ * window. */
+static int parse_win_header(const uint8_t *h, uint32_t *pe, uint32_t *wno,
+			    tf_win *w, int *method)
+{
+	if (memcmp(h, "WIND", 4) || tf_get32(h + 52) != crc32(0, h, 52))
+		return SIBT_ECRC;
+	*pe = tf_get32(h + 4);
+	*wno = tf_get32(h + 8);
+	w->nsebs = tf_get32(h + 12);
+	w->first_seb = tf_get64(h + 16);
+	w->first_seq = tf_get64(h + 24);
+	w->nsends = tf_get32(h + 32);
+	w->raw = tf_get32(h + 36);
+	w->stored = tf_get32(h + 40);
+	*method = h[44];
+	if (w->nsebs == 0 || w->nsebs > w->raw / 3 || w->nsends > w->raw / 4 ||
+	    *method > 1 || w->raw > TF_MAX_RAW ||
+	    (*method == 0 && w->raw != w->stored))
+		return SIBT_EFORMAT;
+	return 0;
+}
+
+/* --------------------------------------------------- index loading */
+
+/* Per-PE window counts while building one file's list. */
+typedef struct scan_ent {
+	uint32_t pe; /* local */
+	tf_win w;
+} scan_ent;
+
+/* Append one file's windows (given in file order) to t->wins in PE order. */
+static int adopt_windows(sibt_trace *t, tf_file *f, scan_ent *ents,
+			 size_t n)
+{
+	size_t *cnt = calloc((size_t)f->npes + 1, sizeof *cnt);
+	if (!cnt)
+		return SIBT_ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		cnt[ents[i].pe + 1]++;
+	for (uint32_t l = 0; l < f->npes; l++) {
+		t->pe_win[f->first_pe + l] = t->nwins + cnt[l];
+		cnt[l + 1] += cnt[l];
+	}
+	size_t base = t->nwins;
+	if (reserve_wins(t, n)) {
+		free(cnt);
+		return SIBT_ENOMEM;
+	}
+	t->nwins += n;
+	for (size_t i = 0; i < n; i++) {
+		t->wins[base + cnt[ents[i].pe]++] = ents[i].w;
+		f->raw_bytes += ents[i].w.raw;
+		f->stored_bytes += ents[i].w.stored;
+	}
+	free(cnt);
+	return SIBT_OK;
+}
+
+/* Load the index through the trailer.  0 on success; otherwise a reason
+ * in why and nothing adopted. */
+static int load_index(sibt_trace *t, tf_file *f, char *why, size_t wl)
+{
+	uint8_t tr[TF_TRAILER], h[TF_IDX_HDR];
+	uint8_t *stored = NULL, *raw = NULL;
+	size_t base = t->nwins;
+	uint64_t rawsum = 0, storedsum = 0;
+	int rc = SIBT_EFORMAT;
+
+	if (f->size < TF_HDR_SIZE + TF_IDX_HDR + TF_TRAILER)
+		return tf_fail(why, wl, SIBT_ETRUNC, "no trailer");
+	if (tf_pread_full(f->fd, tr, sizeof tr, f->size - TF_TRAILER) !=
+	    (long long)sizeof tr)
+		return tf_fail(why, wl, SIBT_EIO, "read error");
+	if (memcmp(tr, "TEND", 4))
+		return tf_fail(why, wl, SIBT_ETRUNC, "no trailer");
+	if (tf_get32(tr + 28) != crc32(0, tr, 28))
+		return tf_fail(why, wl, SIBT_ECRC, "the trailer fails its "
+			       "checksum");
+	uint64_t ioff = tf_get64(tr + 8);
+	if (ioff < TF_HDR_SIZE || ioff > f->size - TF_TRAILER - TF_IDX_HDR)
+		return tf_fail(why, wl, SIBT_EFORMAT, "the trailer points "
+			       "outside the file");
+	if (tf_pread_full(f->fd, h, sizeof h, ioff) != (long long)sizeof h)
+		return tf_fail(why, wl, SIBT_EIO, "read error");
+	if (memcmp(h, "INDX", 4) || tf_get32(h + 32) != crc32(0, h, 32))
+		return tf_fail(why, wl, SIBT_ECRC, "the index header is "
+			       "damaged");
+	uint64_t nwin = tf_get64(h + 8);
+	uint32_t nstr = tf_get32(h + 16), rawlen = tf_get32(h + 20);
+	uint32_t slen = tf_get32(h + 24);
+	if (ioff + TF_IDX_HDR + slen != f->size - TF_TRAILER ||
+	    rawlen > (uint64_t)64 * (f->size + 1024) ||
+	    nwin > f->size / TF_WIN_HDR)
+		return tf_fail(why, wl, SIBT_EFORMAT, "the index sizes are "
+			       "inconsistent with the file size");
+	stored = malloc(slen ? slen : 1);
+	raw = malloc(rawlen ? rawlen : 1);
+	if (!stored || !raw || reserve_wins(t, nwin)) {
+		rc = tf_fail(why, wl, SIBT_ENOMEM, "out of memory");
+		goto out;
+	}
+	if (tf_pread_full(f->fd, stored, slen, ioff + TF_IDX_HDR) != slen) {
+		rc = tf_fail(why, wl, SIBT_EIO, "read error");
+		goto out;
+	}
+	if (tf_get32(h + 28) != crc32(0, stored, slen)) {
+		rc = tf_fail(why, wl, SIBT_ECRC, "the index fails its "
+			     "checksum");
+		goto out;
+	}
+	if (inflate_exact(t, stored, slen, raw, rawlen)) {
+		rc = tf_fail(why, wl, SIBT_EFORMAT, "the index does not "
+			     "decompress");
+		goto out;
+	}
+	/* The index lists the windows PE by PE: adopt them in place. */
+	tf_rd r = { raw, raw + rawlen, 0 };
+	for (uint32_t l = 0; l < f->npes && !r.bad; l++) {
+		uint64_t n = tf_rd_varint(&r);
+		if (n > nwin - (t->nwins - base)) {
+			r.bad = 1;
+			break;
+		}
+		t->pe_win[f->first_pe + l] = t->nwins;
+		uint64_t off = 0, seb = 0, seq = 0;
+		for (uint64_t j = 0; j < n && !r.bad; j++) {
+			tf_win *w = &t->wins[t->nwins++];
+			uint64_t delta = tf_rd_varint(&r);
+			off += delta;
+			w->offset = off;
+			w->nsebs = (uint32_t)tf_rd_varint(&r);
+			w->nsends = (uint32_t)tf_rd_varint(&r);
+			w->raw = (uint32_t)tf_rd_varint(&r);
+			w->stored = (uint32_t)tf_rd_varint(&r);
+			w->first_seb = seb;
+			w->first_seq = seq;
+			seb += w->nsebs;
+			seq += w->nsends;
+			rawsum += w->raw;
+			storedsum += w->stored;
+			if (w->nsebs == 0 || w->nsebs > w->raw / 3 ||
+			    off < TF_HDR_SIZE ||
+			    off + TF_WIN_HDR + w->stored > ioff ||
+			    (j && delta == 0))
+				r.bad = 1;
+		}
+	}
+	if (r.bad || t->nwins - base != nwin) {
+		rc = tf_fail(why, wl, SIBT_EFORMAT, "the index is malformed");
+		goto out;
+	}
+	uint64_t soff = 0;
+	for (uint32_t i = 0; i < nstr; i++) {
+		soff += tf_rd_varint(&r);
+		if (r.bad || soff >= ioff || !read_strings(f, soff, why, wl)) {
+			if (r.bad)
+				tf_fail(why, wl, SIBT_EFORMAT, "the index is "
+					"malformed");
+			rc = SIBT_EFORMAT;
+			goto out;
+		}
+	}
+	if (r.p != r.end) {
+		rc = tf_fail(why, wl, SIBT_EFORMAT, "the index has trailing "
+			     "bytes");
+		goto out;
+	}
+	f->raw_bytes += rawsum;
+	f->stored_bytes += storedsum;
+	rc = 0;
+out:
+	if (rc) {
+		/* Undo what was adopted; a scan will redo it. */
+		t->nwins = base;
+		while (f->nnames > 1)
+			free(f->names[--f->nnames]);
+	}
+	free(stored);
+	free(raw);
+	return rc;
+}
+
+static int add_damage(sibt_trace *t, tf_file *f, int reason,
+		      uint64_t valid, uint64_t windows, uint64_t sebs,
+		      const char *fmt, ...) __attribute__((format(printf, 7, 8)));
+
+static int add_damage(sibt_trace *t, tf_file *f, int reason,
+		      uint64_t valid, uint64_t windows, uint64_t sebs,
+		      const char *fmt, ...)
+{
+	sibt_damage *d = realloc(t->damage, (t->ndamage + 1) * sizeof *d);
+	if (!d)
+		return SIBT_ENOMEM;
+	t->damage = d;
+	d = &t->damage[t->ndamage];
+	char *text = malloc(1024);
+	if (!text)
+		return SIBT_ENOMEM;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(text, 1024, fmt, ap);
+	va_end(ap);
+	d->file = f->path;
+	d->proc = f->proc;
+	d->reason = reason;
+	d->valid_bytes = valid;
+	d->file_bytes = f->size;
+	d->windows_recovered = windows;
+	d->sebs_recovered = sebs;
+	d->detail = text;
+	t->ndamage++;
+	return SIBT_OK;
+}
+
+/*
+ * Rebuild a file's window list by scanning its frames from the header on,
+ * keeping every frame that verifies and continues its PE's sequence.
+ * `why' says why the index could not be used.
+ */
+static int scan_file(sibt_trace *t, tf_file *f, int why_code,
+		     const char *why)
+{
+	scan_ent *ents = NULL;
+	size_t n = 0, cap = 0;
+	struct { uint32_t nwin; uint64_t sebs, sends; } *st;
+	uint64_t off = TF_HDR_SIZE, sebs = 0;
+	uint8_t h[TF_WIN_HDR];
+	uint8_t *buf = NULL;
+	size_t bufcap = 0;
+	int reason = SIBT_ETRUNC, complete = 0, rc;
+	char what[512] = "";
+
+	st = calloc(f->npes, sizeof *st);
+	if (!st)
+		return terr(t, SIBT_ENOMEM, "out of memory");
+	while (off < f->size) {
+		long long got = tf_pread_full(f->fd, h, 4, off);
+		if (got != 4) {
+			snprintf(what, sizeof what, "a frame tag is cut off");
+			break;
+		}
+		if (!memcmp(h, "STRS", 4)) {
+			char sw[256];
+			uint64_t len = read_strings(f, off, sw, sizeof sw);
+			if (!len) {
+				reason = strstr(sw, "cut off") ? SIBT_ETRUNC :
+					 strstr(sw, "checksum") ||
+					 strstr(sw, "damaged") ? SIBT_ECRC :
+					 SIBT_EFORMAT;
+				snprintf(what, sizeof what, "the string frame "
+					 "there: %s", sw);
+				break;
+			}
+			off += len;
+			continue;
+		}
+		if (!memcmp(h, "INDX", 4)) {
+			/* The writer finished: what follows is the index and
+			 * trailer, which could not be used (see `why'). */
+			complete = 1;
+			break;
+		}
+		if (memcmp(h, "WIND", 4)) {
+			reason = SIBT_EFORMAT;
+			snprintf(what, sizeof what, "no frame starts there "
+				 "(unknown tag)");
+			break;
+		}
+		if (off + TF_WIN_HDR > f->size) {
+			snprintf(what, sizeof what, "a window header is cut "
+				 "off");
+			break;
+		}
+		tf_pread_full(f->fd, h, TF_WIN_HDR, off);
+		uint32_t pe, wno;
+		int method;
+		tf_win w;
+		int hr = parse_win_header(h, &pe, &wno, &w, &method);
+		if (hr) {
+			reason = hr;
+			snprintf(what, sizeof what, hr == SIBT_ECRC ? "a window "
+				 "header fails its checksum" : "a window header "
+				 "describes an impossible window");
+			break;
+		}
+		w.offset = off;
+		if (pe < f->first_pe || pe - f->first_pe >= f->npes) {
+			reason = SIBT_EFORMAT;
+			snprintf(what, sizeof what, "a window of PE %u, which "
+				 "this file does not hold", pe);
+			break;
+		}
+		uint32_t l = pe - f->first_pe;
+		if (wno != st[l].nwin || w.first_seb != st[l].sebs ||
+		    w.first_seq != st[l].sends) {
+			reason = SIBT_EFORMAT;
+			snprintf(what, sizeof what, "window %u of PE %u does "
+				 "not continue the PE's sequence", wno, pe);
+			break;
+		}
+		if (off + TF_WIN_HDR + w.stored > f->size) {
+			snprintf(what, sizeof what, "window %u of PE %u is cut "
+				 "off (%" PRIu64 " of %u payload bytes)", wno,
+				 pe, f->size - off - TF_WIN_HDR, w.stored);
+			break;
+		}
+		if (w.stored > bufcap) {
+			uint8_t *nb = realloc(buf, w.stored);
+			if (!nb) {
+				rc = terr(t, SIBT_ENOMEM, "out of memory");
+				goto fail;
+			}
+			buf = nb;
+			bufcap = w.stored;
+		}
+		if (tf_pread_full(f->fd, buf, w.stored, off + TF_WIN_HDR) !=
+		    w.stored) {
+			rc = terr(t, SIBT_EIO, "%s: read error: %s", f->path,
+				  strerror(errno));
+			goto fail;
+		}
+		if (tf_get32(h + 48) != crc32(0, buf, w.stored)) {
+			reason = SIBT_ECRC;
+			snprintf(what, sizeof what, "window %u of PE %u fails "
+				 "its checksum", wno, pe);
+			break;
+		}
+		if (n == cap) {
+			cap = cap ? cap * 2 : 1024;
+			scan_ent *e = realloc(ents, cap * sizeof *e);
+			if (!e) {
+				rc = terr(t, SIBT_ENOMEM, "out of memory");
+				goto fail;
+			}
+			ents = e;
+		}
+		ents[n].pe = l;
+		ents[n++].w = w;
+		st[l].nwin++;
+		st[l].sebs += w.nsebs;
+		st[l].sends += w.nsends;
+		sebs += w.nsebs;
+		off += TF_WIN_HDR + w.stored;
+	}
+	if ((rc = adopt_windows(t, f, ents, n)))
+		goto fail;
+	if (complete) {
+		rc = add_damage(t, f, why_code, off, n, sebs,
+			"%s: %s; the index was rebuilt by reading every frame "
+			"and no window was lost (%zu windows, %" PRIu64
+			" SEBs)", f->path, why, n, sebs);
+	} else if (off >= f->size) {
+		rc = add_damage(t, f, SIBT_ETRUNC, off, n, sebs,
+			"%s: the file ends after its last complete window at "
+			"byte %" PRIu64 " with no index (%s): the writer did "
+			"not finish; recovered %zu windows (%" PRIu64 " SEBs); "
+			"SEBs written after that are lost", f->path, off, why,
+			n, sebs);
+	} else {
+		rc = add_damage(t, f, reason, off, n, sebs,
+			"%s: at byte %" PRIu64 " %s; recovered %zu windows (%"
+			PRIu64 " SEBs) before it; the %" PRIu64 " bytes from "
+			"there to the end of the file are lost", f->path, off,
+			what, n, sebs, f->size - off);
+	}
+fail:
+	free(st);
+	free(ents);
+	free(buf);
+	return rc;
+}
+
+/* ------------------------------------------------------- opening */
+
+static int parse_u32(const char *s, uint32_t *v)
+{
+	char *end;
+	errno = 0;
+	unsigned long long x = strtoull(s, &end, 10);
+	if (errno || end == s || *end || x > UINT32_MAX || *s == '-')
+		return -1;
+	*v = (uint32_t)x;
+	return 0;
+}
+
+static int read_manifest(sibt_trace *t)
+{
+	char *path = tf_path_join(t->dir, TF_MANIFEST);
+	char msg[900];
+	const char *v;
+	int rc;
+
+	if (!path)
+		return terr(t, SIBT_ENOMEM, "out of memory");
+	rc = tf_manifest_read(&t->man, path, msg, sizeof msg);
+	if (rc) {
+		free(path);
+		return terr(t, rc, "%s", msg);
+	}
+	struct stat st;
+	if (stat(path, &st) == 0)
+		t->manifest_bytes = (uint64_t)st.st_size;
+
+	if (!(v = tf_manifest_get(&t->man, "format")) ||
+	    strncmp(v, "sibyl-trace ", 12)) {
+		rc = terr(t, SIBT_EMANIFEST, "%s: no 'format = sibyl-trace "
+			  "M.m' line: not a Sibyl trace manifest", path);
+		goto out;
+	}
+	unsigned major, minor;
+	if (sscanf(v + 12, "%u.%u", &major, &minor) != 2) {
+		rc = terr(t, SIBT_EMANIFEST, "%s: bad format version '%s'",
+			  path, v);
+		goto out;
+	}
+	if (major != SIBT_FORMAT_MAJOR) {
+		rc = terr(t, SIBT_EVERSION, "%s: trace format %u.%u is not "
+			  "supported (this Sibyl reads %d.x); use a matching "
+			  "Sibyl version", path, major, minor,
+			  SIBT_FORMAT_MAJOR);
+		goto out;
+	}
+	static const char *const need[] = { "npes", "nprocs", "window" };
+	uint32_t *dst[] = { &t->npes, &t->nprocs, &t->window };
+	for (int i = 0; i < 3; i++) {
+		v = tf_manifest_get(&t->man, need[i]);
+		if (!v || parse_u32(v, dst[i]) || *dst[i] == 0) {
+			rc = terr(t, SIBT_EMANIFEST, "%s: key '%s' is missing "
+				  "or not a positive integer", path, need[i]);
+			goto out;
+		}
+	}
+	if (!(v = tf_manifest_get(&t->man, "time_unit")) || strcmp(v, "ps")) {
+		rc = terr(t, SIBT_EMANIFEST, "%s: time_unit must be 'ps'",
+			  path);
+		goto out;
+	}
+	if (!(v = tf_manifest_get(&t->man, "byte_order")) ||
+	    strcmp(v, "little-endian")) {
+		rc = terr(t, SIBT_EVERSION, "%s: byte_order '%s' is not "
+			  "supported (only little-endian)", path, v ? v : "");
+		goto out;
+	}
+	if (t->nprocs > t->npes) {
+		rc = terr(t, SIBT_EMANIFEST, "%s: more files (%u) than PEs "
+			  "(%u)", path, t->nprocs, t->npes);
+		goto out;
+	}
+	t->files = calloc(t->nprocs, sizeof *t->files);
+	t->pe_win = calloc((size_t)t->npes + 1, sizeof *t->pe_win);
+	if (!t->files || !t->pe_win) {
+		rc = terr(t, SIBT_ENOMEM, "out of memory (%u PEs)", t->npes);
+		goto out;
+	}
+	uint32_t next = 0;
+	for (uint32_t p = 0; p < t->nprocs; p++) {
+		char key[32], name[256];
+		tf_file *f = &t->files[p];
+		f->fd = -1;
+		snprintf(key, sizeof key, "file.%u", p);
+		v = tf_manifest_get(&t->man, key);
+		unsigned long long first, count;
+		int used = 0;
+		if (!v || sscanf(v, "%255s %llu %llu %n", name, &first,
+				 &count, &used) != 3 || v[used] ||
+		    strchr(name, '/') || !strcmp(name, "..") ||
+		    first != next || count == 0 ||
+		    first + count > t->npes) {
+			rc = terr(t, SIBT_EMANIFEST, "%s: '%s' must be 'NAME "
+				  "FIRST_PE COUNT' with the files covering PEs "
+				  "0..%u in order (got '%s')", path, key,
+				  t->npes - 1, v ? v : "nothing");
+			goto out;
+		}
+		f->proc = p;
+		f->first_pe = (uint32_t)first;
+		f->npes = (uint32_t)count;
+		f->name = strdup(name);
+		f->path = tf_path_join(t->dir, name);
+		if (!f->name || !f->path) {
+			rc = terr(t, SIBT_ENOMEM, "out of memory");
+			goto out;
+		}
+		next = (uint32_t)(first + count);
+	}
+	if (next != t->npes) {
+		rc = terr(t, SIBT_EMANIFEST, "%s: the files cover PEs 0..%u "
+			  "but npes is %u", path, next - 1, t->npes);
+		goto out;
+	}
+	rc = SIBT_OK;
+out:
+	free(path);
+	return rc;
+}
+
+static int open_file(sibt_trace *t, tf_file *f)
+{
+	uint8_t h[TF_HDR_SIZE];
+	struct stat st;
+	char why[512];
+
+	f->fd = open(f->path, O_RDONLY | O_CLOEXEC);
+	if (f->fd < 0)
+		return terr(t, errno == ENOENT ? SIBT_EMANIFEST : SIBT_EIO,
+			    "%s: cannot open data file listed in MANIFEST: %s",
+			    f->path, strerror(errno));
+	if (fstat(f->fd, &st) != 0)
+		return terr(t, SIBT_EIO, "%s: %s", f->path, strerror(errno));
+	f->size = (uint64_t)st.st_size;
+	long long got = tf_pread_full(f->fd, h, 8, 0);
+	if (got < 0)
+		return terr(t, SIBT_EIO, "%s: read error: %s", f->path,
+			    strerror(errno));
+	if (memcmp(h, TF_MAGIC, (size_t)got))
+		return terr(t, SIBT_EMAGIC, "%s: not a Sibyl data file (bad "
+			    "magic number)", f->path);
+	if (f->size < TF_HDR_SIZE)
+		return terr(t, SIBT_ETRUNC, "%s: only %" PRIu64 " bytes, cut "
+			    "off inside its %d-byte header: nothing of it can "
+			    "be recovered", f->path, f->size, TF_HDR_SIZE);
+	if (tf_pread_full(f->fd, h, sizeof h, 0) != (long long)sizeof h)
+		return terr(t, SIBT_EIO, "%s: read error: %s", f->path,
+			    strerror(errno));
+	if (tf_get32(h + 12) != TF_BOM)
+		return terr(t, SIBT_EVERSION, "%s: byte-order mark 0x%08x: "
+			    "written with a byte order this Sibyl cannot "
+			    "read (or corrupted)", f->path, tf_get32(h + 12));
+	if (tf_get16(h + 8) != SIBT_FORMAT_MAJOR)
+		return terr(t, SIBT_EVERSION, "%s: format version %u.%u is not "
+			    "supported (this Sibyl reads %d.x): use a matching "
+			    "Sibyl version", f->path, tf_get16(h + 8),
+			    tf_get16(h + 10), SIBT_FORMAT_MAJOR);
+	if (tf_get32(h + 60) != crc32(0, h, 60))
+		return terr(t, SIBT_ECRC, "%s: the header fails its checksum: "
+			    "the file is corrupted", f->path);
+	if (tf_get32(h + 16) != f->proc || tf_get32(h + 20) != t->nprocs ||
+	    tf_get32(h + 24) != t->npes || tf_get32(h + 28) != f->first_pe ||
+	    tf_get32(h + 32) != f->npes)
+		return terr(t, SIBT_EMANIFEST, "%s: header says process %u of "
+			    "%u, %u PEs, PEs %u..+%u, but MANIFEST says process "
+			    "%u of %u, %u PEs, PEs %u..+%u: files from "
+			    "different traces?", f->path, tf_get32(h + 16),
+			    tf_get32(h + 20), tf_get32(h + 24),
+			    tf_get32(h + 28), tf_get32(h + 32), f->proc,
+			    t->nprocs, t->npes, f->first_pe, f->npes);
+	if (add_name(f, (const uint8_t *)"", 0))
+		return terr(t, SIBT_ENOMEM, "out of memory");
+
+	int code = load_index(t, f, why, sizeof why);
+	if (code == 0)
+		return SIBT_OK;
+	if (code == SIBT_ENOMEM)
+		return terr(t, SIBT_ENOMEM, "out of memory");
+	return scan_file(t, f, code < 0 ? code : SIBT_EFORMAT, why);
+}
+
+static void trace_free(sibt_trace *t)
+{
+	if (t->files) {
+		for (uint32_t p = 0; p < t->nprocs; p++) {
+			tf_file *f = &t->files[p];
+			if (f->fd >= 0)
+				close(f->fd);
+			for (uint32_t i = 0; i < f->nnames; i++)
+				free(f->names[i]);
+			free(f->names);
+			free(f->path);
+			free(f->name);
+		}
+		free(t->files);
+	}
+	for (size_t i = 0; i < t->ndamage; i++)
+		free((char *)t->damage[i].detail);
+	free(t->damage);
+	free(t->pe_win);
+	free(t->wins);
+	tf_manifest_free(&t->man);
+	if (t->zinit)
+		inflateEnd(&t->z);
+	if (t->bundle && t->dir)
+		tf_rmtree(t->dir);
+	free(t->dir);
+	t->magic = TRACE_DEAD;
+	free(t);
+}
+
+int sibt_trace_open(sibt_trace **tp, const char *path, int flags,
+		    char *errbuf, size_t errlen)
+{
+	sibt_trace *t;
+	struct stat st;
+	int rc;
+
+	if (!tp)
+		return SIBT_EINVAL;
+	*tp = NULL;
+	if (!path)
+		return tf_fail(errbuf, errlen, SIBT_EINVAL, "no path");
+	if (stat(path, &st) != 0)
+		return tf_fail(errbuf, errlen, SIBT_EIO, "%s: %s", path,
+			       strerror(errno));
+	if (!(t = calloc(1, sizeof *t)))
+		return tf_fail(errbuf, errlen, SIBT_ENOMEM, "out of memory");
+	t->magic = TRACE_MAGIC;
+	if (S_ISDIR(st.st_mode)) {
+		t->dir = strdup(path);
+		if (!t->dir) {
+			rc = terr(t, SIBT_ENOMEM, "out of memory");
+			goto fail;
+		}
+	} else {
+		const char *tmp = getenv("TMPDIR");
+		char *tpl = tf_path_join(tmp && *tmp ? tmp : "/tmp",
+					 "sibyl-bundle-XXXXXX");
+		if (!tpl || !mkdtemp(tpl)) {
+			rc = terr(t, SIBT_EIO, "cannot create a scratch "
+				  "directory to unpack %s: %s (set TMPDIR)",
+				  path, strerror(errno));
+			free(tpl);
+			goto fail;
+		}
+		t->dir = tpl;
+		t->bundle = 1;
+		rc = sibt_bundle_unpack(path, tpl, 1, t->err, sizeof t->err);
+		if (rc)
+			goto fail;
+	}
+	if ((rc = read_manifest(t)))
+		goto fail;
+	for (uint32_t p = 0; p < t->nprocs; p++)
+		if ((rc = open_file(t, &t->files[p])))
+			goto fail;
+	t->pe_win[t->npes] = t->nwins;
+
+	if (flags & SIBT_OPEN_VERIFY_ALL) {
+		sibt_window *win = sibt_window_new();
+		if (!win) {
+			rc = terr(t, SIBT_ENOMEM, "out of memory");
+			goto fail;
+		}
+		for (uint32_t pe = 0; pe < t->npes; pe++) {
+			uint64_t n = t->pe_win[pe + 1] - t->pe_win[pe];
+			for (uint64_t w = 0; w < n; w++) {
+				if ((rc = sibt_trace_read_window(t, pe, w,
+				     win))) {
+					sibt_window_free(win);
+					goto fail;
+				}
+			}
+		}
+		sibt_window_free(win);
+	}
+	*tp = t;
+	return t->ndamage ? SIBT_WARN : SIBT_OK;
+fail:
+	tf_fail(errbuf, errlen, rc, "%s", t->err);
+	trace_free(t);
+	return rc;
+}
+
+void sibt_trace_close(sibt_trace *t)
+{
+	if (ok(t))
+		trace_free(t);
+}
+
+const char *sibt_trace_errmsg(const sibt_trace *t)
+{
+	return ok(t) ? t->err : "invalid trace handle";
+}
+
+/* ----------------------------------------------------------- queries */
+
+uint32_t sibt_trace_npes(const sibt_trace *t)
+{
+	return ok(t) ? t->npes : 0;
+}
+
+uint32_t sibt_trace_nprocs(const sibt_trace *t)
+{
+	return ok(t) ? t->nprocs : 0;
+}
+
+uint32_t sibt_trace_window_size(const sibt_trace *t)
+{
+	return ok(t) ? t->window : 0;
+}
+
+const char *sibt_trace_manifest(const sibt_trace *t, const char *key)
+{
+	return ok(t) && key ? tf_manifest_get(&t->man, key) : NULL;
+}
+
+size_t sibt_trace_manifest_count(const sibt_trace *t)
+{
+	return ok(t) ? t->man.n : 0;
+}
+
+int sibt_trace_manifest_entry(const sibt_trace *t, size_t i,
+			      const char **key, const char **value)
+{
+	if (!ok(t) || i >= t->man.n)
+		return SIBT_ENOENT;
+	*key = t->man.kv[i].key;
+	*value = t->man.kv[i].value;
+	return SIBT_OK;
+}
+
+uint64_t sibt_trace_nwindows(const sibt_trace *t, uint32_t pe)
+{
+	if (!ok(t) || pe >= t->npes)
+		return 0;
+	return t->pe_win[pe + 1] - t->pe_win[pe];
+}
+
+static const tf_win *last_win(const sibt_trace *t, uint32_t pe)
+{
+	if (!ok(t) || pe >= t->npes || t->pe_win[pe + 1] == t->pe_win[pe])
+		return NULL;
+	return &t->wins[t->pe_win[pe + 1] - 1];
+}
+
+uint64_t sibt_trace_nsebs(const sibt_trace *t, uint32_t pe)
+{
+	const tf_win *w = last_win(t, pe);
+	return w ? w->first_seb + w->nsebs : 0;
+}
+
+uint64_t sibt_trace_nsends(const sibt_trace *t, uint32_t pe)
+{
+	const tf_win *w = last_win(t, pe);
+	return w ? w->first_seq + w->nsends : 0;
+}
+
+void sibt_trace_totals(const sibt_trace *t, sibt_totals *tot)
+{
+	memset(tot, 0, sizeof *tot);
+	if (!ok(t))
+		return;
+	tot->windows = t->nwins;
+	for (size_t i = 0; i < t->nwins; i++) {
+		tot->sebs += t->wins[i].nsebs;
+		tot->sends += t->wins[i].nsends;
+	}
+	for (uint32_t p = 0; p < t->nprocs; p++) {
+		tot->raw_bytes += t->files[p].raw_bytes;
+		tot->stored_bytes += t->files[p].stored_bytes;
+		tot->file_bytes += t->files[p].size;
+	}
+	tot->manifest_bytes = t->manifest_bytes;
+}
+
+/* The file holding pe (files are consecutive PE blocks). */
+static uint32_t file_of(const sibt_trace *t, uint32_t pe)
+{
+	uint32_t lo = 0, hi = t->nprocs - 1;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo + 1) / 2;
+		if (t->files[mid].first_pe <= pe)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	return lo;
+}
+
+int sibt_trace_window_info(const sibt_trace *t, uint32_t pe, uint64_t window,
+			   sibt_window_info *wi)
+{
+	if (!ok(t) || !wi)
+		return SIBT_EINVAL;
+	if (pe >= t->npes || window >= sibt_trace_nwindows(t, pe))
+		return SIBT_ENOENT;
+	const tf_win *w = &t->wins[t->pe_win[pe] + window];
+	wi->pe = pe;
+	wi->window = window;
+	wi->file = file_of(t, pe);
+	wi->offset = w->offset;
+	wi->nsebs = w->nsebs;
+	wi->nsends = w->nsends;
+	wi->first_seb = w->first_seb;
+	wi->first_seq = w->first_seq;
+	wi->raw_len = w->raw;
+	wi->stored_len = w->stored;
+	return SIBT_OK;
+}
+
+/* Binary search over the PE's windows on a cumulative field. */
+static int find(const sibt_trace *t, uint32_t pe, uint64_t v, int by_seq,
+		uint64_t *window)
+{
+	if (!ok(t) || !window)
+		return SIBT_EINVAL;
+	if (pe >= t->npes || t->pe_win[pe + 1] == t->pe_win[pe])
+		return SIBT_ENOENT;
+	const tf_win *w = t->wins + t->pe_win[pe];
+	uint64_t n = t->pe_win[pe + 1] - t->pe_win[pe], lo = 0, hi = n;
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo) / 2;
+		uint64_t first = by_seq ? w[mid].first_seq : w[mid].first_seb;
+		uint64_t cnt = by_seq ? w[mid].nsends : w[mid].nsebs;
+		if (v < first)
+			hi = mid;
+		else if (v >= first + cnt)
+			lo = mid + 1;
+		else {
+			*window = mid;
+			return SIBT_OK;
+		}
+	}
+	return SIBT_ENOENT;
+}
+
+int sibt_trace_find_window(const sibt_trace *t, uint32_t pe, uint64_t seb,
+			   uint64_t *window)
+{
+	return find(t, pe, seb, 0, window);
+}
+
+int sibt_trace_find_send_window(const sibt_trace *t, uint32_t pe,
+				uint64_t seq, uint64_t *window)
+{
+	return find(t, pe, seq, 1, window);
+}
+
+int sibt_trace_read_window(sibt_trace *t, uint32_t pe, uint64_t window,
+			   sibt_window *win)
+{
+	if (!ok(t) || !win)
+		return SIBT_EINVAL;
+	if (pe >= t->npes || window >= sibt_trace_nwindows(t, pe))
+		return terr(t, SIBT_ENOENT, "PE %u has no window %" PRIu64
+			    " (it has %" PRIu64 ")", pe, window,
+			    sibt_trace_nwindows(t, pe));
+	const tf_win *w = &t->wins[t->pe_win[pe] + window];
+	tf_file *f = &t->files[file_of(t, pe)];
+	tf_buf *st = tf_window_stored(win), *raw = tf_window_raw(win);
+	size_t total = TF_WIN_HDR + (size_t)w->stored;
+
+	st->len = 0;
+	if (tf_buf_reserve(st, total) || tf_buf_reserve(raw, w->raw + 1))
+		return terr(t, SIBT_ENOMEM, "out of memory");
+	long long got = tf_pread_full(f->fd, st->p, total, w->offset);
+	if (got < 0)
+		return terr(t, SIBT_EIO, "%s: read error at byte %" PRIu64
+			    ": %s", f->path, w->offset, strerror(errno));
+	if ((size_t)got != total)
+		return terr(t, SIBT_ETRUNC, "%s: window %" PRIu64 " of PE %u "
+			    "at byte %" PRIu64 " is cut off: the file shrank "
+			    "after it was opened", f->path, window, pe,
+			    w->offset);
+	uint32_t hpe, wno;
+	int method;
+	tf_win hw;
+	int hr = parse_win_header(st->p, &hpe, &wno, &hw, &method);
+	if (hr == SIBT_ECRC)
+		return terr(t, SIBT_ECRC, "%s: window %" PRIu64 " of PE %u at "
+			    "byte %" PRIu64 ": the window header fails its "
+			    "checksum: the file is corrupted", f->path,
+			    window, pe, w->offset);
+	if (hr)
+		return terr(t, SIBT_EFORMAT, "%s: window %" PRIu64 " of PE %u "
+			    "at byte %" PRIu64 ": the window header claims %u "
+			    "SEBs and %u sends in %u payload bytes, which is "
+			    "impossible", f->path, window, pe, w->offset,
+			    hw.nsebs, hw.nsends, hw.raw);
+	if (hpe != pe || wno != window || hw.nsebs != w->nsebs ||
+	    hw.nsends != w->nsends || hw.first_seb != w->first_seb ||
+	    hw.first_seq != w->first_seq || hw.raw != w->raw ||
+	    hw.stored != w->stored)
+		return terr(t, SIBT_EFORMAT, "%s: window %" PRIu64 " of PE %u "
+			    "at byte %" PRIu64 ": the frame there (window %u "
+			    "of PE %u) disagrees with the index", f->path,
+			    window, pe, w->offset, wno, hpe);
+	const uint8_t *payload = st->p + TF_WIN_HDR;
+	uint32_t crc = (uint32_t)crc32(0, payload, w->stored);
+	if (crc != tf_get32(st->p + 48))
+		return terr(t, SIBT_ECRC, "%s: window %" PRIu64 " of PE %u at "
+			    "byte %" PRIu64 ": payload checksum mismatch "
+			    "(stored 0x%08x, computed 0x%08x): the file is "
+			    "corrupted", f->path, window, pe, w->offset,
+			    tf_get32(st->p + 48), crc);
+	const uint8_t *data = payload;
+	if (method == 1) {
+		int rc = inflate_exact(t, payload, w->stored, raw->p, w->raw);
+		if (rc == SIBT_ENOMEM)
+			return terr(t, rc, "out of memory");
+		if (rc)
+			return terr(t, SIBT_EFORMAT, "%s: window %" PRIu64
+				    " of PE %u at byte %" PRIu64 ": the payload "
+				    "does not decompress to its %u bytes",
+				    f->path, window, pe, w->offset, w->raw);
+		data = raw->p;
+	}
+	tf_wctx ctx = {
+		.pe = pe, .npes = t->npes, .nsebs = w->nsebs,
+		.nsends = w->nsends, .first_seb = w->first_seb,
+		.first_seq = w->first_seq,
+		.names = (const char *const *)f->names, .nnames = f->nnames,
+	};
+	char msg[512];
+	int rc = tf_decode_window(win, data, w->raw, &ctx, msg, sizeof msg);
+	if (rc == SIBT_ENOMEM)
+		return terr(t, rc, "out of memory");
+	if (rc)
+		return terr(t, rc, "%s: window %" PRIu64 " of PE %u at byte %"
+			    PRIu64 ": %s", f->path, window, pe, w->offset, msg);
+	return SIBT_OK;
+}
+
+/* ------------------------------------------------------------ damage */
+
+size_t sibt_trace_damage_count(const sibt_trace *t)
+{
+	return ok(t) ? t->ndamage : 0;
+}
+
+const sibt_damage *sibt_trace_damage(const sibt_trace *t, size_t i)
+{
+	return ok(t) && i < t->ndamage ? &t->damage[i] : NULL;
+}
+
+uint32_t sibt_trace_nfiles(const sibt_trace *t)
+{
+	return ok(t) ? t->nprocs : 0;
+}
+
+const char *sibt_trace_file_path(const sibt_trace *t, uint32_t i)
+{
+	return ok(t) && i < t->nprocs ? t->files[i].path : NULL;
+}
+
+const char *sibt_trace_dir(const sibt_trace *t)
+{
+	return ok(t) ? t->dir : NULL;
+}
+
+int sibt_trace_is_bundle(const sibt_trace *t)
+{
+	return ok(t) ? t->bundle : 0;
+}

@@ -1,0 +1,65 @@
+#!/bin/sh
+# quickstart.sh -- install what is missing, build Sibyl in ./build, run the demo.
+#
+#   sh quickstart.sh            install (as root) or list missing packages,
+#                               build, run the demo
+#   sh quickstart.sh --no-demo  only install and build
+#
+# As root the missing Debian packages are installed with apt-get; as another
+# user the exact apt-get line is printed and the script stops.
+set -eu
+cd "$(dirname "$0")"
+top=$(pwd)
+
+packages="build-essential autoconf automake libtool pkg-config make
+libopenmpi-dev openmpi-bin libhwloc-dev zlib1g-dev libarchive-dev"
+
+missing=
+for p in $packages; do
+	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q "ok installed" ||
+		missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+	if [ "$(id -u)" -eq 0 ]; then
+		echo "== installing:$missing"
+		export DEBIAN_FRONTEND=noninteractive
+		apt-get update -qq
+		# shellcheck disable=SC2086
+		apt-get install -y -qq --no-install-recommends $missing
+	else
+		echo "Sibyl needs these Debian packages:$missing"
+		echo "Install them with:"
+		echo "  sudo apt-get install$missing"
+		echo "then run this script again."
+		exit 1
+	fi
+fi
+
+echo "== building in $top/build"
+[ -x configure ] || ./bootstrap.sh >/dev/null
+mkdir -p build
+cd build
+[ -f Makefile ] || ../configure --quiet
+make -j"$(nproc 2>/dev/null || echo 2)" >make.log 2>&1 || {
+	tail -40 make.log
+	echo "build failed; the full log is build/make.log" >&2
+	exit 1
+}
+
+[ "${1:-}" = "--no-demo" ] && exit 0
+
+echo
+echo "== demo: a synthetic 3D stencil on 32,768 ranks, 3 iterations"
+demo=$top/build/demo
+mkdir -p "$demo"
+./sibyl trace gen --pattern stencil3d --ranks 32768 --iters 3 \
+	--compute 50us --jitter 0.05 --seed 1 --force -o "$demo/stencil.trace"
+echo
+echo "== sibyl trace info"
+./sibyl trace info "$demo/stencil.trace"
+echo
+echo "== sibyl trace stats"
+./sibyl trace stats "$demo/stencil.trace"
+echo
+echo "== sibyl trace check"
+./sibyl trace check "$demo/stencil.trace"

@@ -672,7 +672,8 @@ static void bb_put(bb *b, const void *d, size_t n)
 		b->cap = 2 * (b->n + n) + 64;
 		b->p = tg_xrealloc(b->p, b->cap);
 	}
-	memcpy(b->p + b->n, d, n);
+	if (n)
+		memcpy(b->p + b->n, d, n);
 	b->n += n;
 }
 

@@ -281,14 +281,26 @@ off, winds = 64, 0
 while off + 4 <= len(data):
     tag = bytes(data[off:off + 4])
     if tag == b"WIND":
-        stored = struct.unpack_from("<I", data, off + 40)[0]
+        hlen = data[off + 4]
+        fields, p = [], off + 5
+        while p < off + hlen - 8:  # nine varints (FORMAT.md 4.2)
+            v, shift = 0, 0
+            while True:
+                b = data[p]; p += 1
+                v |= (b & 0x7f) << shift; shift += 7
+                if b < 0x80:
+                    break
+            fields.append(v)
+        stored = fields[7]
         winds += 1
         if winds == 2:  # flip a payload byte of the second window
-            data[off + 56] ^= 0xff
+            data[off + hlen] ^= 0xff
             break
-        off += 56 + stored
+        off += hlen + stored
     elif tag == b"STRS":
         off += 24 + struct.unpack_from("<I", data, off + 12)[0]
+    elif tag == b"DICT":
+        off += 16 + struct.unpack_from("<I", data, off + 4)[0]
     else:
         raise SystemExit("unexpected frame %r at %d" % (tag, off))
 open(path, "wb").write(data)

@@ -5,8 +5,9 @@
  *   fuzz_reader_replay --generate DIR N SEED
  *       write N seed inputs into DIR: valid small data files written by
  *       the library, and mutated copies of them (bit flips, cuts, inserted
- *       and deleted bytes, header fields, frames swapped or repeated, and
- *       payload edits with every CRC fixed so they reach the decoders)
+ *       and deleted bytes, header fields, WIND header varints re-encoded
+ *       with the index kept, frames swapped or repeated, and payload
+ *       edits with every CRC fixed so they reach the decoders)
  *   fuzz_reader_replay --mutate DIR N SEED [SAVE]
  *       run N deterministic random mutations of the inputs in DIR; each
  *       input is first written to SAVE (when given), so that a crash
@@ -108,6 +109,39 @@ static uint8_t *grow_copy(const uint8_t *p, size_t n, size_t extra)
 	return q;
 }
 
+/*
+ * One varint field of the WIND header of frame f gets another value; the
+ * header is re-encoded (minimal, padded to its old or a longer length, or
+ * now and then with its varints not ending at H-8), with both CRCs right,
+ * and spliced in with the file's index kept (tg_splice), so that the
+ * header reaches parse_win_header through the index as well as through
+ * the scan.  May reallocate buf.
+ */
+static uint8_t *mutate_wind_field(tg_rng *r, uint8_t *buf, size_t *n,
+				  const tg_frame *f)
+{
+	static const uint64_t vals[] = {
+		0, 1, 2, 3, 4, 7, 64, 127, 128, 0x7fffffff, 0xffffffffu,
+		1ull << 32, TG_MAX_RAW, TG_MAX_RAW + 1ull, UINT64_MAX
+	};
+	uint8_t h[TG_WIN_BUILD_MAX];
+	tg_wind w;
+	if (tg_wind_parse(buf + f->off, *n - f->off, &w))
+		return buf;
+	unsigned k = (unsigned)tg_below(r, TG_W_NFIELDS);
+	w.f[k] = tg_chance(r, 50) ? vals[tg_below(r, sizeof vals / sizeof *vals)]
+				  : w.f[k] + tg_below(r, 5) - 2;
+	size_t pad = tg_chance(r, 50) ? w.hlen :
+		     tg_chance(r, 50) ? 0 : w.hlen + tg_below(r, 48);
+	int gap = tg_chance(r, 10) ? (int)tg_below(r, 5) - 2 : 0;
+	size_t hl = tg_wind_build(h, w.f, w.pcrc, pad, gap);
+	if (!hl)
+		hl = tg_wind_build(h, w.f, w.pcrc, 0, gap);
+	if (hl)
+		tg_splice(&buf, n, f->off, f->hdr, h, hl);
+	return buf;
+}
+
 /* One random edit of buf (*n bytes); may reallocate. */
 static uint8_t *mutate_once(tg_rng *r, uint8_t *buf, size_t *n)
 {
@@ -159,6 +193,10 @@ static uint8_t *mutate_once(tg_rng *r, uint8_t *buf, size_t *n)
 			break;
 		if (nfr && tg_chance(r, 50)) {
 			const tg_frame *f = &fr[tg_below(r, nfr)];
+			if (!strcmp(f->tag, "WIND") && tg_chance(r, 60)) {
+				buf = mutate_wind_field(r, buf, n, f);
+				break;
+			}
 			at = f->off + 4 + 4 * tg_below(r, (f->hdr - 8) / 4);
 		} else {
 			at = 16 + 4 * tg_below(r, 6);
@@ -259,7 +297,11 @@ static int generate(const char *out, unsigned long n, uint64_t seed)
 			tg_wopts o;
 			char trace[4300];
 			prm.npes = 1 + (uint32_t)tg_below(&r, 4);
-			prm.rounds = 1 + (uint32_t)tg_below(&r, 6);
+			/* a quarter big enough for a DICT frame and
+			 * method-2 windows (at level 6) */
+			prm.rounds = tg_chance(&r, 25) ?
+				     30 + (uint32_t)tg_below(&r, 50) :
+				     1 + (uint32_t)tg_below(&r, 6);
 			prm.max_per_round = 1 + (uint32_t)tg_below(&r, 2);
 			prm.simple = tg_chance(&r, 50);
 			tg_model *m = tg_generate(seed * 1000 + i, &prm);

@@ -57,14 +57,20 @@ static int64_t srd_svarint(srd *r)
 #define SPEC_FAIL(...) do { snprintf(err, errlen, __VA_ARGS__); \
 	goto out; } while (0)
 
-static int inflate_raw(const uint8_t *in, size_t inlen, uint8_t *out,
-		       size_t outlen)
+/* Inflate exactly outlen bytes of raw deflate (RFC 1951), with the preset
+ * dictionary dict (FORMAT.md 4.2, method 2) when it is not NULL. */
+static int inflate_raw_dict(const uint8_t *in, size_t inlen, uint8_t *out,
+			    size_t outlen, const uint8_t *dict, size_t dictlen)
 {
 	z_stream zs;
 	int zr;
 	memset(&zs, 0, sizeof zs);
 	if (inflateInit2(&zs, -15) != Z_OK)
 		return -1;
+	if (dict && inflateSetDictionary(&zs, dict, (uInt)dictlen) != Z_OK) {
+		inflateEnd(&zs);
+		return -1;
+	}
 	zs.next_in = (Bytef *)in;
 	zs.avail_in = (uInt)inlen;
 	zs.next_out = out;
@@ -75,6 +81,24 @@ static int inflate_raw(const uint8_t *in, size_t inlen, uint8_t *out,
 	inflateEnd(&zs);
 	return ok ? 0 : -1;
 }
+
+static int inflate_raw(const uint8_t *in, size_t inlen, uint8_t *out,
+		       size_t outlen)
+{
+	return inflate_raw_dict(in, inlen, out, outlen, NULL, 0);
+}
+
+/* What the spec decoder saw over all files it accepted, so that the
+ * matrix can insist that every rule was exercised. */
+static struct {
+	uint64_t files;
+	uint64_t dict_files;        /* files with a DICT frame */
+	uint64_t m1_before_dict;    /* method-1 windows before the DICT */
+	uint64_t m2_windows;        /* windows decoded with the dictionary */
+	uint64_t level0_big_files;  /* level 0, > 1024 raw bytes */
+	uint64_t big_files;         /* level > 0, > 1024 raw bytes */
+	uint64_t small_files;       /* level > 0, 1..1023 raw bytes */
+} spec_stats;
 
 /* Decode one SEB record and compare it with the model's SEB `want'. */
 static int spec_seb(srd *r, const sibt_seb *want, char **names, uint32_t nn,
@@ -138,7 +162,23 @@ static int spec_seb(srd *r, const sibt_seb *want, char **names, uint32_t nn,
 		int64_t dd = srd_svarint(r);
 		uint64_t size = srd_varint(r);
 		int64_t tag = srd_svarint(r);
-		uint64_t off = srd_varint(r);
+		/* FORMAT.md 5: the first offset from the nearer end of the
+		 * SEB (odd: from the end), the others as steps. */
+		uint64_t off;
+		if (j == 0) {
+			uint64_t v = srd_varint(r);
+			int64_t o = s->offset, d = want->duration;
+			uint64_t wantv = o <= d && d - o < o ?
+				((uint64_t)(d - o) << 1) | 1 : (uint64_t)o << 1;
+			if (v != wantv)
+				SF("send 0: offset stored as %" PRIu64 ", want %"
+				   PRIu64, v, wantv);
+			off = (v & 1) ? (uint64_t)(d - (int64_t)(v >> 1)) :
+					v >> 1;
+		} else {
+			off = (uint64_t)(want->sends[j - 1].offset +
+					 srd_svarint(r));
+		}
 		if ((int64_t)s->dst - (int64_t)p != dd || s->dst >= npes ||
 		    size != s->size || tag != s->tag ||
 		    off != (uint64_t)s->offset)
@@ -182,7 +222,16 @@ static int spec_seb(srd *r, const sibt_seb *want, char **names, uint32_t nn,
 /*
  * Check data file `proc' of a trace against FORMAT.md and the model:
  * header, frame CRCs, window sequence, payload records, string table,
- * index and trailer.  0 when it conforms; else 1 with err set.
+ * preset dictionary, index and trailer.  0 when it conforms; else 1 with
+ * err set.
+ *
+ * The dictionary rules: at most one DICT frame, before the first window
+ * of method 2; Sibyl's writer fills it with the first 1024 raw window
+ * bytes of the file, so a file with more than that at level > 0 has
+ * exactly one, a file with less has none, and level 0 never has one (and
+ * stores every window, method 0).  (That the writer then uses it, with
+ * method-2 windows, is checked over the whole matrix: the format does not
+ * require it of any one window.)
  */
 static int spec_check_file(const tg_model *m, const char *path, uint32_t proc,
 			   uint32_t P, uint32_t window, int level, char *err,
@@ -197,6 +246,13 @@ static int spec_check_file(const tg_model *m, const char *path, uint32_t proc,
 	uint64_t *stroff = NULL;
 	tg_frame *wframes = NULL;
 	int ret = 1;
+	/* the DICT frame (dict_off 0: none yet) and the first raw window
+	 * bytes of the file, in file order */
+	uint64_t dict_off = 0, total_raw = 0, m1_before = 0, m2 = 0;
+	const uint8_t *dict = NULL;
+	uint32_t dictlen = 0;
+	uint8_t first_raw[1024];
+	size_t first_raw_n = 0;
 
 	names[0] = tg_xstrdup("");
 	err[0] = '\0';
@@ -274,19 +330,62 @@ static int spec_check_file(const tg_model *m, const char *path, uint32_t proc,
 					     sizeof *stroff);
 			stroff[nstrs++] = off;
 			off += 24 + plen;
+		} else if (!memcmp(p, "DICT", 4)) {
+			if (off + 16 > len)
+				SPEC_FAIL("%s: DICT header cut", path);
+			uint32_t dl = tg_le32(p + 4);
+			if (tg_le32(p + 12) != tg_crc(p, 12) ||
+			    off + 16 + dl > len ||
+			    tg_le32(p + 8) != tg_crc(p + 16, dl))
+				SPEC_FAIL("%s: DICT at %" PRIu64 ": CRC", path,
+					  off);
+			if (dl < 1 || dl > 32768)
+				SPEC_FAIL("%s: DICT at %" PRIu64 ": length %u "
+					  "not in 1..32768", path, off, dl);
+			if (dict_off)
+				SPEC_FAIL("%s: a second DICT frame at %" PRIu64
+					  " (the first is at %" PRIu64 ")", path,
+					  off, dict_off);
+			if (level == 0)
+				SPEC_FAIL("%s: DICT frame at %" PRIu64 " in a "
+					  "level-0 file", path, off);
+			dict_off = off;
+			dict = p + 16;
+			dictlen = dl;
+			off += 16 + dl;
 		} else if (!memcmp(p, "WIND", 4)) {
-			if (off + 56 > len)
+			if (off + 5 > len)
 				SPEC_FAIL("%s: WIND header cut", path);
-			uint32_t pe = tg_le32(p + 4), wn = tg_le32(p + 8);
-			uint32_t n = tg_le32(p + 12), ns = tg_le32(p + 32);
-			uint64_t fs = tg_le64(p + 16), fq = tg_le64(p + 24);
-			uint32_t rl = tg_le32(p + 36), sl = tg_le32(p + 40);
-			uint8_t meth = p[44];
-			if (tg_le32(p + 52) != tg_crc(p, 52))
+			uint32_t H = p[4];
+			if (H < 22 || H > 64)
+				SPEC_FAIL("%s: WIND at %" PRIu64 ": header length "
+					  "%u not in 22..64", path, off, H);
+			if (off + H > len)
+				SPEC_FAIL("%s: WIND header cut", path);
+			if (tg_le32(p + H - 4) != tg_crc(p, H - 4))
 				SPEC_FAIL("%s: WIND at %" PRIu64 ": header CRC",
 					  path, off);
-			if (off + 56 + sl > len ||
-			    tg_le32(p + 48) != tg_crc(p + 56, sl))
+			/* nine varints, ending exactly at H-8 */
+			srd hr = { p + 5, p + H - 8, 0 };
+			uint64_t v[9];
+			for (int i = 0; i < 9; i++)
+				v[i] = srd_varint(&hr);
+			if (hr.bad || hr.p != hr.end)
+				SPEC_FAIL("%s: WIND at %" PRIu64 ": the nine "
+					  "varints do not end exactly at H-8 = %u",
+					  path, off, H - 8);
+			if (v[0] > UINT32_MAX || v[1] > UINT32_MAX ||
+			    v[2] > UINT32_MAX || v[5] > UINT32_MAX ||
+			    v[6] > (1u << 28) || v[7] > len)
+				SPEC_FAIL("%s: WIND at %" PRIu64 ": field out of "
+					  "range (raw_len %" PRIu64 " stored_len %"
+					  PRIu64 ")", path, off, v[6], v[7]);
+			uint32_t pe = (uint32_t)v[0], wn = (uint32_t)v[1];
+			uint32_t n = (uint32_t)v[2], ns = (uint32_t)v[5];
+			uint64_t fs = v[3], fq = v[4], meth = v[8];
+			uint32_t rl = (uint32_t)v[6], sl = (uint32_t)v[7];
+			if (off + H + sl > len ||
+			    tg_le32(p + H - 8) != tg_crc(p + H, sl))
 				SPEC_FAIL("%s: WIND at %" PRIu64 ": payload CRC",
 					  path, off);
 			if (pe < first || pe >= first + count)
@@ -295,23 +394,41 @@ static int spec_check_file(const tg_model *m, const char *path, uint32_t proc,
 			uint32_t lp = pe - first;
 			if (wn != wcount[lp] || fs != sebs[lp] ||
 			    fq != seqs[lp] || n == 0 || n > window ||
-			    p[45] || p[46] || p[47] || meth > 1 ||
-			    (level == 0 && meth != 0) ||
-			    (meth == 0 && rl != sl))
+			    meth > 2 || (level == 0 && meth != 0) ||
+			    (meth == 0 && rl != sl) || n > rl / 3 ||
+			    ns > rl / 4)
 				SPEC_FAIL("%s: WIND at %" PRIu64 ": PE %u window "
 					  "%u first_seb %" PRIu64 " first_seq %"
-					  PRIu64 " n %u method %u; want window "
-					  "%" PRIu64 " first_seb %" PRIu64
-					  " first_seq %" PRIu64 " n in 1..%u",
-					  path, off, pe, wn, fs, fq, n, meth,
-					  wcount[lp], sebs[lp], seqs[lp], window);
+					  PRIu64 " n %u sends %u method %" PRIu64
+					  " raw %u stored %u; want window %" PRIu64
+					  " first_seb %" PRIu64 " first_seq %"
+					  PRIu64 " n in 1..%u", path, off, pe, wn,
+					  fs, fq, n, ns, meth, rl, sl, wcount[lp],
+					  sebs[lp], seqs[lp], window);
+			if (meth == 2 && !dict_off)
+				SPEC_FAIL("%s: WIND at %" PRIu64 " has method 2 "
+					  "but no DICT frame precedes it", path,
+					  off);
 			raw = tg_xrealloc(raw, rl ? rl : 1);
 			if (meth == 0)
-				memcpy(raw, p + 56, rl);
-			else if (inflate_raw(p + 56, sl, raw, rl))
+				memcpy(raw, p + H, rl);
+			else if (inflate_raw_dict(p + H, sl, raw, rl,
+						  meth == 2 ? dict : NULL,
+						  dictlen))
 				SPEC_FAIL("%s: WIND at %" PRIu64 ": payload is "
-					  "not %u bytes of raw deflate", path,
-					  off, rl);
+					  "not %u bytes of raw deflate%s", path,
+					  off, rl, meth == 2 ? " with the file's "
+					  "dictionary" : "");
+			m1_before += meth == 1 && !dict_off;
+			m2 += meth == 2;
+			total_raw += rl;
+			if (first_raw_n < sizeof first_raw) {
+				size_t k = sizeof first_raw - first_raw_n;
+				if (k > rl)
+					k = rl;
+				memcpy(first_raw + first_raw_n, raw, k);
+				first_raw_n += k;
+			}
 			srd r = { raw, raw + rl, 0 };
 			uint64_t nsends = 0;
 			if (fs + n > m->pes[pe].nsebs)
@@ -334,18 +451,21 @@ static int spec_check_file(const tg_model *m, const char *path, uint32_t proc,
 					  path, off, ns, nsends);
 			wframes = tg_xrealloc(wframes, (nwind + 1) *
 					      sizeof *wframes);
+			memset(&wframes[nwind], 0, sizeof *wframes);
 			wframes[nwind].off = off;
 			wframes[nwind].pe = pe;
 			wframes[nwind].window = wn;
 			wframes[nwind].nsebs = n;
-			wframes[nwind].len = ((uint64_t)rl << 32) | sl;
-			wframes[nwind].hdr = ns;
+			wframes[nwind].nsends = ns;
+			wframes[nwind].raw = rl;
+			wframes[nwind].stored = sl;
+			wframes[nwind].method = (uint32_t)meth;
 			nwind++;
 			wcount[lp]++;
 			sebs[lp] += n;
 			seqs[lp] += ns;
 			total += n;
-			off += 56 + sl;
+			off += H + sl;
 		} else if (!memcmp(p, "INDX", 4)) {
 			indx_off = off;
 			break;
@@ -398,8 +518,8 @@ static int spec_check_file(const tg_model *m, const char *path, uint32_t proc,
 						break;
 					}
 				if (!f || f->off != o || f->nsebs != n ||
-				    f->hdr != ns || (f->len >> 32) != wrl ||
-				    (f->len & 0xffffffffu) != wsl)
+				    f->nsends != ns || f->raw != wrl ||
+				    f->stored != wsl)
 					SPEC_FAIL("%s: INDX entry PE %u window %"
 						  PRIu64 " (offset %" PRIu64 ") "
 						  "disagrees with the frame", path,
@@ -415,6 +535,11 @@ static int spec_check_file(const tg_model *m, const char *path, uint32_t proc,
 					  ", really at %" PRIu64, path, j, so,
 					  stroff[j]);
 		}
+		/* the index ends with the DICT frame's offset, 0: none */
+		uint64_t doff = srd_varint(&r);
+		if (!r.bad && doff != dict_off)
+			SPEC_FAIL("%s: INDX: DICT at %" PRIu64 ", really at %"
+				  PRIu64 " (0: none)", path, doff, dict_off);
 		if (r.bad || r.p != r.end)
 			SPEC_FAIL("%s: INDX payload length wrong", path);
 		off += 36 + sl;
@@ -433,6 +558,24 @@ static int spec_check_file(const tg_model *m, const char *path, uint32_t proc,
 				  ")", path, tg_le64(p + 8), tg_le64(p + 16),
 				  indx_off, total);
 	}
+	/* The dictionary: the first 1024 raw window bytes of the file. */
+	if (level > 0 && total_raw > 1024 && !dict_off)
+		SPEC_FAIL("%s: %" PRIu64 " raw window bytes at level %d but no "
+			  "DICT frame", path, total_raw, level);
+	if (dict_off && (dictlen != sizeof first_raw ||
+			 first_raw_n != sizeof first_raw ||
+			 memcmp(dict, first_raw, sizeof first_raw)))
+		SPEC_FAIL("%s: the DICT frame (%u bytes) is not the first %zu "
+			  "raw window bytes of the file (%" PRIu64 " in all)",
+			  path, dictlen, sizeof first_raw, total_raw);
+	spec_stats.files++;
+	spec_stats.dict_files += dict_off != 0;
+	spec_stats.m1_before_dict += m1_before;
+	spec_stats.m2_windows += m2;
+	spec_stats.level0_big_files += level == 0 && total_raw > 1024;
+	spec_stats.big_files += level > 0 && total_raw > 1024;
+	spec_stats.small_files += level > 0 && total_raw &&
+				  total_raw < 1024;
 	ret = 0;
 out:
 	for (uint32_t j = 0; j < nn; j++)
@@ -484,6 +627,11 @@ static void check_index(const tg_model *m, sibt_trace *t, uint32_t P,
 	memset(&tot, 0xa5, sizeof tot);
 	sibt_trace_totals(t, &tot);
 	for (uint32_t f = 0; f < P; f++) {
+		/* the frame's header length H is in the frame (FORMAT.md
+		 * 4.2): the file tells where each window frame ends */
+		size_t flen = 0;
+		uint8_t *fb = tg_read_file(tg_datafile(dir, f), &flen);
+		CHECKF(fb != NULL, "%s: cannot read data file %u", what, f);
 		nr = 0;
 		for (uint32_t pe = 0; pe < m->npes; pe++) {
 			uint32_t first, count;
@@ -506,10 +654,18 @@ static void check_index(const tg_model *m, sibt_trace *t, uint32_t P,
 				CHECKF(level != 0 || wi.raw_len == wi.stored_len,
 				       "%s: level 0 window stored %u of %u bytes",
 				       what, wi.stored_len, wi.raw_len);
+				uint64_t hl = 0;
+				if (fb && wi.offset + 5 <= flen &&
+				    !memcmp(fb + wi.offset, "WIND", 4))
+					hl = fb[wi.offset + 4];
+				CHECKF(hl >= 22 && hl <= 64, "%s: window_info(%u, %"
+				       PRIu64 "): offset %" PRIu64 " holds no WIND "
+				       "header of 22..64 bytes", what, pe, w,
+				       wi.offset);
 				ranges = tg_xrealloc(ranges, (nr + 1) * 2 *
 						     sizeof *ranges);
 				ranges[2 * nr] = wi.offset;
-				ranges[2 * nr + 1] = wi.offset + 56 +
+				ranges[2 * nr + 1] = wi.offset + hl +
 						     wi.stored_len;
 				nr++;
 				windows++;
@@ -517,6 +673,7 @@ static void check_index(const tg_model *m, sibt_trace *t, uint32_t P,
 				stored += wi.stored_len;
 			}
 		}
+		free(fb);
 		qsort(ranges, nr, 2 * sizeof *ranges, cmp_u64);
 		uint64_t fsz = tg_file_size(tg_datafile(dir, f));
 		fbytes += fsz;
@@ -774,6 +931,21 @@ static void test_matrix(void)
 		}
 		tg_free_model(m);
 	}
+	/* The matrix exercised every dictionary rule of spec_check_file:
+	 * files with a DICT frame, windows deflated before it (method 1)
+	 * and with it (method 2), level-0 files big enough for one (which
+	 * must have none) and small files at level > 0 (none either). */
+	CHECKF(spec_stats.dict_files > 0 && spec_stats.m1_before_dict > 0 &&
+	       spec_stats.m2_windows > 0 && spec_stats.level0_big_files > 0 &&
+	       spec_stats.small_files > 0,
+	       "matrix: %" PRIu64 " files checked, %" PRIu64 " with a DICT "
+	       "frame (%" PRIu64 " with more than 1024 raw bytes at level > "
+	       "0), %" PRIu64 " method-1 windows before it, %" PRIu64
+	       " method-2 windows, %" PRIu64 " big level-0 files, %" PRIu64
+	       " small files at level > 0", spec_stats.files,
+	       spec_stats.dict_files, spec_stats.big_files,
+	       spec_stats.m1_before_dict, spec_stats.m2_windows,
+	       spec_stats.level0_big_files, spec_stats.small_files);
 }
 
 /* Default options: window 64 and level 6 when left 0 / -1. */
@@ -1548,7 +1720,7 @@ static void test_flush(void)
 	size_t len;
 	uint8_t *b = tg_read_file(path, &len);
 	tg_frame fr[64];
-	uint64_t end;
+	uint64_t end = 0;
 	size_t n = b ? tg_frames(b, len, fr, 64, &end) : 0, nw = 0;
 	for (size_t i = 0; i < n; i++)
 		nw += !strcmp(fr[i].tag, "WIND");

@@ -312,7 +312,8 @@ typedef struct sibt_damage {
 	uint32_t proc;
 	int reason;               /* sibt_err: ETRUNC, ECRC, EFORMAT, ... */
 	uint64_t valid_bytes;     /* bytes up to the end of the last complete
-	                             frame kept (window or string frame) */
+	                             frame kept (window, string or
+	                             dictionary frame) */
 	uint64_t file_bytes;      /* size on disk */
 	uint64_t windows_recovered;
 	uint64_t sebs_recovered;
@@ -361,10 +362,21 @@ SIBT_EXPORT int sibt_path_is_bundle(const char *path);
  * (0: 20); the function returns the number of problems found (>= 0, also
  * counting those not reported), or a negative sibt_err when the check could
  * not be carried out, in which case the last report() call gives the
- * reason.
+ * reason.  Problems come in trace order (PE by PE) within each kind of
+ * check: first what a window says by itself (damage, unreadable windows,
+ * references), then messages awaited by none, twice or on the wrong PE,
+ * then a cycle.
  *
- * Memory: 8 bytes per message and about 9 bytes per SEB, plus the trace's
- * window index; nothing is kept per decoded SEB.
+ * Memory: 16 bytes per PE and one bit per message, plus a cache of at
+ * most 32 MiB or an eighth of the trace's uncompressed payload (whichever
+ * is larger) for the cycle search, plus the trace's window index; nothing
+ * is kept per SEB.  Messages are matched by per-PE hash sums, with a
+ * 2^-64 chance of two defects of one PE hiding each other.  Two cases
+ * need more: mismatched messages are located in batches of up to 16 MiB
+ * (one more pass over the trace per 2^20 messages of the PEs concerned),
+ * and a trace with explicit predecessor lists on which running every PE
+ * in order stalls is settled on the full graph, with 8 bytes per message
+ * and about 9 per SEB.
  */
 typedef void (*sibt_report_fn)(void *arg, const char *problem);
 typedef struct sibt_check_opts {

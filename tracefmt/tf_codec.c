@@ -158,7 +158,19 @@ int tf_encode_seb(tf_buf *b, const sibt_seb *s, uint32_t name_id,
 			r |= tf_buf_svarint(b, (int64_t)m->dst - pe);
 			r |= tf_buf_varint(b, m->size);
 			r |= tf_buf_svarint(b, m->tag);
-			r |= tf_buf_varint(b, (uint64_t)m->offset);
+			/* First offset from the nearer end of the SEB, the
+			 * others as steps: sends cluster at one end of an SEB,
+			 * so these values repeat from SEB to SEB even when the
+			 * durations themselves vary (FORMAT.md section 5). */
+			if (i == 0) {
+				sibt_time o = m->offset, d = s->duration;
+				r |= tf_buf_varint(b, o <= d && d - o < o ?
+					((uint64_t)(d - o) << 1) | 1 :
+					(uint64_t)o << 1);
+			} else {
+				r |= tf_buf_svarint(b, m->offset -
+						    s->sends[i - 1].offset);
+			}
 		}
 	}
 	if (flags & TF_F_PRINTS) {
@@ -213,6 +225,29 @@ static sibt_time rd_time(tf_rd *r)
 	if (v > INT64_MAX)
 		r->bad = 1;
 	return (sibt_time)v;
+}
+
+/* A send offset: the first (prev < 0) from the start (even) or from the
+ * end (odd) of the SEB, the others as a step from the previous one. */
+static sibt_time rd_offset(tf_rd *r, sibt_time duration, sibt_time prev)
+{
+	if (prev < 0) {
+		uint64_t v = tf_rd_varint(r);
+		uint64_t x = v >> 1;
+		if (!(v & 1))
+			return (sibt_time)x;
+		if (x > (uint64_t)duration) {
+			r->bad = 1;
+			return 0;
+		}
+		return duration - (sibt_time)x;
+	}
+	int64_t d = tf_rd_svarint(r);
+	if ((d > 0 && prev > INT64_MAX - d) || prev + d < 0) {
+		r->bad = 1;
+		return 0;
+	}
+	return prev + d;
 }
 
 int tf_decode_window(sibt_window *win, const uint8_t *raw, size_t len,
@@ -329,7 +364,8 @@ int tf_decode_window(sibt_window *win, const uint8_t *raw, size_t len,
 				if (tag < INT32_MIN || tag > INT32_MAX)
 					r->bad = 1;
 				m->tag = (int32_t)tag;
-				m->offset = rd_time(r);
+				m->offset = rd_offset(r, s->duration,
+					j ? m[-1].offset : -1);
 			}
 			s->nsends = (uint32_t)k;
 		} else {

@@ -13,7 +13,10 @@
 
 /* Sizes of the fixed structures of FORMAT.md section 4. */
 #define TF_HDR_SIZE 64
-#define TF_WIN_HDR 56
+#define TF_WIN_HDR_MIN 22 /* tag, length, nine 1-byte varints, two CRCs */
+#define TF_WIN_HDR_MAX 64
+#define TF_DICT_HDR 16
+#define TF_DICT_SIZE 1024   /* preset deflate dictionary per data file */
 #define TF_STR_HDR 24
 #define TF_IDX_HDR 36
 #define TF_TRAILER 32
@@ -29,8 +32,9 @@
 #define TF_F_MARKS 16u
 #define TF_F_ALL 31u
 
-/* Upper bound on one window's uncompressed payload accepted by readers. */
-#define TF_MAX_RAW (1u << 30)
+/* Upper bound on one window's uncompressed payload (FORMAT.md 4.2); the
+ * writer closes a window early when it reaches half of it. */
+#define TF_MAX_RAW (1u << 28)
 
 /* Internal invariant check: prints file:line and aborts. */
 #define TF_ASSERT(c) do { if (!(c)) tf_assert_fail(__FILE__, __LINE__, #c); \
@@ -86,6 +90,18 @@ void tf_buf_free(tf_buf *b);
 int tf_buf_put(tf_buf *b, const void *data, size_t len);
 int tf_buf_varint(tf_buf *b, uint64_t v);
 int tf_buf_svarint(tf_buf *b, int64_t v);
+
+/* Write v as a varint at p (room for 10 bytes); returns bytes written. */
+static inline size_t tf_put_varint(uint8_t *p, uint64_t v)
+{
+	size_t n = 0;
+	while (v >= 0x80) {
+		p[n++] = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	p[n++] = (uint8_t)v;
+	return n;
+}
 
 static inline uint64_t tf_zigzag(int64_t v)
 {

@@ -34,6 +34,8 @@ typedef struct tf_file {
 	uint64_t size;
 	char **names;
 	uint32_t nnames;
+	uint8_t *dict;          /* preset dictionary, or NULL */
+	uint32_t dictlen;
 	uint64_t raw_bytes, stored_bytes;
 } tf_file;
 
@@ -74,9 +76,11 @@ static int ok(const sibt_trace *t)
 
 /* ------------------------------------------------------- inflation */
 
-/* Inflate exactly `rawlen' bytes of raw deflate from src into dst. */
+/* Inflate exactly `rawlen' bytes of raw deflate from src into dst, with
+ * the preset dictionary dict when it is not NULL. */
 static int inflate_exact(sibt_trace *t, const uint8_t *src, size_t len,
-			 uint8_t *dst, size_t rawlen)
+			 uint8_t *dst, size_t rawlen, const uint8_t *dict,
+			 uint32_t dictlen)
 {
 	if (!t->zinit) {
 		if (inflateInit2(&t->z, -15) != Z_OK)
@@ -85,6 +89,8 @@ static int inflate_exact(sibt_trace *t, const uint8_t *src, size_t len,
 	} else if (inflateReset(&t->z) != Z_OK) {
 		return SIBT_ENOMEM;
 	}
+	if (dict && inflateSetDictionary(&t->z, dict, dictlen) != Z_OK)
+		return SIBT_EFORMAT;
 	t->z.next_in = (Bytef *)src;
 	t->z.avail_in = (uInt)len;
 	t->z.next_out = dst;
@@ -202,28 +208,98 @@ out:
 	return ret;
 }
 
-/* Parse a WIND header: 0 if it verifies, SIBT_ECRC if its tag or checksum
- * is wrong, SIBT_EFORMAT if it verifies but describes an impossible
- * window. */
-static int parse_win_header(const uint8_t *h, uint32_t *pe, uint32_t *wno,
-			    tf_win *w, int *method)
+/*
+ * Parse a WIND header from the `avail' bytes at h: 0 if it verifies (its
+ * length in *hlen), SIBT_ETRUNC if it is cut off, SIBT_ECRC if its tag,
+ * length or checksum is wrong, SIBT_EFORMAT if it verifies but describes
+ * an impossible window.
+ */
+static int parse_win_header(const uint8_t *h, size_t avail, uint32_t *pe,
+			    uint32_t *wno, tf_win *w, int *method,
+			    size_t *hlen)
 {
-	if (memcmp(h, "WIND", 4) || tf_get32(h + 52) != crc32(0, h, 52))
+	if (avail < 5)
+		return SIBT_ETRUNC;
+	if (memcmp(h, "WIND", 4) || h[4] < TF_WIN_HDR_MIN ||
+	    h[4] > TF_WIN_HDR_MAX)
 		return SIBT_ECRC;
-	*pe = tf_get32(h + 4);
-	*wno = tf_get32(h + 8);
-	w->nsebs = tf_get32(h + 12);
-	w->first_seb = tf_get64(h + 16);
-	w->first_seq = tf_get64(h + 24);
-	w->nsends = tf_get32(h + 32);
-	w->raw = tf_get32(h + 36);
-	w->stored = tf_get32(h + 40);
-	*method = h[44];
+	size_t n = h[4];
+	if (avail < n)
+		return SIBT_ETRUNC;
+	if (tf_get32(h + n - 4) != crc32(0, h, (uInt)(n - 4)))
+		return SIBT_ECRC;
+	tf_rd r = { h + 5, h + n - 8, 0 };
+	uint64_t v[9];
+	for (int i = 0; i < 9; i++)
+		v[i] = tf_rd_varint(&r);
+	if (r.bad || r.p != r.end || v[0] > UINT32_MAX || v[1] > UINT32_MAX ||
+	    v[2] > UINT32_MAX || v[5] > UINT32_MAX || v[6] > TF_MAX_RAW ||
+	    v[7] > UINT32_MAX || v[8] > 2)
+		return SIBT_EFORMAT;
+	*pe = (uint32_t)v[0];
+	*wno = (uint32_t)v[1];
+	w->nsebs = (uint32_t)v[2];
+	w->first_seb = v[3];
+	w->first_seq = v[4];
+	w->nsends = (uint32_t)v[5];
+	w->raw = (uint32_t)v[6];
+	w->stored = (uint32_t)v[7];
+	*method = (int)v[8];
+	*hlen = n;
 	if (w->nsebs == 0 || w->nsebs > w->raw / 3 || w->nsends > w->raw / 4 ||
-	    *method > 1 || w->raw > TF_MAX_RAW ||
 	    (*method == 0 && w->raw != w->stored))
 		return SIBT_EFORMAT;
 	return 0;
+}
+
+/* The payload CRC of a verified WIND header of length hlen. */
+static uint32_t win_payload_crc(const uint8_t *h, size_t hlen)
+{
+	return tf_get32(h + hlen - 8);
+}
+
+/*
+ * Read and verify the DICT frame at off into f.  Returns its total length,
+ * or 0 with a message in why.
+ */
+static uint64_t read_dict(tf_file *f, uint64_t off, char *why, size_t wl)
+{
+	uint8_t h[TF_DICT_HDR];
+	if (off + TF_DICT_HDR > f->size ||
+	    tf_pread_full(f->fd, h, sizeof h, off) != (long long)sizeof h) {
+		tf_fail(why, wl, SIBT_ETRUNC, "dictionary frame header cut "
+			"off");
+		return 0;
+	}
+	if (memcmp(h, "DICT", 4) || tf_get32(h + 12) != crc32(0, h, 12)) {
+		tf_fail(why, wl, SIBT_ECRC, "dictionary frame header is "
+			"damaged");
+		return 0;
+	}
+	uint32_t len = tf_get32(h + 4);
+	if (len == 0 || len > 32768 || f->dict) {
+		tf_fail(why, wl, SIBT_EFORMAT, f->dict ? "a second dictionary "
+			"frame" : "dictionary of impossible size");
+		return 0;
+	}
+	if (off + TF_DICT_HDR + len > f->size) {
+		tf_fail(why, wl, SIBT_ETRUNC, "dictionary frame cut off");
+		return 0;
+	}
+	uint8_t *d = malloc(len);
+	if (!d) {
+		tf_fail(why, wl, SIBT_ENOMEM, "out of memory");
+		return 0;
+	}
+	if (tf_pread_full(f->fd, d, len, off + TF_DICT_HDR) != len ||
+	    tf_get32(h + 8) != crc32(0, d, len)) {
+		free(d);
+		tf_fail(why, wl, SIBT_ECRC, "dictionary fails its checksum");
+		return 0;
+	}
+	f->dict = d;
+	f->dictlen = len;
+	return TF_DICT_HDR + (uint64_t)len;
 }
 
 /* --------------------------------------------------- index loading */
@@ -296,7 +372,7 @@ static int load_index(sibt_trace *t, tf_file *f, char *why, size_t wl)
 	uint32_t slen = tf_get32(h + 24);
 	if (ioff + TF_IDX_HDR + slen != f->size - TF_TRAILER ||
 	    rawlen > (uint64_t)64 * (f->size + 1024) ||
-	    nwin > f->size / TF_WIN_HDR)
+	    nwin > f->size / TF_WIN_HDR_MIN)
 		return tf_fail(why, wl, SIBT_EFORMAT, "the index sizes are "
 			       "inconsistent with the file size");
 	stored = malloc(slen ? slen : 1);
@@ -314,7 +390,7 @@ static int load_index(sibt_trace *t, tf_file *f, char *why, size_t wl)
 			     "checksum");
 		goto out;
 	}
-	if (inflate_exact(t, stored, slen, raw, rawlen)) {
+	if (inflate_exact(t, stored, slen, raw, rawlen, NULL, 0)) {
 		rc = tf_fail(why, wl, SIBT_EFORMAT, "the index does not "
 			     "decompress");
 		goto out;
@@ -346,7 +422,7 @@ static int load_index(sibt_trace *t, tf_file *f, char *why, size_t wl)
 			storedsum += w->stored;
 			if (w->nsebs == 0 || w->nsebs > w->raw / 3 ||
 			    off < TF_HDR_SIZE ||
-			    off + TF_WIN_HDR + w->stored > ioff ||
+			    off + TF_WIN_HDR_MIN + w->stored > ioff ||
 			    (j && delta == 0))
 				r.bad = 1;
 		}
@@ -366,6 +442,15 @@ static int load_index(sibt_trace *t, tf_file *f, char *why, size_t wl)
 			goto out;
 		}
 	}
+	uint64_t doff = tf_rd_varint(&r);
+	if (r.bad || (doff && (doff < TF_HDR_SIZE || doff >= ioff))) {
+		rc = tf_fail(why, wl, SIBT_EFORMAT, "the index is malformed");
+		goto out;
+	}
+	if (doff && !read_dict(f, doff, why, wl)) {
+		rc = SIBT_EFORMAT;
+		goto out;
+	}
 	if (r.p != r.end) {
 		rc = tf_fail(why, wl, SIBT_EFORMAT, "the index has trailing "
 			     "bytes");
@@ -380,6 +465,9 @@ out:
 		t->nwins = base;
 		while (f->nnames > 1)
 			free(f->names[--f->nnames]);
+		free(f->dict);
+		f->dict = NULL;
+		f->dictlen = 0;
 	}
 	free(stored);
 	free(raw);
@@ -430,7 +518,7 @@ static int scan_file(sibt_trace *t, tf_file *f, int why_code,
 	size_t n = 0, cap = 0;
 	struct { uint32_t nwin; uint64_t sebs, sends; } *st;
 	uint64_t off = TF_HDR_SIZE, sebs = 0;
-	uint8_t h[TF_WIN_HDR];
+	uint8_t h[TF_WIN_HDR_MAX];
 	uint8_t *buf = NULL;
 	size_t bufcap = 0;
 	int reason = SIBT_ETRUNC, complete = 0, rc;
@@ -460,6 +548,21 @@ static int scan_file(sibt_trace *t, tf_file *f, int why_code,
 			off += len;
 			continue;
 		}
+		if (!memcmp(h, "DICT", 4)) {
+			char dw[256];
+			uint64_t len = read_dict(f, off, dw, sizeof dw);
+			if (!len) {
+				reason = strstr(dw, "cut off") ? SIBT_ETRUNC :
+					 strstr(dw, "checksum") ||
+					 strstr(dw, "damaged") ? SIBT_ECRC :
+					 SIBT_EFORMAT;
+				snprintf(what, sizeof what, "the dictionary "
+					 "frame there: %s", dw);
+				break;
+			}
+			off += len;
+			continue;
+		}
 		if (!memcmp(h, "INDX", 4)) {
 			/* The writer finished: what follows is the index and
 			 * trailer, which could not be used (see `why'). */
@@ -472,21 +575,30 @@ static int scan_file(sibt_trace *t, tf_file *f, int why_code,
 				 "(unknown tag)");
 			break;
 		}
-		if (off + TF_WIN_HDR > f->size) {
+		long long avail = tf_pread_full(f->fd, h, sizeof h, off);
+		uint32_t pe, wno;
+		int method;
+		size_t hlen;
+		tf_win w;
+		int hr = parse_win_header(h, avail < 0 ? 0 : (size_t)avail, &pe,
+					  &wno, &w, &method, &hlen);
+		if (hr == SIBT_ETRUNC) {
 			snprintf(what, sizeof what, "a window header is cut "
 				 "off");
 			break;
 		}
-		tf_pread_full(f->fd, h, TF_WIN_HDR, off);
-		uint32_t pe, wno;
-		int method;
-		tf_win w;
-		int hr = parse_win_header(h, &pe, &wno, &w, &method);
 		if (hr) {
 			reason = hr;
 			snprintf(what, sizeof what, hr == SIBT_ECRC ? "a window "
 				 "header fails its checksum" : "a window header "
 				 "describes an impossible window");
+			break;
+		}
+		if (method == 2 && !f->dict) {
+			reason = SIBT_EFORMAT;
+			snprintf(what, sizeof what, "window %u of PE %u needs "
+				 "the file's dictionary, which precedes no "
+				 "window", wno, pe);
 			break;
 		}
 		w.offset = off;
@@ -504,10 +616,10 @@ static int scan_file(sibt_trace *t, tf_file *f, int why_code,
 				 "not continue the PE's sequence", wno, pe);
 			break;
 		}
-		if (off + TF_WIN_HDR + w.stored > f->size) {
+		if (off + hlen + w.stored > f->size) {
 			snprintf(what, sizeof what, "window %u of PE %u is cut "
 				 "off (%" PRIu64 " of %u payload bytes)", wno,
-				 pe, f->size - off - TF_WIN_HDR, w.stored);
+				 pe, f->size - off - hlen, w.stored);
 			break;
 		}
 		if (w.stored > bufcap) {
@@ -519,13 +631,13 @@ static int scan_file(sibt_trace *t, tf_file *f, int why_code,
 			buf = nb;
 			bufcap = w.stored;
 		}
-		if (tf_pread_full(f->fd, buf, w.stored, off + TF_WIN_HDR) !=
+		if (tf_pread_full(f->fd, buf, w.stored, off + hlen) !=
 		    w.stored) {
 			rc = terr(t, SIBT_EIO, "%s: read error: %s", f->path,
 				  strerror(errno));
 			goto fail;
 		}
-		if (tf_get32(h + 48) != crc32(0, buf, w.stored)) {
+		if (win_payload_crc(h, hlen) != crc32(0, buf, w.stored)) {
 			reason = SIBT_ECRC;
 			snprintf(what, sizeof what, "window %u of PE %u fails "
 				 "its checksum", wno, pe);
@@ -546,7 +658,7 @@ static int scan_file(sibt_trace *t, tf_file *f, int why_code,
 		st[l].sebs += w.nsebs;
 		st[l].sends += w.nsends;
 		sebs += w.nsebs;
-		off += TF_WIN_HDR + w.stored;
+		off += hlen + w.stored;
 	}
 	if ((rc = adopt_windows(t, f, ents, n)))
 		goto fail;
@@ -771,6 +883,7 @@ static void trace_free(sibt_trace *t)
 			for (uint32_t i = 0; i < f->nnames; i++)
 				free(f->names[i]);
 			free(f->names);
+			free(f->dict);
 			free(f->path);
 			free(f->name);
 		}
@@ -1042,7 +1155,8 @@ int sibt_trace_read_window(sibt_trace *t, uint32_t pe, uint64_t window,
 	const tf_win *w = &t->wins[t->pe_win[pe] + window];
 	tf_file *f = &t->files[file_of(t, pe)];
 	tf_buf *st = tf_window_stored(win), *raw = tf_window_raw(win);
-	size_t total = TF_WIN_HDR + (size_t)w->stored;
+	/* The header's length is in the header: read its largest size. */
+	size_t total = TF_WIN_HDR_MAX + (size_t)w->stored;
 
 	st->len = 0;
 	if (tf_buf_reserve(st, total) || tf_buf_reserve(raw, w->raw + 1))
@@ -1051,15 +1165,19 @@ int sibt_trace_read_window(sibt_trace *t, uint32_t pe, uint64_t window,
 	if (got < 0)
 		return terr(t, SIBT_EIO, "%s: read error at byte %" PRIu64
 			    ": %s", f->path, w->offset, strerror(errno));
-	if ((size_t)got != total)
+	uint32_t hpe, wno;
+	int method;
+	size_t hlen;
+	tf_win hw;
+	int hr = parse_win_header(st->p, (size_t)got, &hpe, &wno, &hw, &method,
+				  &hlen);
+	if (hr == SIBT_OK && (size_t)got < hlen + w->stored)
+		hr = SIBT_ETRUNC;
+	if (hr == SIBT_ETRUNC)
 		return terr(t, SIBT_ETRUNC, "%s: window %" PRIu64 " of PE %u "
 			    "at byte %" PRIu64 " is cut off: the file shrank "
 			    "after it was opened", f->path, window, pe,
 			    w->offset);
-	uint32_t hpe, wno;
-	int method;
-	tf_win hw;
-	int hr = parse_win_header(st->p, &hpe, &wno, &hw, &method);
 	if (hr == SIBT_ECRC)
 		return terr(t, SIBT_ECRC, "%s: window %" PRIu64 " of PE %u at "
 			    "byte %" PRIu64 ": the window header fails its "
@@ -1079,17 +1197,24 @@ int sibt_trace_read_window(sibt_trace *t, uint32_t pe, uint64_t window,
 			    "at byte %" PRIu64 ": the frame there (window %u "
 			    "of PE %u) disagrees with the index", f->path,
 			    window, pe, w->offset, wno, hpe);
-	const uint8_t *payload = st->p + TF_WIN_HDR;
+	const uint8_t *payload = st->p + hlen;
 	uint32_t crc = (uint32_t)crc32(0, payload, w->stored);
-	if (crc != tf_get32(st->p + 48))
+	if (crc != win_payload_crc(st->p, hlen))
 		return terr(t, SIBT_ECRC, "%s: window %" PRIu64 " of PE %u at "
 			    "byte %" PRIu64 ": payload checksum mismatch "
 			    "(stored 0x%08x, computed 0x%08x): the file is "
 			    "corrupted", f->path, window, pe, w->offset,
-			    tf_get32(st->p + 48), crc);
+			    win_payload_crc(st->p, hlen), crc);
+	if (method == 2 && !f->dict)
+		return terr(t, SIBT_EFORMAT, "%s: window %" PRIu64 " of PE %u "
+			    "at byte %" PRIu64 " is compressed with the file's "
+			    "dictionary, but the file has none", f->path,
+			    window, pe, w->offset);
 	const uint8_t *data = payload;
-	if (method == 1) {
-		int rc = inflate_exact(t, payload, w->stored, raw->p, w->raw);
+	if (method != 0) {
+		int rc = inflate_exact(t, payload, w->stored, raw->p, w->raw,
+				       method == 2 ? f->dict : NULL,
+				       f->dictlen);
 		if (rc == SIBT_ENOMEM)
 			return terr(t, rc, "out of memory");
 		if (rc)

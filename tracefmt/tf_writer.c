@@ -69,6 +69,11 @@ struct sibt_writer {
 	z_stream z;
 	int zinit;
 	tf_buf zbuf;
+	/* Preset dictionary: the first TF_DICT_SIZE raw window bytes of the
+	 * file.  Until it is complete windows are deflated without one. */
+	tf_buf dict;
+	int have_dict;
+	uint64_t dict_off;
 	int failed;             /* sticky: an I/O error happened */
 	char err[1024];
 };
@@ -152,12 +157,16 @@ static int out_frame(sibt_writer *w, const uint8_t *hdr, size_t hlen,
 }
 
 /*
- * Compress src into w->zbuf; returns the method (0 stored, 1 deflate) or
- * -1.  Unless `force' is set, incompressible data is stored as it is.
+ * Compress src into w->zbuf; returns the method (0 stored, 1 deflate,
+ * 2 deflate with the file's dictionary) or -1.  Unless `force' is set,
+ * incompressible data is stored as it is, and the dictionary is used once
+ * it exists.
  */
 static int compress_payload(sibt_writer *w, const uint8_t *src, size_t len,
 			    int force, const uint8_t **out, size_t *outlen)
 {
+	int method = 1;
+
 	*out = src;
 	*outlen = len;
 	if (!force && (w->level == 0 || len == 0))
@@ -171,7 +180,13 @@ static int compress_payload(sibt_writer *w, const uint8_t *src, size_t len,
 	} else {
 		deflateReset(&w->z);
 	}
-	size_t bound = deflateBound(&w->z, (uLong)len);
+	if (!force && w->have_dict) {
+		if (deflateSetDictionary(&w->z, w->dict.p, (uInt)w->dict.len) !=
+		    Z_OK)
+			return -1;
+		method = 2;
+	}
+	size_t bound = deflateBound(&w->z, (uLong)len) + 16;
 	w->zbuf.len = 0;
 	if (tf_buf_reserve(&w->zbuf, bound))
 		return -1;
@@ -186,7 +201,36 @@ static int compress_payload(sibt_writer *w, const uint8_t *src, size_t len,
 		return 0; /* incompressible: store */
 	*out = w->zbuf.p;
 	*outlen = clen;
-	return 1;
+	return method;
+}
+
+/*
+ * Feed the first raw window bytes of the file into the dictionary; once
+ * it is full, write it as a DICT frame.  Windows of one run look alike
+ * (same names, peers, sizes), so a small dictionary taken from the first
+ * ones makes the many small windows of a wide, short run compress about
+ * three times better at no cost in random access.
+ */
+static int grow_dict(sibt_writer *w, const uint8_t *raw, size_t len)
+{
+	if (w->have_dict || w->level == 0)
+		return SIBT_OK;
+	size_t take = TF_DICT_SIZE - w->dict.len;
+	if (take > len)
+		take = len;
+	if (tf_buf_put(&w->dict, raw, take))
+		return werr(w, SIBT_ENOMEM, "out of memory");
+	if (w->dict.len < TF_DICT_SIZE)
+		return SIBT_OK;
+
+	uint8_t h[TF_DICT_HDR];
+	memcpy(h, "DICT", 4);
+	tf_put32(h + 4, (uint32_t)w->dict.len);
+	tf_put32(h + 8, (uint32_t)crc32(0, w->dict.p, (uInt)w->dict.len));
+	tf_put32(h + 12, (uint32_t)crc32(0, h, 12));
+	w->dict_off = w->off;
+	w->have_dict = 1;
+	return out_frame(w, h, sizeof h, w->dict.p, w->dict.len);
 }
 
 /* Emit a STRS frame with every name not yet written. */
@@ -239,29 +283,32 @@ static int flush_window(sibt_writer *w, uint32_t l)
 		return SIBT_OK;
 	if ((rc = flush_strings(w)))
 		return rc;
-	if (ps->buf.len > UINT32_MAX)
-		return werr(w, SIBT_EINVAL, "window of PE %u exceeds 4 GiB; "
-			    "use a smaller window", w->first_pe + l);
+	TF_ASSERT(ps->buf.len <= TF_MAX_RAW);
+	if ((rc = grow_dict(w, ps->buf.p, ps->buf.len)))
+		return rc;
 	int method = compress_payload(w, ps->buf.p, ps->buf.len, 0, &payload,
 				      &plen);
 	if (method < 0)
 		return werr(w, SIBT_ENOMEM, "zlib deflate failed (out of "
 			    "memory?)");
 
-	uint8_t h[TF_WIN_HDR];
+	/* Header: tag, its own length, varint fields, two CRCs. */
+	uint8_t h[TF_WIN_HDR_MAX];
+	size_t n = 5;
 	memcpy(h, "WIND", 4);
-	tf_put32(h + 4, w->first_pe + l);
-	tf_put32(h + 8, ps->nwin);
-	tf_put32(h + 12, ps->win_sebs);
-	tf_put64(h + 16, ps->nsebs - ps->win_sebs);
-	tf_put64(h + 24, ps->nsends - ps->win_sends);
-	tf_put32(h + 32, ps->win_sends);
-	tf_put32(h + 36, (uint32_t)ps->buf.len);
-	tf_put32(h + 40, (uint32_t)plen);
-	h[44] = (uint8_t)method;
-	h[45] = h[46] = h[47] = 0;
-	tf_put32(h + 48, (uint32_t)crc32(0, payload, (uInt)plen));
-	tf_put32(h + 52, (uint32_t)crc32(0, h, 52));
+	n += tf_put_varint(h + n, w->first_pe + l);
+	n += tf_put_varint(h + n, ps->nwin);
+	n += tf_put_varint(h + n, ps->win_sebs);
+	n += tf_put_varint(h + n, ps->nsebs - ps->win_sebs);
+	n += tf_put_varint(h + n, ps->nsends - ps->win_sends);
+	n += tf_put_varint(h + n, ps->win_sends);
+	n += tf_put_varint(h + n, ps->buf.len);
+	n += tf_put_varint(h + n, plen);
+	n += tf_put_varint(h + n, (uint64_t)method);
+	TF_ASSERT(n + 8 <= TF_WIN_HDR_MAX);
+	h[4] = (uint8_t)(n + 8);
+	tf_put32(h + n, (uint32_t)crc32(0, payload, (uInt)plen));
+	tf_put32(h + n + 4, (uint32_t)crc32(0, h, (uInt)(n + 4)));
 
 	if (w->nidx == w->cap_idx) {
 		size_t cap = w->cap_idx ? w->cap_idx * 2 : 1024;
@@ -278,7 +325,7 @@ static int flush_window(sibt_writer *w, uint32_t l)
 	e->nsends = ps->win_sends;
 	e->raw = (uint32_t)ps->buf.len;
 	e->stored = (uint32_t)plen;
-	if ((rc = out_frame(w, h, sizeof h, payload, plen)))
+	if ((rc = out_frame(w, h, n + 8, payload, plen)))
 		return rc;
 	w->nidx++;
 	if (ps->nwin == UINT32_MAX)
@@ -430,6 +477,13 @@ int sibt_writer_add(sibt_writer *w, const sibt_seb *s, uint64_t *first_seq)
 	size_t before = ps->buf.len;
 	if ((rc = tf_encode_seb(&ps->buf, s, id, s->pe, ps->nsebs)))
 		return werr(w, rc, "out of memory");
+	if (ps->buf.len - before > TF_MAX_RAW / 2) {
+		size_t big = ps->buf.len - before;
+		ps->buf.len = before;
+		return werr(w, SIBT_EINVAL, "PE %u SEB %" PRIu64 " takes %zu "
+			    "bytes encoded; the limit is %u (shorten its "
+			    "prints)", s->pe, ps->nsebs, big, TF_MAX_RAW / 2);
+	}
 	w->pending += ps->buf.len - before;
 	if (first_seq)
 		*first_seq = ps->nsends;
@@ -513,6 +567,7 @@ static void writer_free(sibt_writer *w)
 	free(w->stroffs);
 	tf_buf_free(&w->out);
 	tf_buf_free(&w->zbuf);
+	tf_buf_free(&w->dict);
 	if (w->zinit)
 		deflateEnd(&w->z);
 	free(w->dir);
@@ -561,6 +616,8 @@ static int write_index(sibt_writer *w)
 			goto out;
 		prev = w->stroffs[i];
 	}
+	if (tf_buf_varint(&p, w->have_dict ? w->dict_off : 0))
+		goto out;
 	TF_ASSERT(k == w->nidx);
 	if (p.len > UINT32_MAX) {
 		rc = werr(w, SIBT_EINVAL, "window index exceeds 4 GiB");

@@ -407,6 +407,8 @@ static void test_unawaited(void)
 	assertEqualInt(r.rc, 1);
 	assertContains(r.text, "message 0:1 sent by PE 0 SEB 1 (to PE 1, "
 		       "100 bytes, tag 7) is awaited by no SEB");
+	/* Found by pass 1b, after the streaming pass. */
+	assertEqualString(r.last_phase, "locating message problems");
 }
 
 static void test_never_sent(void)
@@ -551,6 +553,116 @@ static void test_max_problems(void)
 	assertEqualInt(r.rc, 30);
 	assertEqualInt(r.nreports, 20);
 }
+
+/*
+ * Many PEs with message defects, more messages than one batch of the
+ * checker's second look (2^20): each PE p sends 1120 messages to p+1;
+ * by sequence number modulo 4 they are awaited correctly, awaited on p+2
+ * instead, awaited twice by p+1, or not awaited.  Written directly (the
+ * builder's lists are too small).  Problems come batch by batch, each in
+ * the order the trace is read: the first shown concern PE 0's messages,
+ * whose waits PE 1 holds.
+ */
+#define MB_NPES 1024u
+#define MB_PER_SEB 280u
+static void test_many_bad_pes(void)
+{
+	static sibt_send sends[MB_PER_SEB];
+	static sibt_msgid w4[2 * MB_PER_SEB], w5[2 * MB_PER_SEB];
+	char path[4096], err[512] = "";
+	sibt_writer_opts o;
+	sibt_writer *w = NULL;
+	uint32_t p, k, j;
+	result r;
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/many-bad.trace", tmp);
+	sibt_writer_opts_init(&o);
+	o.npes = MB_NPES;
+	o.nprocs = 1;
+	o.local_npes = MB_NPES;
+	o.window = 4;
+	o.write_manifest = 1;
+	o.overwrite = 1;
+	o.level = 1;
+	o.generator = "test_check";
+	rc = sibt_writer_open(&w, path, &o, err, sizeof(err));
+	if (rc != SIBT_OK) {
+		TEST_FAIL("writer_open %s: %s", path, err);
+		return;
+	}
+	for (p = 0; p < MB_NPES && rc == SIBT_OK; p++) {
+		uint32_t d = (p + 1) % MB_NPES, q1 = (p + MB_NPES - 1) % MB_NPES;
+		uint32_t q2 = (p + MB_NPES - 2) % MB_NPES;
+		uint32_t n4 = 0, n5 = 0;
+		sibt_seb s;
+
+		memset(&s, 0, sizeof(s));
+		s.pe = p;
+		s.name = "send";
+		s.preds_default = 1;
+		s.nsends = MB_PER_SEB;
+		s.sends = sends;
+		for (j = 0; j < MB_PER_SEB; j++) {
+			sends[j].dst = d;
+			sends[j].size = 8;
+		}
+		for (k = 0; k < 4 && rc == SIBT_OK; k++)
+			rc = sibt_writer_add(w, &s, NULL);
+		/* SEB 4 awaits from p-1 classes 0 and 2; SEB 5 class 2 from
+		 * p-1 again and class 1 from p-2. */
+		for (j = 0; j < 4 * MB_PER_SEB; j++) {
+			if (j % 4 == 0 || j % 4 == 2) {
+				w4[n4].src = q1;
+				w4[n4++].seq = j;
+			}
+			if (j % 4 == 2) {
+				w5[n5].src = q1;
+				w5[n5++].seq = j;
+			}
+		}
+		for (j = 0; j < 4 * MB_PER_SEB; j++) {
+			if (j % 4 == 1) {
+				w5[n5].src = q2;
+				w5[n5++].seq = j;
+			}
+		}
+		memset(&s, 0, sizeof(s));
+		s.pe = p;
+		s.name = "wait";
+		s.preds_default = 1;
+		s.nwaits = n4;
+		s.waits = w4;
+		if (rc == SIBT_OK)
+			rc = sibt_writer_add(w, &s, NULL);
+		s.nwaits = n5;
+		s.waits = w5;
+		if (rc == SIBT_OK)
+			rc = sibt_writer_add(w, &s, NULL);
+	}
+	if (rc != SIBT_OK)
+		TEST_FAIL("writer: %s", sibt_writer_errmsg(w));
+	assertEqualInt(sibt_writer_close(w), SIBT_OK);
+
+	run_check(path, 7, 0, &r);
+	/* Per PE: 280 awaited on the wrong PE, 280 twice, 280 by none. */
+	assertEqualInt(r.rc, (long)MB_NPES * 3 * MB_PER_SEB);
+	assertEqualInt(r.nreports, 7);
+	assertContains(r.text, "message 0:2 is awaited twice: by PE 1 SEB 4 "
+		       "and PE 1 SEB 5\n");
+	assertContains(r.text, "message 0:26 is awaited twice: by PE 1 SEB 4 "
+		       "and PE 1 SEB 5\n");
+	assertEqualString(r.last_phase, "locating message problems");
+	run_check(path, 0, 1, &r);          /* default: 20 */
+	assertEqualInt(r.rc, (long)MB_NPES * 3 * MB_PER_SEB);
+	assertEqualInt(r.nreports, 20);
+}
+
+/*
+ * Cycles.  A trace whose SEBs all follow their predecessor is searched by
+ * running each PE in order; one with explicit predecessor lists falls back
+ * to Kahn's algorithm when that stalls (test_cycle_chain, test_kahn_*).
+ */
 
 /* ----------------------------------------------------------------- cycles */
 
@@ -699,6 +811,176 @@ static void test_cycle_long(void)
 		       "PE 0 SEB 0; 40 of 40 SEBs can never run");
 }
 
+/* In order, across windows: the stalled PE's next SEB is far from the
+ * SEB that would send; the walk crosses the run in one step. */
+static void test_cycle_in_order_windows(void)
+{
+	builder b;
+	result r;
+	tseb *s;
+	int i;
+
+	b_init(&b, "cycle-windows", 3);
+	b.window = 2;
+	b_seb(&b, 2);                      /* PE 2 runs through */
+	b_seb(&b, 2);
+	b_seb(&b, 0);                      /* PE 0 SEB 0 runs */
+	s = b_seb(&b, 0);                  /* SEB 1 waits for 1:0 */
+	b_wait(s, 1, 0);
+	for (i = 2; i < 7; i++)
+		b_seb(&b, 0);
+	s = b_seb(&b, 0);                  /* SEB 7 sends 0:0 */
+	b_send(s, 1, 8, 0);
+	for (i = 0; i < 3; i++)
+		b_seb(&b, 1);
+	s = b_seb(&b, 1);                  /* PE 1 SEB 3 waits for 0:0 */
+	b_wait(s, 0, 0);
+	b_seb(&b, 1);
+	s = b_seb(&b, 1);                  /* SEB 5 sends 1:0 */
+	b_send(s, 0, 8, 0);
+	assertEqualInt(b_write(&b), 0);
+	CHECK(b.path, &r);
+	assertEqualInt(r.rc, 1);
+	assertContains(r.text, "dependency cycle: PE 0 SEB 1 waits for message "
+		       "1:0 sent by PE 1 SEB 5, which follows PE 1 SEB 3 "
+		       "(through SEBs 4-4), which waits for message 0:0 sent "
+		       "by PE 0 SEB 7, which follows PE 0 SEB 1 (through SEBs "
+		       "2-6); 10 of 16 SEBs can never run");
+	assertEqualString(r.last_phase, "searching for cycles");
+}
+
+/*
+ * With explicit predecessors, running each PE in order can stall where
+ * another order gets through: PE 0 SEB 1 starts a chain of its own and
+ * sends what PE 1 waits for, whose answer PE 0 SEB 0 awaits.  Valid.
+ */
+static void test_kahn_not_a_cycle(void)
+{
+	builder b;
+	result r;
+	tseb *s;
+
+	b_init(&b, "kahn-valid", 2);
+	s = b_seb(&b, 0);
+	b_wait(s, 1, 0);
+	s = b_seb(&b, 0);
+	b_explicit(s);                     /* no predecessor */
+	b_send(s, 1, 8, 0);
+	s = b_seb(&b, 1);
+	b_wait(s, 0, 0);
+	b_send(s, 0, 8, 0);
+	assertEqualInt(b_write(&b), 0);
+	CHECK(b.path, &r);
+	assertEqualInt(r.rc, 0);
+	assertEqualString(r.text, "");
+	assertEqualString(r.last_phase, "searching for cycles");
+
+	/* The same with SEB 1 after SEB 0 is a cycle, found in order. */
+	b_init(&b, "kahn-valid-chain", 2);
+	s = b_seb(&b, 0);
+	b_wait(s, 1, 0);
+	s = b_seb(&b, 0);
+	b_send(s, 1, 8, 0);
+	s = b_seb(&b, 1);
+	b_wait(s, 0, 0);
+	b_send(s, 0, 8, 0);
+	assertEqualInt(b_write(&b), 0);
+	CHECK(b.path, &r);
+	assertEqualInt(r.rc, 1);
+	assertContains(r.text, "dependency cycle: PE 0 SEB 0 waits for message "
+		       "1:0 sent by PE 1 SEB 0, which waits for message 0:0 "
+		       "sent by PE 0 SEB 1, which follows PE 0 SEB 0; 3 of 3 "
+		       "SEBs can never run");
+}
+
+/* A cycle in a trace with explicit predecessors, through one of them:
+ * Kahn's algorithm over the full graph finds and reports it. */
+static void test_kahn_cycle(void)
+{
+	builder b;
+	result r;
+	tseb *s;
+
+	b_init(&b, "kahn-cycle", 3);
+	b.window = 2;
+	s = b_seb(&b, 0);                  /* PE 0 SEB 0: free, sends 0:0 */
+	b_explicit(s);
+	b_send(s, 2, 8, 0);
+	s = b_seb(&b, 0);                  /* SEB 1 starts afresh */
+	b_explicit(s);
+	b_wait(s, 1, 0);
+	s = b_seb(&b, 0);                  /* SEB 2 after SEB 1 only */
+	b_pred(s, 1);
+	b_send(s, 1, 8, 0);                /* 0:1 */
+	s = b_seb(&b, 1);                  /* PE 1 SEB 0 waits for 0:1 */
+	b_wait(s, 0, 1);
+	b_send(s, 0, 8, 0);                /* 1:0 */
+	s = b_seb(&b, 2);
+	b_wait(s, 0, 0);
+	assertEqualInt(b_write(&b), 0);
+	CHECK(b.path, &r);
+	assertEqualInt(r.rc, 1);
+	assertContains(r.text, "dependency cycle: PE 0 SEB 1 waits for message "
+		       "1:0 sent by PE 1 SEB 0, which waits for message 0:1 "
+		       "sent by PE 0 SEB 2, which follows PE 0 SEB 1; 3 of 5 "
+		       "SEBs can never run");
+}
+
+/*
+ * A long pipeline against PE order (PE p waits for p+1, which starts
+ * later), many PEs and iterations, small windows: every PE stops and
+ * resumes many times.  Valid; then with the last PE waiting for the first
+ * one's last message, a cycle through all of them.
+ */
+static void build_pipeline(builder *b, uint32_t iters, int close_ring)
+{
+	uint32_t k, p, n = b->npes;
+	tseb *s;
+
+	for (k = 0; k < iters; k++) {
+		for (p = 0; p < n; p++) {
+			s = b_seb(b, p);
+			if (p + 1 < n)
+				b_wait(s, p + 1, k);
+			else if (close_ring && k == iters - 1)
+				b_wait(s, 0, k);
+			if (p > 0)
+				b_send(s, p - 1, 8, (int32_t)k);
+			else
+				b_send(s, n - 1, 8, (int32_t)k);
+			b_seb(b, p);
+		}
+	}
+	/* PE n-1 awaits all of PE 0's messages but the one it waits for
+	 * above: in its last SEB. */
+	s = b_seb(b, n - 1);
+	for (k = 0; k + (close_ring ? 1 : 0) < iters; k++)
+		b_wait(s, 0, k);
+}
+
+static void test_pipeline(void)
+{
+	builder b;
+	result r;
+
+	b_init(&b, "pipeline", 200);
+	b.window = 3;
+	build_pipeline(&b, 8, 0);
+	assertEqualInt(b_write(&b), 0);
+	CHECK(b.path, &r);
+	assertEqualInt(r.rc, 0);
+	assertEqualString(r.text, "");
+
+	b_init(&b, "pipeline-ring", 200);
+	b.window = 3;
+	build_pipeline(&b, 8, 1);
+	assertEqualInt(b_write(&b), 0);
+	CHECK(b.path, &r);
+	assertEqualInt(r.rc, 1);
+	assertContains(r.text, "and so on through");
+	assertContains(r.text, "of 3201 SEBs can never run");
+}
+
 /* ------------------------------------------------------------ damage */
 
 static int flip_byte(const char *path, uint64_t off)
@@ -716,6 +998,25 @@ static int flip_byte(const char *path, uint64_t off)
 	return ok ? 0 : -1;
 }
 
+/* Where the frame of window wi ends: where the next window of its file
+ * starts (the test's traces have one strings frame, before all windows). */
+static uint64_t frame_end(const sibt_trace *t, const sibt_window_info *wi)
+{
+	uint64_t end = UINT64_MAX, w, nw;
+	sibt_window_info x;
+	uint32_t pe;
+
+	for (pe = 0; pe < sibt_trace_npes(t); pe++) {
+		nw = sibt_trace_nwindows(t, pe);
+		for (w = 0; w < nw; w++)
+			if (sibt_trace_window_info(t, pe, w, &x) == SIBT_OK &&
+			    x.file == wi->file && x.offset > wi->offset &&
+			    x.offset < end)
+				end = x.offset;
+	}
+	return end;
+}
+
 static void test_corrupt_window(void)
 {
 	char err[512] = "";
@@ -724,6 +1025,7 @@ static void test_corrupt_window(void)
 	sibt_trace *t = NULL;
 	sibt_window_info wi;
 	char path[4096];
+	uint64_t end;
 	int rc;
 
 	b_init(&b, "corrupt", 4);
@@ -737,10 +1039,12 @@ static void test_corrupt_window(void)
 		return;
 	assertEqualInt(sibt_trace_window_info(t, 2, 1, &wi), SIBT_OK);
 	snprintf(path, sizeof(path), "%s", sibt_trace_file_path(t, wi.file));
+	end = frame_end(t, &wi);
 	sibt_trace_close(t);
 	assertTrue(wi.stored_len > 4);
-	/* 56-byte window header, then the payload. */
-	assertEqualInt(flip_byte(path, wi.offset + 56 + wi.stored_len / 2), 0);
+	assertTrue(end > wi.offset + wi.stored_len);
+	/* The payload ends the frame, whatever the header's size. */
+	assertEqualInt(flip_byte(path, end - wi.stored_len / 2), 0);
 
 	CHECK(b.path, &r);
 	/* Only the window: its lost messages are not blamed on others. */
@@ -797,11 +1101,16 @@ int main(void)
 	test_pe_out_of_range();
 	test_bad_pred();
 	test_max_problems();
+	test_many_bad_pes();
 	test_cycle2();
 	test_cycle3();
 	test_cycle_chain();
 	test_cycle_behind();
 	test_cycle_long();
+	test_cycle_in_order_windows();
+	test_kahn_not_a_cycle();
+	test_kahn_cycle();
+	test_pipeline();
 	test_corrupt_window();
 	test_truncated();
 	return TEST_EXIT();

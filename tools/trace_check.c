@@ -31,14 +31,14 @@ static const char check_usage[] =
 "whose other end may lie in the lost part are not reported again.\n"
 "\n"
 "Memory stays far below the trace's decoded size: besides the window\n"
-"index every reader holds, about 8 bytes per message, 8 per SEB and 16\n"
-"per PE.\n"
+"index every reader holds, 16 bytes per PE, a bit per message and a cache\n"
+"of at most 32 MiB (or an eighth of the trace's uncompressed size).\n"
 "\n"
 "Options:\n"
 "  --max-problems N  print at most N problems (default 20, 0: all); the\n"
 "                    rest is still counted in the summary\n"
-"  --no-cycles       skip the dependency-cycle search (saves 8 bytes per\n"
-"                    SEB and the second pass)\n"
+"  --no-cycles       skip the dependency-cycle search (saves a pass over\n"
+"                    the trace, the bit per message and the cache)\n"
 "  --quiet           no progress display and no summary: a valid trace\n"
 "                    prints nothing\n"
 "  --json            JSON Lines output (see below)\n"
@@ -239,7 +239,7 @@ int cmd_trace_check(int argc, char **argv)
 
 		tool_error("the check of '%s' could not be carried out: %s%s",
 			   path, why, n == SIBT_ENOMEM && !opts.skip_cycles ?
-			   " (--no-cycles needs 8 bytes less per SEB)" : "");
+			   " (--no-cycles needs less memory)" : "");
 		if (ui.json) {
 			fputs("{\"error\":", stdout);
 			json_string(stdout, why, strlen(why));

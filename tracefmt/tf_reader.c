@@ -137,43 +137,50 @@ static int add_name(tf_file *f, const uint8_t *s, size_t len)
 
 /*
  * Read and verify the STRS frame at off; append its names.  Returns its
- * total length, or 0 with a message in why.
+ * total length, or 0 with the error in *code and a message in why.
  */
-static uint64_t read_strings(tf_file *f, uint64_t off, char *why, size_t wl)
+static uint64_t read_strings(tf_file *f, uint64_t off, int *code,
+			     char *why, size_t wl)
 {
 	uint8_t h[TF_STR_HDR];
 	if (off + TF_STR_HDR > f->size ||
 	    tf_pread_full(f->fd, h, sizeof h, off) != (long long)sizeof h) {
-		tf_fail(why, wl, SIBT_ETRUNC, "string frame header cut off");
+		*code = tf_fail(why, wl, SIBT_ETRUNC,
+				"string frame header cut off");
 		return 0;
 	}
 	if (memcmp(h, "STRS", 4) || tf_get32(h + 20) != crc32(0, h, 20)) {
-		tf_fail(why, wl, SIBT_ECRC, "string frame header is damaged");
+		*code = tf_fail(why, wl, SIBT_ECRC,
+				"string frame header is damaged");
 		return 0;
 	}
 	uint32_t first = tf_get32(h + 4), count = tf_get32(h + 8);
 	uint32_t plen = tf_get32(h + 12);
 	if (off + TF_STR_HDR + plen > f->size) {
-		tf_fail(why, wl, SIBT_ETRUNC, "string frame payload cut off");
+		*code = tf_fail(why, wl, SIBT_ETRUNC,
+				"string frame payload cut off");
 		return 0;
 	}
 	if (first != f->nnames) {
-		tf_fail(why, wl, SIBT_EFORMAT, "string frame defines ids from "
+		*code = tf_fail(why, wl, SIBT_EFORMAT,
+				"string frame defines ids from "
 			"%u but %u are defined so far", first, f->nnames);
 		return 0;
 	}
 	uint8_t *p = malloc(plen ? plen : 1);
 	if (!p) {
-		tf_fail(why, wl, SIBT_ENOMEM, "out of memory");
+		*code = tf_fail(why, wl, SIBT_ENOMEM, "out of memory");
 		return 0;
 	}
 	uint64_t ret = 0;
 	if (tf_pread_full(f->fd, p, plen, off + TF_STR_HDR) != plen) {
-		tf_fail(why, wl, SIBT_EIO, "read error: %s", strerror(errno));
+		*code = tf_fail(why, wl, SIBT_EIO,
+				"read error: %s", strerror(errno));
 		goto out;
 	}
 	if (tf_get32(h + 16) != crc32(0, p, plen)) {
-		tf_fail(why, wl, SIBT_ECRC, "string frame payload fails its "
+		*code = tf_fail(why, wl, SIBT_ECRC,
+				"string frame payload fails its "
 			"checksum");
 		goto out;
 	}
@@ -183,18 +190,20 @@ static uint64_t read_strings(tf_file *f, uint64_t off, char *why, size_t wl)
 		uint64_t l = tf_rd_varint(&r);
 		if (r.bad || l > (uint64_t)(r.end - r.p) ||
 		    memchr(r.p, 0, l)) {
-			tf_fail(why, wl, SIBT_EFORMAT, "string %u is malformed",
+			*code = tf_fail(why, wl, SIBT_EFORMAT,
+					"string %u is malformed",
 				first + i);
 			goto undo;
 		}
 		if (add_name(f, r.p, l)) {
-			tf_fail(why, wl, SIBT_ENOMEM, "out of memory");
+			*code = tf_fail(why, wl, SIBT_ENOMEM, "out of memory");
 			goto undo;
 		}
 		r.p += l;
 	}
 	if (r.p != r.end) {
-		tf_fail(why, wl, SIBT_EFORMAT, "string frame has trailing "
+		*code = tf_fail(why, wl, SIBT_EFORMAT,
+				"string frame has trailing "
 			"bytes");
 		goto undo;
 	}
@@ -260,41 +269,47 @@ static uint32_t win_payload_crc(const uint8_t *h, size_t hlen)
 
 /*
  * Read and verify the DICT frame at off into f.  Returns its total length,
- * or 0 with a message in why.
+ * or 0 with the error in *code and a message in why.
  */
-static uint64_t read_dict(tf_file *f, uint64_t off, char *why, size_t wl)
+static uint64_t read_dict(tf_file *f, uint64_t off, int *code, char *why,
+			  size_t wl)
 {
 	uint8_t h[TF_DICT_HDR];
 	if (off + TF_DICT_HDR > f->size ||
 	    tf_pread_full(f->fd, h, sizeof h, off) != (long long)sizeof h) {
-		tf_fail(why, wl, SIBT_ETRUNC, "dictionary frame header cut "
+		*code = tf_fail(why, wl, SIBT_ETRUNC,
+				"dictionary frame header cut "
 			"off");
 		return 0;
 	}
 	if (memcmp(h, "DICT", 4) || tf_get32(h + 12) != crc32(0, h, 12)) {
-		tf_fail(why, wl, SIBT_ECRC, "dictionary frame header is "
+		*code = tf_fail(why, wl, SIBT_ECRC,
+				"dictionary frame header is "
 			"damaged");
 		return 0;
 	}
 	uint32_t len = tf_get32(h + 4);
 	if (len == 0 || len > 32768 || f->dict) {
-		tf_fail(why, wl, SIBT_EFORMAT, f->dict ? "a second dictionary "
+		*code = tf_fail(why, wl, SIBT_EFORMAT,
+				f->dict ? "a second dictionary "
 			"frame" : "dictionary of impossible size");
 		return 0;
 	}
 	if (off + TF_DICT_HDR + len > f->size) {
-		tf_fail(why, wl, SIBT_ETRUNC, "dictionary frame cut off");
+		*code = tf_fail(why, wl, SIBT_ETRUNC,
+				"dictionary frame cut off");
 		return 0;
 	}
 	uint8_t *d = malloc(len);
 	if (!d) {
-		tf_fail(why, wl, SIBT_ENOMEM, "out of memory");
+		*code = tf_fail(why, wl, SIBT_ENOMEM, "out of memory");
 		return 0;
 	}
 	if (tf_pread_full(f->fd, d, len, off + TF_DICT_HDR) != len ||
 	    tf_get32(h + 8) != crc32(0, d, len)) {
 		free(d);
-		tf_fail(why, wl, SIBT_ECRC, "dictionary fails its checksum");
+		*code = tf_fail(why, wl, SIBT_ECRC,
+				"dictionary fails its checksum");
 		return 0;
 	}
 	f->dict = d;
@@ -434,7 +449,9 @@ static int load_index(sibt_trace *t, tf_file *f, char *why, size_t wl)
 	uint64_t soff = 0;
 	for (uint32_t i = 0; i < nstr; i++) {
 		soff += tf_rd_varint(&r);
-		if (r.bad || soff >= ioff || !read_strings(f, soff, why, wl)) {
+		int code;
+		if (r.bad || soff >= ioff ||
+		    !read_strings(f, soff, &code, why, wl)) {
 			if (r.bad)
 				tf_fail(why, wl, SIBT_EFORMAT, "the index is "
 					"malformed");
@@ -447,7 +464,8 @@ static int load_index(sibt_trace *t, tf_file *f, char *why, size_t wl)
 		rc = tf_fail(why, wl, SIBT_EFORMAT, "the index is malformed");
 		goto out;
 	}
-	if (doff && !read_dict(f, doff, why, wl)) {
+	int dcode;
+	if (doff && !read_dict(f, doff, &dcode, why, wl)) {
 		rc = SIBT_EFORMAT;
 		goto out;
 	}
@@ -533,31 +551,17 @@ static int scan_file(sibt_trace *t, tf_file *f, int why_code,
 			snprintf(what, sizeof what, "a frame tag is cut off");
 			break;
 		}
-		if (!memcmp(h, "STRS", 4)) {
-			char sw[256];
-			uint64_t len = read_strings(f, off, sw, sizeof sw);
+		if (!memcmp(h, "STRS", 4) || !memcmp(h, "DICT", 4)) {
+			char aw[256];
+			int dict = h[0] == 'D', code;
+			uint64_t len = dict ?
+				read_dict(f, off, &code, aw, sizeof aw) :
+				read_strings(f, off, &code, aw, sizeof aw);
 			if (!len) {
-				reason = strstr(sw, "cut off") ? SIBT_ETRUNC :
-					 strstr(sw, "checksum") ||
-					 strstr(sw, "damaged") ? SIBT_ECRC :
-					 SIBT_EFORMAT;
-				snprintf(what, sizeof what, "the string frame "
-					 "there: %s", sw);
-				break;
-			}
-			off += len;
-			continue;
-		}
-		if (!memcmp(h, "DICT", 4)) {
-			char dw[256];
-			uint64_t len = read_dict(f, off, dw, sizeof dw);
-			if (!len) {
-				reason = strstr(dw, "cut off") ? SIBT_ETRUNC :
-					 strstr(dw, "checksum") ||
-					 strstr(dw, "damaged") ? SIBT_ECRC :
-					 SIBT_EFORMAT;
-				snprintf(what, sizeof what, "the dictionary "
-					 "frame there: %s", dw);
+				reason = code;
+				snprintf(what, sizeof what, "the %s frame there: "
+					 "%s", dict ? "dictionary" : "string",
+					 aw);
 				break;
 			}
 			off += len;

@@ -105,7 +105,9 @@ def main():
                 bps=disk / sebs, bigsim_bps=bigsim / sebs,
                 ratio=bigsim / disk,
                 w_sebs=sebs / wgen, w_mbs=mib(disk) / wgen, w_rss=mgen,
+                w_raw=mib(tot["raw_bytes"]) / wgen,
                 r_sebs=sebs / wrd, r_mbs=mib(disk) / wrd, r_rss=mrd,
+                r_raw=mib(tot["raw_bytes"]) / wrd,
                 c_time=wck, c_rss=mck))
             r = rows[-1]
             print("%-22s %8d ranks %3d it: %5.1f B/SEB (BigSim %6.1f, %5.1fx) "
@@ -121,18 +123,20 @@ def main():
     if args.markdown:
         print()
         print("| pattern | ranks | iters | SEBs | messages | bytes/SEB on disk "
-              "| BigSim bytes/SEB | smaller by | write SEB/s | write MiB/s "
-              "| gen peak RSS | read SEB/s | read MiB/s | check s "
-              "| check peak RSS | raw payload | BigSim layout |")
+              "| BigSim bytes/SEB | smaller by | write SEB/s "
+              "| write MiB/s raw / disk | gen peak RSS | read SEB/s "
+              "| read MiB/s raw / disk | check s | check peak RSS "
+              "| raw payload | BigSim layout |")
         print("|" + "---|" * 17)
         for r in rows:
-            print("| %s | %d | %d | %d | %d | %.1f | %.1f | %.1f× | %.2fM | %.0f "
-                  "| %.0f MiB | %.2fM | %.0f | %.1f | %.0f MiB | %.0f MiB | %.0f MiB |"
+            print("| %s | %d | %d | %d | %d | %.1f | %.1f | %.1f× | %.2fM "
+                  "| %.0f / %.0f | %.0f MiB | %.2fM | %.0f / %.0f | %.1f "
+                  "| %.0f MiB | %.0f MiB | %.0f MiB |"
                   % (r["case"], r["ranks"], r["iters"], r["sebs"], r["msgs"],
                      r["bps"], r["bigsim_bps"], r["ratio"], r["w_sebs"] / 1e6,
-                     r["w_mbs"], mib(r["w_rss"]), r["r_sebs"] / 1e6,
-                     r["r_mbs"], r["c_time"], mib(r["c_rss"]), mib(r["raw"]),
-                     mib(r["bigsim"])))
+                     r["w_raw"], r["w_mbs"], mib(r["w_rss"]),
+                     r["r_sebs"] / 1e6, r["r_raw"], r["r_mbs"], r["c_time"],
+                     mib(r["c_rss"]), mib(r["raw"]), mib(r["bigsim"])))
 
 
 if __name__ == "__main__":

@@ -36,7 +36,13 @@ if [ -n "$missing" ]; then
 fi
 
 echo "== building in $top/build"
-[ -x configure ] || ./bootstrap.sh >/dev/null
+if [ ! -x configure ]; then
+	./bootstrap.sh >bootstrap.log 2>&1 || {
+		cat bootstrap.log
+		echo "bootstrap.sh failed (autoconf, automake, libtool?)" >&2
+		exit 1
+	}
+fi
 mkdir -p build
 cd build
 [ -f Makefile ] || ../configure --quiet

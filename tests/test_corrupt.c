@@ -831,44 +831,31 @@ static void test_lies(void)
 
 /* ------------------------------------------- hand-made window payloads */
 
-/* Byte builder for data files written from FORMAT.md alone. */
-typedef struct bb {
-	uint8_t *p;
-	size_t n, cap;
-} bb;
-
-static void bb_put(bb *b, const void *d, size_t n)
+/*
+ * Start a hand-made trace in a fresh directory `dir': a MANIFEST for 2 PEs
+ * in one file with window 4, and that file's 64-byte header appended to f.
+ * The caller appends frames to f and writes it with tg_write_file.
+ */
+static void start_crafted_trace(const char *dir, tg_bytes *f)
 {
-	if (b->n + n > b->cap) {
-		b->cap = 2 * (b->n + n) + 64;
-		b->p = tg_xrealloc(b->p, b->cap);
-	}
-	if (n)
-		memcpy(b->p + b->n, d, n);
-	b->n += n;
-}
+	char cmd[8600];
+	uint8_t h[TG_HDR];
 
-static void bb_varint(bb *b, uint64_t v)
-{
-	do {
-		uint8_t c = (uint8_t)(v & 0x7f);
-		v >>= 7;
-		if (v)
-			c |= 0x80;
-		bb_put(b, &c, 1);
-	} while (v);
-}
-
-static void bb_svarint(bb *b, int64_t v)
-{
-	bb_varint(b, ((uint64_t)v << 1) ^ (uint64_t)(v >> 63));
-}
-
-static void bb_u32(bb *b, uint32_t v)
-{
-	uint8_t x[4];
-	tg_put32(x, v);
-	bb_put(b, x, 4);
+	snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s'", dir, dir);
+	if (system(cmd))
+		exit(99);
+	set_manifest_text(dir, "format = sibyl-trace 1.0\nnpes = 2\n"
+			  "nprocs = 1\nwindow = 4\ntime_unit = ps\n"
+			  "byte_order = little-endian\n"
+			  "file.0 = proc-000000.sdat 0 2\n");
+	memset(h, 0, sizeof h);
+	memcpy(h, "SIBYLDAT\x01\x00\x00\x00\x04\x03\x02\x01", 16);
+	tg_put32(h + 20, 1);
+	tg_put32(h + 24, 2);
+	tg_put32(h + 32, 2);
+	tg_put32(h + 36, 4);
+	tg_put32(h + 60, tg_crc(h, 60));
+	tg_bytes_put(f, h, sizeof h);
 }
 
 /* One case: a payload for window 0 of PE 1 (of 2) and its header counts. */
@@ -878,7 +865,7 @@ typedef struct crafted {
 	int ok;                 /* 1: must read; 0: must be SIBT_EFORMAT */
 } crafted;
 
-static void craft_payload(int c, bb *p, crafted *k)
+static void craft_payload(int c, tg_bytes *p, crafted *k)
 {
 	k->nsebs = 1;
 	k->nsends = 0;
@@ -887,124 +874,124 @@ static void craft_payload(int c, bb *p, crafted *k)
 	case 0:
 		k->what = "a valid SEB (control)";
 		k->ok = 1;
-		bb_varint(p, 0); bb_varint(p, 5); bb_varint(p, 0);
+		tg_bytes_varint(p, 0); tg_bytes_varint(p, 5); tg_bytes_varint(p, 0);
 		break;
 	case 1:
 		k->what = "wait source delta INT64_MAX";
-		bb_varint(p, 0); bb_varint(p, 5); bb_varint(p, 2);
-		bb_varint(p, 1); bb_svarint(p, INT64_MAX); bb_varint(p, 0);
+		tg_bytes_varint(p, 0); tg_bytes_varint(p, 5); tg_bytes_varint(p, 2);
+		tg_bytes_varint(p, 1); tg_bytes_svarint(p, INT64_MAX); tg_bytes_varint(p, 0);
 		break;
 	case 2:
 		k->what = "send destination delta INT64_MIN";
 		k->nsends = 1;
-		bb_varint(p, 0); bb_varint(p, 5); bb_varint(p, 4);
-		bb_varint(p, 1); bb_svarint(p, INT64_MIN); bb_varint(p, 1);
-		bb_svarint(p, 0); bb_varint(p, 0);
+		tg_bytes_varint(p, 0); tg_bytes_varint(p, 5); tg_bytes_varint(p, 4);
+		tg_bytes_varint(p, 1); tg_bytes_svarint(p, INT64_MIN); tg_bytes_varint(p, 1);
+		tg_bytes_svarint(p, 0); tg_bytes_varint(p, 0);
 		break;
 	case 3:
 		k->what = "wait from PE -1";
-		bb_varint(p, 0); bb_varint(p, 5); bb_varint(p, 2);
-		bb_varint(p, 1); bb_svarint(p, -2); bb_varint(p, 0);
+		tg_bytes_varint(p, 0); tg_bytes_varint(p, 5); tg_bytes_varint(p, 2);
+		tg_bytes_varint(p, 1); tg_bytes_svarint(p, -2); tg_bytes_varint(p, 0);
 		break;
 	case 4:
 		k->what = "predecessor delta 0";
 		k->nsebs = 2;
-		bb_varint(p, 0); bb_varint(p, 5); bb_varint(p, 0);
-		bb_varint(p, 0); bb_varint(p, 5); bb_varint(p, 1);
-		bb_varint(p, 1); bb_varint(p, 0);
+		tg_bytes_varint(p, 0); tg_bytes_varint(p, 5); tg_bytes_varint(p, 0);
+		tg_bytes_varint(p, 0); tg_bytes_varint(p, 5); tg_bytes_varint(p, 1);
+		tg_bytes_varint(p, 1); tg_bytes_varint(p, 0);
 		break;
 	case 5:
 		k->what = "predecessor before SEB 0";
 		k->nsebs = 2;
-		bb_varint(p, 0); bb_varint(p, 5); bb_varint(p, 0);
-		bb_varint(p, 0); bb_varint(p, 5); bb_varint(p, 1);
-		bb_varint(p, 1); bb_varint(p, 2);
+		tg_bytes_varint(p, 0); tg_bytes_varint(p, 5); tg_bytes_varint(p, 0);
+		tg_bytes_varint(p, 0); tg_bytes_varint(p, 5); tg_bytes_varint(p, 1);
+		tg_bytes_varint(p, 1); tg_bytes_varint(p, 2);
 		break;
 	case 6:
 		k->what = "duration 2^63";
-		bb_varint(p, 0); bb_varint(p, 1ull << 63); bb_varint(p, 0);
+		tg_bytes_varint(p, 0); tg_bytes_varint(p, 1ull << 63); tg_bytes_varint(p, 0);
 		break;
 	case 7:
 		k->what = "an 11-byte varint";
-		bb_varint(p, 0);
-		bb_put(p, "\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01", 11);
-		bb_varint(p, 0);
+		tg_bytes_varint(p, 0);
+		tg_bytes_put(p, "\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01", 11);
+		tg_bytes_varint(p, 0);
 		break;
 	case 8:
 		k->what = "a print of 2^62 bytes";
-		bb_varint(p, 0); bb_varint(p, 5); bb_varint(p, 8);
-		bb_varint(p, 1); bb_varint(p, 0); bb_varint(p, 1ull << 62);
-		bb_put(p, "abc", 3);
+		tg_bytes_varint(p, 0); tg_bytes_varint(p, 5); tg_bytes_varint(p, 8);
+		tg_bytes_varint(p, 1); tg_bytes_varint(p, 0); tg_bytes_varint(p, 1ull << 62);
+		tg_bytes_put(p, "abc", 3);
 		break;
 	case 9:
 	case 10:
 		k->what = c == 9 ? "marker kind 0" : "marker kind 5";
-		bb_varint(p, 0); bb_varint(p, 5); bb_varint(p, 16);
-		bb_varint(p, 1); bb_varint(p, c == 9 ? 0 : 5); bb_svarint(p, 1);
+		tg_bytes_varint(p, 0); tg_bytes_varint(p, 5); tg_bytes_varint(p, 16);
+		tg_bytes_varint(p, 1); tg_bytes_varint(p, c == 9 ? 0 : 5); tg_bytes_svarint(p, 1);
 		break;
 	case 11:
 		k->what = "unknown flag 32";
-		bb_varint(p, 0); bb_varint(p, 5); bb_varint(p, 32);
+		tg_bytes_varint(p, 0); tg_bytes_varint(p, 5); tg_bytes_varint(p, 32);
 		break;
 	case 12:
 		k->what = "a byte left over";
-		bb_varint(p, 0); bb_varint(p, 5); bb_varint(p, 0);
-		bb_varint(p, 0);
+		tg_bytes_varint(p, 0); tg_bytes_varint(p, 5); tg_bytes_varint(p, 0);
+		tg_bytes_varint(p, 0);
 		break;
 	case 13:
 		k->what = "an undefined name id";
-		bb_varint(p, 1); bb_varint(p, 5); bb_varint(p, 0);
+		tg_bytes_varint(p, 1); tg_bytes_varint(p, 5); tg_bytes_varint(p, 0);
 		break;
 	case 14:
 		k->what = "header announces a send the records lack";
 		k->nsends = 1;
-		bb_varint(p, 0); bb_varint(p, 5); bb_varint(p, 0);
+		tg_bytes_varint(p, 0); tg_bytes_varint(p, 5); tg_bytes_varint(p, 0);
 		break;
 	case 15:
 		k->what = "waits flag with k = 0";
-		bb_varint(p, 0); bb_varint(p, 5); bb_varint(p, 2);
-		bb_varint(p, 0);
+		tg_bytes_varint(p, 0); tg_bytes_varint(p, 5); tg_bytes_varint(p, 2);
+		tg_bytes_varint(p, 0);
 		break;
 	case 16:
 		/* FORMAT.md 5: odd = counted from the end; 6 ps before the
 		 * end of a 5 ps SEB is before its start. */
 		k->what = "send offset counted from the end, before the start";
 		k->nsends = 1;
-		bb_varint(p, 0); bb_varint(p, 5); bb_varint(p, 4);
-		bb_varint(p, 1); bb_svarint(p, 0); bb_varint(p, 1);
-		bb_svarint(p, 0); bb_varint(p, (6 << 1) | 1);
+		tg_bytes_varint(p, 0); tg_bytes_varint(p, 5); tg_bytes_varint(p, 4);
+		tg_bytes_varint(p, 1); tg_bytes_svarint(p, 0); tg_bytes_varint(p, 1);
+		tg_bytes_svarint(p, 0); tg_bytes_varint(p, (6 << 1) | 1);
 		break;
 	case 17:
 		k->what = "print offset 2^63";
-		bb_varint(p, 0); bb_varint(p, 5); bb_varint(p, 8);
-		bb_varint(p, 1); bb_varint(p, 1ull << 63); bb_varint(p, 0);
+		tg_bytes_varint(p, 0); tg_bytes_varint(p, 5); tg_bytes_varint(p, 8);
+		tg_bytes_varint(p, 1); tg_bytes_varint(p, 1ull << 63); tg_bytes_varint(p, 0);
 		break;
 	case 18:
 		k->what = "an empty payload for one SEB";
 		break;
 	case 19:
 		k->what = "2^40 waits in a few bytes";
-		bb_varint(p, 0); bb_varint(p, 5); bb_varint(p, 2);
-		bb_varint(p, 1ull << 40); bb_svarint(p, 0); bb_varint(p, 0);
+		tg_bytes_varint(p, 0); tg_bytes_varint(p, 5); tg_bytes_varint(p, 2);
+		tg_bytes_varint(p, 1ull << 40); tg_bytes_svarint(p, 0); tg_bytes_varint(p, 0);
 		break;
 	case 20:
 		k->what = "marker value INT64_MIN, send size 2^64-1 (valid)";
 		k->ok = 1;
 		k->nsends = 1;
-		bb_varint(p, 0); bb_varint(p, INT64_MAX); bb_varint(p, 4 | 16);
-		bb_varint(p, 1); bb_svarint(p, -1); bb_varint(p, UINT64_MAX);
-		bb_svarint(p, INT32_MIN); bb_varint(p, UINT64_MAX - 1);
-		bb_varint(p, 1); bb_varint(p, 4); bb_svarint(p, INT64_MIN);
+		tg_bytes_varint(p, 0); tg_bytes_varint(p, INT64_MAX); tg_bytes_varint(p, 4 | 16);
+		tg_bytes_varint(p, 1); tg_bytes_svarint(p, -1); tg_bytes_varint(p, UINT64_MAX);
+		tg_bytes_svarint(p, INT32_MIN); tg_bytes_varint(p, UINT64_MAX - 1);
+		tg_bytes_varint(p, 1); tg_bytes_varint(p, 4); tg_bytes_svarint(p, INT64_MIN);
 		break;
 	case 21:
 		k->what = "second send offset steps past INT64_MAX";
 		k->nsends = 2;
-		bb_varint(p, 0); bb_varint(p, 5); bb_varint(p, 4);
-		bb_varint(p, 2);
-		bb_svarint(p, 0); bb_varint(p, 1); bb_svarint(p, 0);
-		bb_varint(p, UINT64_MAX - 1);
-		bb_svarint(p, 0); bb_varint(p, 1); bb_svarint(p, 0);
-		bb_svarint(p, 1);
+		tg_bytes_varint(p, 0); tg_bytes_varint(p, 5); tg_bytes_varint(p, 4);
+		tg_bytes_varint(p, 2);
+		tg_bytes_svarint(p, 0); tg_bytes_varint(p, 1); tg_bytes_svarint(p, 0);
+		tg_bytes_varint(p, UINT64_MAX - 1);
+		tg_bytes_svarint(p, 0); tg_bytes_varint(p, 1); tg_bytes_svarint(p, 0);
+		tg_bytes_svarint(p, 1);
 		break;
 	default:
 		k->what = NULL;
@@ -1016,32 +1003,16 @@ static void test_crafted(void)
 	char dir[4200];
 	snprintf(dir, sizeof dir, "%s/crafted", tmp);
 	for (int c = 0;; c++) {
-		bb pay = { 0 }, f = { 0 };
+		tg_bytes pay = { 0 }, f = { 0 };
 		crafted k;
-		uint8_t h[64];
 		sibt_trace *t = NULL;
-		char eb[1024] = "", cmd[8600];
+		char eb[1024] = "";
 		craft_payload(c, &pay, &k);
 		if (!k.what) {
 			free(pay.p);
 			break;
 		}
-		snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s'", dir,
-			 dir);
-		if (system(cmd))
-			exit(99);
-		set_manifest_text(dir, "format = sibyl-trace 1.0\nnpes = 2\n"
-				  "nprocs = 1\nwindow = 4\ntime_unit = ps\n"
-				  "byte_order = little-endian\n"
-				  "file.0 = proc-000000.sdat 0 2\n");
-		memset(h, 0, sizeof h);
-		memcpy(h, "SIBYLDAT\x01\x00\x00\x00\x04\x03\x02\x01", 16);
-		tg_put32(h + 20, 1);
-		tg_put32(h + 24, 2);
-		tg_put32(h + 32, 2);
-		tg_put32(h + 36, 4);
-		tg_put32(h + 60, tg_crc(h, 60));
-		bb_put(&f, h, 64);
+		start_crafted_trace(dir, &f);
 		{
 			/* PE 1, window 0, first SEB 0, first seq 0, stored */
 			const uint64_t wf[TG_W_NFIELDS] = {
@@ -1050,9 +1021,9 @@ static void test_crafted(void)
 			uint8_t wh[TG_WIN_BUILD_MAX];
 			size_t hl = tg_wind_build(wh, wf, tg_crc(pay.p, pay.n),
 						  0, 0);
-			bb_put(&f, wh, hl);
+			tg_bytes_put(&f, wh, hl);
 		}
-		bb_put(&f, pay.p, pay.n);
+		tg_bytes_put(&f, pay.p, pay.n);
 		tg_write_file(tg_datafile(dir, 0), f.p, f.n);
 
 		int rc = sibt_trace_open(&t, dir, 0, eb, sizeof eb);
@@ -1198,33 +1169,18 @@ static uint64_t write_two_windows(const char *dir, const uint8_t *hdr,
 {
 	static const uint8_t pay[3] = { 0, 5, 0 };
 	const uint64_t f0[TG_W_NFIELDS] = { 0, 0, 1, 0, 0, 0, 3, 3, 0 };
-	uint8_t h[TG_HDR], wh[TG_WIN_BUILD_MAX];
-	char cmd[8600];
-	bb f = { 0 };
+	uint8_t wh[TG_WIN_BUILD_MAX];
+	tg_bytes f = { 0 };
 
-	snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s'", dir, dir);
-	if (system(cmd))
-		exit(99);
-	set_manifest_text(dir, "format = sibyl-trace 1.0\nnpes = 2\n"
-			  "nprocs = 1\nwindow = 4\ntime_unit = ps\n"
-			  "byte_order = little-endian\n"
-			  "file.0 = proc-000000.sdat 0 2\n");
-	memset(h, 0, sizeof h);
-	memcpy(h, "SIBYLDAT\x01\x00\x00\x00\x04\x03\x02\x01", 16);
-	tg_put32(h + 20, 1);
-	tg_put32(h + 24, 2);
-	tg_put32(h + 32, 2);
-	tg_put32(h + 36, 4);
-	tg_put32(h + 60, tg_crc(h, 60));
-	bb_put(&f, h, sizeof h);
+	start_crafted_trace(dir, &f);
 	size_t n0 = tg_wind_build(wh, f0, tg_crc(pay, 3), 0, 0);
 	CHECKF(n0 == TG_WIN_HDR_MIN, "a header of one-byte varints takes %zu "
 	       "bytes, want %d", n0, TG_WIN_HDR_MIN);
-	bb_put(&f, wh, n0);
-	bb_put(&f, pay, 3);
+	tg_bytes_put(&f, wh, n0);
+	tg_bytes_put(&f, pay, 3);
 	uint64_t second = f.n;
-	bb_put(&f, hdr, hl);
-	bb_put(&f, pay, 3);
+	tg_bytes_put(&f, hdr, hl);
+	tg_bytes_put(&f, pay, 3);
 	tg_write_file(tg_datafile(dir, 0), f.p, f.n);
 	free(f.p);
 	return second;
@@ -1449,11 +1405,11 @@ static void test_dict(void)
 
 		/* (2) A dictionary of length 0, CRCs right: EFORMAT. */
 		{
-			bb d0 = { 0 };
-			bb_put(&d0, "DICT", 4);
-			bb_u32(&d0, 0);
-			bb_u32(&d0, tg_crc(NULL, 0));
-			bb_u32(&d0, tg_crc(d0.p, 12));
+			tg_bytes d0 = { 0 };
+			tg_bytes_put(&d0, "DICT", 4);
+			tg_bytes_u32(&d0, 0);
+			tg_bytes_u32(&d0, tg_crc(NULL, 0));
+			tg_bytes_u32(&d0, tg_crc(d0.p, 12));
 			b = tg_xmalloc(fx.len[f]);
 			memcpy(b, fx.orig[f], fx.len[f]);
 			len = fx.len[f];

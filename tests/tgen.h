@@ -1390,6 +1390,18 @@ static inline void tg_bytes_varint(tg_bytes *b, uint64_t v)
 	tg_bytes_put(b, x, tg_varint_put(x, v));
 }
 
+static inline void tg_bytes_svarint(tg_bytes *b, int64_t v)
+{
+	tg_bytes_varint(b, ((uint64_t)v << 1) ^ (uint64_t)(v >> 63));
+}
+
+static inline void tg_bytes_u32(tg_bytes *b, uint32_t v)
+{
+	uint8_t x[4];
+	tg_put32(x, v);
+	tg_bytes_put(b, x, 4);
+}
+
 /* Raw deflate (RFC 1951) of in; NULL on failure. */
 static inline uint8_t *tg_deflate_raw(const uint8_t *in, size_t n,
 				      size_t *outlen)

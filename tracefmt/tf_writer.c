@@ -70,9 +70,9 @@ struct sibt_writer {
 	int zinit;
 	tf_buf zbuf;
 	/* Preset dictionary: the first TF_DICT_SIZE raw window bytes of the
-	 * file.  Until it is complete windows are deflated without one. */
+	 * file.  Until it is complete (dict_off, the offset of its frame, is
+	 * 0 until then) windows are deflated without one. */
 	tf_buf dict;
-	int have_dict;
 	uint64_t dict_off;
 	int failed;             /* sticky: an I/O error happened */
 	char err[1024];
@@ -180,7 +180,7 @@ static int compress_payload(sibt_writer *w, const uint8_t *src, size_t len,
 	} else {
 		deflateReset(&w->z);
 	}
-	if (!force && w->have_dict) {
+	if (!force && w->dict_off) {
 		if (deflateSetDictionary(&w->z, w->dict.p, (uInt)w->dict.len) !=
 		    Z_OK)
 			return -1;
@@ -213,7 +213,7 @@ static int compress_payload(sibt_writer *w, const uint8_t *src, size_t len,
  */
 static int grow_dict(sibt_writer *w, const uint8_t *raw, size_t len)
 {
-	if (w->have_dict || w->level == 0)
+	if (w->dict_off || w->level == 0)
 		return SIBT_OK;
 	size_t take = TF_DICT_SIZE - w->dict.len;
 	if (take > len)
@@ -229,7 +229,6 @@ static int grow_dict(sibt_writer *w, const uint8_t *raw, size_t len)
 	tf_put32(h + 8, (uint32_t)crc32(0, w->dict.p, (uInt)w->dict.len));
 	tf_put32(h + 12, (uint32_t)crc32(0, h, 12));
 	w->dict_off = w->off;
-	w->have_dict = 1;
 	return out_frame(w, h, sizeof h, w->dict.p, w->dict.len);
 }
 
@@ -616,7 +615,7 @@ static int write_index(sibt_writer *w)
 			goto out;
 		prev = w->stroffs[i];
 	}
-	if (tf_buf_varint(&p, w->have_dict ? w->dict_off : 0))
+	if (tf_buf_varint(&p, w->dict_off))
 		goto out;
 	TF_ASSERT(k == w->nidx);
 	if (p.len > UINT32_MAX) {

@@ -60,7 +60,7 @@ static inline const char *test_tmpdir(const char *name)
 	static char buf[4096];
 	const char *base = getenv("SIBYL_TEST_TMP");
 	snprintf(buf, sizeof buf, "%s/%s.tmp", base ? base : ".", name);
-	char cmd[4200];
+	char cmd[2 * sizeof buf + 32];
 	snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s'", buf, buf);
 	if (system(cmd) != 0) { perror(cmd); exit(99); }
 	return buf;

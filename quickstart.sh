@@ -59,13 +59,16 @@ echo "== demo: a synthetic 3D stencil on 32,768 ranks, 3 iterations"
 demo=$top/build/demo
 mkdir -p "$demo"
 ./sibyl trace gen --pattern stencil3d --ranks 32768 --iters 3 \
-	--compute 50us --jitter 0.05 --seed 1 --force -o "$demo/stencil.trace"
+	--compute 50us --jitter 0.05 --seed 1 --window 16 --force \
+	-o "$demo/stencil.trace"
 echo
 echo "== sibyl trace info"
 ./sibyl trace info "$demo/stencil.trace"
 echo
-echo "== sibyl trace stats"
-./sibyl trace stats "$demo/stencil.trace"
-echo
 echo "== sibyl trace check"
 ./sibyl trace check "$demo/stencil.trace"
+echo
+echo "== sibyl sim: 32 ranks per node, 1 us / 10 GB/s network"
+./sibyl sim "$demo/stencil.trace" --force -o "$demo/stencil.sim" \
+	--set machine.cores_per_node=32 --set net.latency=1us \
+	--set net.bandwidth=10GB/s

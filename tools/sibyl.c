@@ -42,6 +42,8 @@ static const struct command trace_commands[] = {
 static const struct command top_commands[] = {
 	{ "trace", "inspect, check, pack and generate traces",
 	  NULL, trace_commands },
+	{ "sim",   "replay a trace on a model of the target machine",
+	  cmd_sim, NULL },
 	{ "help",  "show the help of a command",
 	  NULL, NULL },
 	{ NULL, NULL, NULL, NULL }

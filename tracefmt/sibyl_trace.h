@@ -302,6 +302,60 @@ SIBT_EXPORT int sibt_trace_read_window(sibt_trace *t, uint32_t pe,
 				       uint64_t window, sibt_window *win);
 
 /*
+ * Packed windows: bounded-memory streaming for simulators.
+ *
+ * A simulator that keeps one window per PE in memory wants it as small as
+ * possible and decoded only when needed.  sibt_trace_read_packed() reads,
+ * verifies (CRC) and inflates a window into a caller-owned sibt_packed,
+ * which holds just the window's raw payload (about a third of a decoded
+ * window).  The SEBs are then decoded one at a time, each in two steps:
+ * sibt_packed_head() gives name, duration, predecessors and waits (what
+ * the SEB needs before it can start); sibt_packed_body() then gives
+ * sends, prints and markers (what it does when it runs).  Heads and
+ * bodies must alternate, starting with a head.  The lists go into a
+ * scratch sibt_window (shared by all packed windows of a thread): a head's
+ * lists stay valid until the next head, a body's until the next body.
+ *
+ * The fields are for reading; only the functions below change them.  A
+ * zero-filled sibt_packed is empty and valid; sibt_packed_release() frees
+ * its buffer.  Reading another window into it reuses the buffer.
+ */
+typedef struct sibt_packed {
+	uint8_t *buf;            /* raw payload (owned) */
+	uint32_t len, cap;       /* bytes in buf, bytes allocated */
+	uint32_t pos;            /* next byte to decode */
+	uint32_t left;           /* SEBs of the window not yet finished */
+	uint32_t sends_left;     /* sends those SEBs still hold */
+	uint32_t pe;
+	uint32_t flags;          /* internal: record flags, head-done bit */
+	uint32_t name_id;        /* name id of the last head (see below) */
+	sibt_time duration;      /* duration of the last head */
+	uint64_t window;         /* index of the window on its PE */
+	uint64_t next_index;     /* index of the next SEB to decode */
+	uint64_t next_seq;       /* sequence number of its first send */
+} sibt_packed;
+
+SIBT_EXPORT int sibt_trace_read_packed(sibt_trace *t, uint32_t pe,
+				       uint64_t window, sibt_packed *pk);
+/* Decode the head of the next SEB into *seb (its body fields are zero).
+ * Returns SIBT_OK, SIBT_ENOENT when the window is finished, or an error
+ * (format, or a head when a body is due) with the message on t. */
+SIBT_EXPORT int sibt_packed_head(sibt_trace *t, sibt_packed *pk,
+				 sibt_window *scratch, sibt_seb *seb);
+/* Decode the body of the SEB whose head came last into *seb (head fields
+ * other than duration, which is set, are left alone).  After the window's last body, checks that the
+ * payload held exactly what the index announced. */
+SIBT_EXPORT int sibt_packed_body(sibt_trace *t, sibt_packed *pk,
+				 sibt_window *scratch, sibt_seb *seb);
+SIBT_EXPORT void sibt_packed_release(sibt_packed *pk);
+
+/* Data file holding PE pe, and the SEB names of data file `file' (ids are
+ * what sibt_packed.name_id holds; they belong to the trace). */
+SIBT_EXPORT uint32_t sibt_trace_file_of_pe(const sibt_trace *t, uint32_t pe);
+SIBT_EXPORT const char *const *sibt_trace_names(const sibt_trace *t,
+						uint32_t file, uint32_t *n);
+
+/*
  * Damage report.  For each data file that is not complete (no valid
  * trailer: the writer was killed, the disk filled, the file was cut) or
  * whose index disagrees with its content, one entry says what was

@@ -11,6 +11,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "tf_private.h"
 
@@ -250,6 +251,205 @@ static sibt_time rd_offset(tf_rd *r, sibt_time duration, sibt_time prev)
 	return prev + d;
 }
 
+/*
+ * One record is decoded in two parts: the head (name, duration, flags,
+ * predecessors, waits) and the body (sends, prints, markers), so that a
+ * simulator can learn what an SEB waits for long before it needs what the
+ * SEB sends, without decoding anything twice.  Both append to win's
+ * arrays and record their positions in *o; `what' names the field being
+ * read when the payload turns out bad (r->bad set).  They return 0, or
+ * SIBT_ENOMEM, or SIBT_EFORMAT with the reason already in err.
+ */
+static int dec_head(tf_rd *r, sibt_window *win, const tf_wctx *ctx,
+		    uint64_t index, sibt_seb *s, tf_offs *o, uint32_t *flagsp,
+		    uint32_t *name_id, const char **what, char *err,
+		    size_t errlen)
+{
+	uint64_t k, j;
+
+	memset(s, 0, sizeof *s);
+	s->pe = ctx->pe;
+	s->index = index;
+	*what = "name";
+	uint64_t id = tf_rd_varint(r);
+	if (r->bad)
+		return 0;
+	if (id >= ctx->nnames) {
+		return tf_fail(err, errlen, SIBT_EFORMAT,
+			"SEB %" PRIu64 " of PE %u uses name id %" PRIu64
+			" but only %u names are defined",
+			index, ctx->pe, id, ctx->nnames);
+	}
+	*name_id = (uint32_t)id;
+	s->name = ctx->names[id];
+	*what = "duration";
+	s->duration = rd_time(r);
+	*what = "flags";
+	uint64_t flags = tf_rd_varint(r);
+	if (r->bad)
+		return 0;
+	if (flags & ~(uint64_t)TF_F_ALL) {
+		return tf_fail(err, errlen, SIBT_EFORMAT,
+			"SEB %" PRIu64 " of PE %u has unknown flags 0x%"
+			PRIx64 " (written by a newer Sibyl?)",
+			index, ctx->pe, flags);
+	}
+	*flagsp = (uint32_t)flags;
+
+	s->preds_default = !(flags & TF_F_PREDS);
+	o->preds = win->npreds;
+	if (flags & TF_F_PREDS) {
+		*what = "predecessors";
+		/* k = 0: explicitly no predecessor (SEB i > 0) */
+		k = rd_count_min(r, 1, 0);
+		if (r->bad)
+			return 0;
+		if (GROW(win, preds, k))
+			return SIBT_ENOMEM;
+		for (j = 0; j < k; j++) {
+			uint64_t d = tf_rd_varint(r);
+			if (d == 0 || d > index)
+				r->bad = 3;
+			win->preds[win->npreds++] = index - d;
+		}
+		s->npreds = (uint32_t)k;
+	} else if (index > 0) {
+		/* Materialize the default so readers see one list. */
+		if (GROW(win, preds, 1))
+			return SIBT_ENOMEM;
+		win->preds[win->npreds++] = index - 1;
+		s->npreds = 1;
+	}
+
+	o->waits = win->nwaits;
+	if (flags & TF_F_WAITS) {
+		*what = "waits";
+		k = rd_count(r, 2);
+		if (r->bad)
+			return 0;
+		if (GROW(win, waits, k))
+			return SIBT_ENOMEM;
+		for (j = 0; j < k && !r->bad; j++) {
+			sibt_msgid *m = &win->waits[win->nwaits++];
+			m->src = rd_pe(r, ctx->pe, ctx->npes);
+			m->seq = tf_rd_varint(r);
+		}
+		s->nwaits = (uint32_t)k;
+	}
+	return 0;
+}
+
+static int dec_body(tf_rd *r, sibt_window *win, const tf_wctx *ctx,
+		    uint32_t flags, uint64_t seq0, sibt_seb *s, tf_offs *o,
+		    const char **what)
+{
+	uint64_t k, j;
+
+	s->nsends = s->nprints = s->nmarkers = 0;
+	s->sends = NULL;
+	s->prints = NULL;
+	s->markers = NULL;
+	o->sends = win->nsends;
+	s->first_seq = seq0;
+	if (flags & TF_F_SENDS) {
+		*what = "sends";
+		k = rd_count(r, 4);
+		if (r->bad)
+			return 0;
+		if (GROW(win, sends, k))
+			return SIBT_ENOMEM;
+		for (j = 0; j < k && !r->bad; j++) {
+			sibt_send *m = &win->sends[win->nsends++];
+			m->dst = rd_pe(r, ctx->pe, ctx->npes);
+			m->size = tf_rd_varint(r);
+			int64_t tag = tf_rd_svarint(r);
+			if (tag < INT32_MIN || tag > INT32_MAX)
+				r->bad = 1;
+			m->tag = (int32_t)tag;
+			m->offset = rd_offset(r, s->duration,
+				j ? m[-1].offset : -1);
+		}
+		s->nsends = (uint32_t)k;
+	}
+
+	o->prints = win->nprints;
+	if (flags & TF_F_PRINTS) {
+		*what = "prints";
+		k = rd_count(r, 2);
+		if (r->bad)
+			return 0;
+		if (GROW(win, prints, k))
+			return SIBT_ENOMEM;
+		for (j = 0; j < k && !r->bad; j++) {
+			sibt_print *p = &win->prints[win->nprints++];
+			p->offset = rd_time(r);
+			uint64_t l = tf_rd_varint(r);
+			if (r->bad || l > (uint64_t)(r->end - r->p)) {
+				r->bad = 1;
+				break;
+			}
+			p->text = (const char *)r->p;
+			p->len = (uint32_t)l;
+			r->p += l;
+		}
+		s->nprints = (uint32_t)k;
+	}
+
+	o->markers = win->nmarkers;
+	if (flags & TF_F_MARKS) {
+		*what = "markers";
+		k = rd_count(r, 2);
+		if (r->bad)
+			return 0;
+		if (GROW(win, markers, k))
+			return SIBT_ENOMEM;
+		for (j = 0; j < k && !r->bad; j++) {
+			sibt_marker *m = &win->markers[win->nmarkers++];
+			uint64_t kind = tf_rd_varint(r);
+			if (kind < SIBT_MARK_SKIP_START ||
+			    kind > SIBT_MARK_USER)
+				r->bad = 4;
+			m->kind = (uint32_t)kind;
+			m->value = tf_rd_svarint(r);
+		}
+		s->nmarkers = (uint32_t)k;
+	}
+	return 0;
+}
+
+/* The sentence for a bad field of SEB `index'. */
+static int bad_field(const tf_rd *r, const uint8_t *raw, const tf_wctx *ctx,
+		     uint64_t index, const char *what, char *err,
+		     size_t errlen)
+{
+	static const char *const why[] = {
+		"", "is cut short or malformed",
+		"names a PE outside the trace",
+		"names a predecessor that is not an earlier SEB",
+		"has an unknown marker kind",
+	};
+	int b = r->bad >= 1 && r->bad <= 4 ? r->bad : 1;
+	return tf_fail(err, errlen, SIBT_EFORMAT,
+		"SEB %" PRIu64 " of PE %u (byte %zu of the window "
+		"payload): %s field %s", index, ctx->pe,
+		(size_t)(r->p - raw), what, why[b]);
+}
+
+/* Point an SEB's lists into the window's (now final) arrays. */
+static void point_lists(const sibt_window *win, sibt_seb *s, const tf_offs *o,
+			int head, int body)
+{
+	if (head) {
+		s->preds = s->npreds ? win->preds + o->preds : NULL;
+		s->waits = s->nwaits ? win->waits + o->waits : NULL;
+	}
+	if (body) {
+		s->sends = s->nsends ? win->sends + o->sends : NULL;
+		s->prints = s->nprints ? win->prints + o->prints : NULL;
+		s->markers = s->nmarkers ? win->markers + o->markers : NULL;
+	}
+}
+
 int tf_decode_window(sibt_window *win, const uint8_t *raw, size_t len,
 		     const tf_wctx *ctx, char *err, size_t errlen)
 {
@@ -283,140 +483,22 @@ int tf_decode_window(sibt_window *win, const uint8_t *raw, size_t len,
 		sibt_seb *s = &win->sebs[i];
 		tf_offs *o = &win->offs[i];
 		uint64_t index = ctx->first_seb + i;
-		uint64_t k, j;
-
-		memset(s, 0, sizeof *s);
-		s->pe = ctx->pe;
-		s->index = index;
-		what = "name";
-		uint64_t id = tf_rd_varint(r);
-		if (r->bad)
-			goto bad;
-		if (id >= ctx->nnames) {
-			return tf_fail(err, errlen, SIBT_EFORMAT,
-				"SEB %" PRIu64 " of PE %u uses name id %" PRIu64
-				" but only %u names are defined",
-				index, ctx->pe, id, ctx->nnames);
+		uint32_t flags = 0, name_id;
+		int rc = dec_head(r, win, ctx, index, s, o, &flags, &name_id,
+				  &what, err, errlen);
+		if (!rc && !r->bad)
+			rc = dec_body(r, win, ctx, flags,
+				      ctx->first_seq + win->nsends, s, o,
+				      &what);
+		if (rc) {
+			win->nsebs = 0;
+			return rc;
 		}
-		s->name = ctx->names[id];
-		what = "duration";
-		s->duration = rd_time(r);
-		what = "flags";
-		uint64_t flags = tf_rd_varint(r);
-		if (r->bad)
-			goto bad;
-		if (flags & ~(uint64_t)TF_F_ALL) {
-			return tf_fail(err, errlen, SIBT_EFORMAT,
-				"SEB %" PRIu64 " of PE %u has unknown flags 0x%"
-				PRIx64 " (written by a newer Sibyl?)",
-				index, ctx->pe, flags);
+		if (r->bad) {
+			win->nsebs = 0;
+			return bad_field(r, raw, ctx, index, what, err,
+					 errlen);
 		}
-
-		s->preds_default = !(flags & TF_F_PREDS);
-		o->preds = win->npreds;
-		if (flags & TF_F_PREDS) {
-			what = "predecessors";
-			/* k = 0: explicitly no predecessor (SEB i > 0) */
-			k = rd_count_min(r, 1, 0);
-			if (r->bad || GROW(win, preds, k))
-				goto bad_or_nomem;
-			for (j = 0; j < k; j++) {
-				uint64_t d = tf_rd_varint(r);
-				if (d == 0 || d > index)
-					r->bad = 3;
-				win->preds[win->npreds++] = index - d;
-			}
-			s->npreds = (uint32_t)k;
-		} else if (index > 0) {
-			/* Materialize the default so readers see one list. */
-			if (GROW(win, preds, 1))
-				return SIBT_ENOMEM;
-			win->preds[win->npreds++] = index - 1;
-			s->npreds = 1;
-		}
-
-		o->waits = win->nwaits;
-		if (flags & TF_F_WAITS) {
-			what = "waits";
-			k = rd_count(r, 2);
-			if (r->bad || GROW(win, waits, k))
-				goto bad_or_nomem;
-			for (j = 0; j < k && !r->bad; j++) {
-				sibt_msgid *m = &win->waits[win->nwaits++];
-				m->src = rd_pe(r, ctx->pe, ctx->npes);
-				m->seq = tf_rd_varint(r);
-			}
-			s->nwaits = (uint32_t)k;
-		}
-
-		o->sends = win->nsends;
-		if (flags & TF_F_SENDS) {
-			what = "sends";
-			k = rd_count(r, 4);
-			if (r->bad || GROW(win, sends, k))
-				goto bad_or_nomem;
-			s->first_seq = ctx->first_seq + win->nsends;
-			for (j = 0; j < k && !r->bad; j++) {
-				sibt_send *m = &win->sends[win->nsends++];
-				m->dst = rd_pe(r, ctx->pe, ctx->npes);
-				m->size = tf_rd_varint(r);
-				int64_t tag = tf_rd_svarint(r);
-				if (tag < INT32_MIN || tag > INT32_MAX)
-					r->bad = 1;
-				m->tag = (int32_t)tag;
-				m->offset = rd_offset(r, s->duration,
-					j ? m[-1].offset : -1);
-			}
-			s->nsends = (uint32_t)k;
-		} else {
-			s->first_seq = ctx->first_seq + win->nsends;
-		}
-
-		o->prints = win->nprints;
-		if (flags & TF_F_PRINTS) {
-			what = "prints";
-			k = rd_count(r, 2);
-			if (r->bad || GROW(win, prints, k))
-				goto bad_or_nomem;
-			for (j = 0; j < k && !r->bad; j++) {
-				sibt_print *p = &win->prints[win->nprints++];
-				p->offset = rd_time(r);
-				uint64_t l = tf_rd_varint(r);
-				if (r->bad || l > (uint64_t)(r->end - r->p)) {
-					r->bad = 1;
-					break;
-				}
-				p->text = (const char *)r->p;
-				p->len = (uint32_t)l;
-				r->p += l;
-			}
-			s->nprints = (uint32_t)k;
-		}
-
-		o->markers = win->nmarkers;
-		if (flags & TF_F_MARKS) {
-			what = "markers";
-			k = rd_count(r, 2);
-			if (r->bad || GROW(win, markers, k))
-				goto bad_or_nomem;
-			for (j = 0; j < k && !r->bad; j++) {
-				sibt_marker *m = &win->markers[win->nmarkers++];
-				uint64_t kind = tf_rd_varint(r);
-				if (kind < SIBT_MARK_SKIP_START ||
-				    kind > SIBT_MARK_USER)
-					r->bad = 4;
-				m->kind = (uint32_t)kind;
-				m->value = tf_rd_svarint(r);
-			}
-			s->nmarkers = (uint32_t)k;
-		}
-		if (r->bad)
-			goto bad;
-		continue;
-bad_or_nomem:
-		if (!r->bad)
-			return SIBT_ENOMEM;
-		goto bad;
 	}
 	if (r->p != r->end) {
 		return tf_fail(err, errlen, SIBT_EFORMAT,
@@ -432,31 +514,49 @@ bad_or_nomem:
 	}
 
 	/* All arrays are final: point the SEBs into them. */
-	for (i = 0; i < ctx->nsebs; i++) {
-		sibt_seb *s = &win->sebs[i];
-		const tf_offs *o = &win->offs[i];
-		s->preds = s->npreds ? win->preds + o->preds : NULL;
-		s->waits = s->nwaits ? win->waits + o->waits : NULL;
-		s->sends = s->nsends ? win->sends + o->sends : NULL;
-		s->prints = s->nprints ? win->prints + o->prints : NULL;
-		s->markers = s->nmarkers ? win->markers + o->markers : NULL;
-	}
+	for (i = 0; i < ctx->nsebs; i++)
+		point_lists(win, &win->sebs[i], &win->offs[i], 1, 1);
 	win->nsebs = ctx->nsebs;
 	return SIBT_OK;
+}
 
-bad:
-	{
-		static const char *const why[] = {
-			"", "is cut short or malformed",
-			"names a PE outside the trace",
-			"names a predecessor that is not an earlier SEB",
-			"has an unknown marker kind",
-		};
-		int b = r->bad >= 1 && r->bad <= 4 ? r->bad : 1;
-		win->nsebs = 0;
-		return tf_fail(err, errlen, SIBT_EFORMAT,
-			"SEB %" PRIu64 " of PE %u (byte %zu of the window "
-			"payload): %s field %s", ctx->first_seb + i, ctx->pe,
-			(size_t)(r->p - raw), what, why[b]);
-	}
+int tf_packed_head(sibt_window *win, const uint8_t *raw, size_t len,
+		   size_t *pos, const tf_wctx *ctx, uint64_t index,
+		   sibt_seb *s, uint32_t *flags, uint32_t *name_id,
+		   char *err, size_t errlen)
+{
+	tf_rd rd = { raw + *pos, raw + len, 0 };
+	const char *what = "record";
+	tf_offs o;
+
+	win->nsebs = 0;
+	win->npreds = win->nwaits = 0;
+	int rc = dec_head(&rd, win, ctx, index, s, &o, flags, name_id, &what,
+			  err, errlen);
+	if (rc)
+		return rc;
+	if (rd.bad)
+		return bad_field(&rd, raw, ctx, index, what, err, errlen);
+	point_lists(win, s, &o, 1, 0);
+	*pos = (size_t)(rd.p - raw);
+	return SIBT_OK;
+}
+
+int tf_packed_body(sibt_window *win, const uint8_t *raw, size_t len,
+		   size_t *pos, const tf_wctx *ctx, uint64_t seq0,
+		   uint32_t flags, sibt_seb *s, char *err, size_t errlen)
+{
+	tf_rd rd = { raw + *pos, raw + len, 0 };
+	const char *what = "record";
+	tf_offs o;
+
+	win->nsends = win->nprints = win->nmarkers = 0;
+	int rc = dec_body(&rd, win, ctx, flags, seq0, s, &o, &what);
+	if (rc)
+		return rc;
+	if (rd.bad)
+		return bad_field(&rd, raw, ctx, s->index, what, err, errlen);
+	point_lists(win, s, &o, 0, 1);
+	*pos = (size_t)(rd.p - raw);
+	return SIBT_OK;
 }

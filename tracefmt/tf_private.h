@@ -119,7 +119,24 @@ typedef struct tf_rd {
 	int bad;
 } tf_rd;
 
-uint64_t tf_rd_varint(tf_rd *r);
+uint64_t tf_rd_varint_slow(tf_rd *r);
+
+/* Most values in a payload fit one or two bytes: decode those inline. */
+static inline uint64_t tf_rd_varint(tf_rd *r)
+{
+	const uint8_t *p = r->p;
+	if (r->end - p >= 2) {
+		if (!(p[0] & 0x80)) {
+			r->p = p + 1;
+			return p[0];
+		}
+		if (!(p[1] & 0x80)) {
+			r->p = p + 2;
+			return (uint64_t)(p[0] & 0x7f) | (uint64_t)p[1] << 7;
+		}
+	}
+	return tf_rd_varint_slow(r);
+}
 
 static inline int64_t tf_rd_svarint(tf_rd *r)
 {
@@ -144,6 +161,17 @@ typedef struct tf_wctx {
  * the reason (with the SEB position) into err. */
 int tf_decode_window(sibt_window *win, const uint8_t *raw, size_t len,
 		     const tf_wctx *ctx, char *err, size_t errlen);
+
+/* Decode one record in two parts starting at raw[*pos] (advanced past
+ * what was read); the lists go into win (its previous head, resp. body,
+ * lists are dropped).  ctx gives pe, npes and the names. */
+int tf_packed_head(sibt_window *win, const uint8_t *raw, size_t len,
+		   size_t *pos, const tf_wctx *ctx, uint64_t index,
+		   sibt_seb *s, uint32_t *flags, uint32_t *name_id,
+		   char *err, size_t errlen);
+int tf_packed_body(sibt_window *win, const uint8_t *raw, size_t len,
+		   size_t *pos, const tf_wctx *ctx, uint64_t seq0,
+		   uint32_t flags, sibt_seb *s, char *err, size_t errlen);
 
 /* Buffers of a window reused by the reader: the stored and raw payload. */
 tf_buf *tf_window_stored(sibt_window *win);

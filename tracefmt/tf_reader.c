@@ -53,6 +53,7 @@ struct sibt_trace {
 	size_t ndamage;
 	z_stream z;
 	int zinit;
+	tf_buf pkst;            /* stored bytes of packed reads */
 	uint64_t manifest_bytes;
 	char err[1024];
 };
@@ -898,6 +899,7 @@ static void trace_free(sibt_trace *t)
 	free(t->damage);
 	free(t->pe_win);
 	free(t->wins);
+	free(t->pkst.p);
 	tf_manifest_free(&t->man);
 	if (t->zinit)
 		inflateEnd(&t->z);
@@ -1147,24 +1149,34 @@ int sibt_trace_find_send_window(const sibt_trace *t, uint32_t pe,
 	return find(t, pe, seq, 1, window);
 }
 
-int sibt_trace_read_window(sibt_trace *t, uint32_t pe, uint64_t window,
-			   sibt_window *win)
+/*
+ * Read window `window' of `pe', verify it and make its raw payload
+ * available: inflated into `raw' (grown to fit), or, for a stored window,
+ * left in `st' at *data.  *wp and *fp give its index entry and file.
+ */
+static int fetch_window(sibt_trace *t, uint32_t pe, uint64_t window,
+			tf_buf *st, uint8_t **rawp, uint32_t *rawcap,
+			const uint8_t **data, const tf_win **wp, tf_file **fp)
 {
-	if (!ok(t) || !win)
-		return SIBT_EINVAL;
 	if (pe >= t->npes || window >= sibt_trace_nwindows(t, pe))
 		return terr(t, SIBT_ENOENT, "PE %u has no window %" PRIu64
 			    " (it has %" PRIu64 ")", pe, window,
 			    sibt_trace_nwindows(t, pe));
 	const tf_win *w = &t->wins[t->pe_win[pe] + window];
 	tf_file *f = &t->files[file_of(t, pe)];
-	tf_buf *st = tf_window_stored(win), *raw = tf_window_raw(win);
 	/* The header's length is in the header: read its largest size. */
 	size_t total = TF_WIN_HDR_MAX + (size_t)w->stored;
 
 	st->len = 0;
-	if (tf_buf_reserve(st, total) || tf_buf_reserve(raw, w->raw + 1))
+	if (tf_buf_reserve(st, total))
 		return terr(t, SIBT_ENOMEM, "out of memory");
+	if (*rawcap < w->raw + 1) {
+		uint8_t *p = realloc(*rawp, (size_t)w->raw + 1);
+		if (!p)
+			return terr(t, SIBT_ENOMEM, "out of memory");
+		*rawp = p;
+		*rawcap = w->raw + 1;
+	}
 	long long got = tf_pread_full(f->fd, st->p, total, w->offset);
 	if (got < 0)
 		return terr(t, SIBT_EIO, "%s: read error at byte %" PRIu64
@@ -1214,9 +1226,11 @@ int sibt_trace_read_window(sibt_trace *t, uint32_t pe, uint64_t window,
 			    "at byte %" PRIu64 " is compressed with the file's "
 			    "dictionary, but the file has none", f->path,
 			    window, pe, w->offset);
-	const uint8_t *data = payload;
+	*data = payload;
+	*wp = w;
+	*fp = f;
 	if (method != 0) {
-		int rc = inflate_exact(t, payload, w->stored, raw->p, w->raw,
+		int rc = inflate_exact(t, payload, w->stored, *rawp, w->raw,
 				       method == 2 ? f->dict : NULL,
 				       f->dictlen);
 		if (rc == SIBT_ENOMEM)
@@ -1226,8 +1240,27 @@ int sibt_trace_read_window(sibt_trace *t, uint32_t pe, uint64_t window,
 				    " of PE %u at byte %" PRIu64 ": the payload "
 				    "does not decompress to its %u bytes",
 				    f->path, window, pe, w->offset, w->raw);
-		data = raw->p;
+		*data = *rawp;
 	}
+	return SIBT_OK;
+}
+
+int sibt_trace_read_window(sibt_trace *t, uint32_t pe, uint64_t window,
+			   sibt_window *win)
+{
+	if (!ok(t) || !win)
+		return SIBT_EINVAL;
+	tf_buf *st = tf_window_stored(win), *raw = tf_window_raw(win);
+	const uint8_t *data;
+	const tf_win *w;
+	tf_file *f;
+	uint8_t *rp = raw->p;
+	uint32_t rcap = raw->cap > UINT32_MAX ? UINT32_MAX : (uint32_t)raw->cap;
+	int frc = fetch_window(t, pe, window, st, &rp, &rcap, &data, &w, &f);
+	raw->p = rp;
+	raw->cap = rcap;
+	if (frc)
+		return frc;
 	tf_wctx ctx = {
 		.pe = pe, .npes = t->npes, .nsebs = w->nsebs,
 		.nsends = w->nsends, .first_seb = w->first_seb,
@@ -1242,6 +1275,156 @@ int sibt_trace_read_window(sibt_trace *t, uint32_t pe, uint64_t window,
 		return terr(t, rc, "%s: window %" PRIu64 " of PE %u at byte %"
 			    PRIu64 ": %s", f->path, window, pe, w->offset, msg);
 	return SIBT_OK;
+}
+
+/* ---------------------------------------------------- packed windows */
+
+#define PK_BODY_DUE 0x80000000u /* pk->flags: a head was decoded */
+
+int sibt_trace_read_packed(sibt_trace *t, uint32_t pe, uint64_t window,
+			   sibt_packed *pk)
+{
+	if (!ok(t) || !pk)
+		return SIBT_EINVAL;
+	if (pe >= t->npes || window >= sibt_trace_nwindows(t, pe))
+		return terr(t, SIBT_ENOENT, "PE %u has no window %" PRIu64
+			    " (it has %" PRIu64 ")", pe, window,
+			    sibt_trace_nwindows(t, pe));
+	const uint8_t *data;
+	const tf_win *w;
+	tf_file *f;
+	int rc = fetch_window(t, pe, window, &t->pkst, &pk->buf, &pk->cap,
+			      &data, &w, &f);
+	if (rc)
+		return rc;
+	if (data != pk->buf)            /* a stored (method 0) window */
+		memcpy(pk->buf, data, w->raw);
+	pk->len = w->raw;
+	pk->pos = 0;
+	pk->left = w->nsebs;
+	pk->sends_left = w->nsends;
+	pk->pe = pe;
+	pk->flags = 0;
+	pk->name_id = 0;
+	pk->duration = 0;
+	pk->window = window;
+	pk->next_index = w->first_seb;
+	pk->next_seq = w->first_seq;
+	return SIBT_OK;
+}
+
+static void packed_ctx(const sibt_trace *t, const sibt_packed *pk,
+		       tf_wctx *ctx)
+{
+	const tf_file *f = &t->files[file_of(t, pk->pe)];
+	memset(ctx, 0, sizeof *ctx);
+	ctx->pe = pk->pe;
+	ctx->npes = t->npes;
+	ctx->names = (const char *const *)f->names;
+	ctx->nnames = f->nnames;
+}
+
+static int packed_fail(sibt_trace *t, const sibt_packed *pk, int rc,
+		       const char *msg)
+{
+	if (rc == SIBT_ENOMEM)
+		return terr(t, rc, "out of memory");
+	const tf_file *f = &t->files[file_of(t, pk->pe)];
+	const tf_win *w = &t->wins[t->pe_win[pk->pe] + pk->window];
+	return terr(t, rc, "%s: window %" PRIu64 " of PE %u at byte %" PRIu64
+		    ": %s", f->path, pk->window, pk->pe, w->offset, msg);
+}
+
+int sibt_packed_head(sibt_trace *t, sibt_packed *pk, sibt_window *scratch,
+		     sibt_seb *seb)
+{
+	if (!ok(t) || !pk || !scratch || !seb)
+		return SIBT_EINVAL;
+	if (pk->flags & PK_BODY_DUE)
+		return terr(t, SIBT_EINVAL, "sibt_packed_head: the body of SEB "
+			    "%" PRIu64 " of PE %u is due first",
+			    pk->next_index, pk->pe);
+	if (pk->left == 0)
+		return SIBT_ENOENT;
+	tf_wctx ctx;
+	packed_ctx(t, pk, &ctx);
+	size_t pos = pk->pos;
+	uint32_t flags = 0, name_id = 0;
+	char msg[512];
+	int rc = tf_packed_head(scratch, pk->buf, pk->len, &pos, &ctx,
+				pk->next_index, seb, &flags, &name_id, msg,
+				sizeof msg);
+	if (rc)
+		return packed_fail(t, pk, rc, msg);
+	pk->pos = (uint32_t)pos;
+	pk->flags = flags | PK_BODY_DUE;
+	pk->name_id = name_id;
+	pk->duration = seb->duration;
+	return SIBT_OK;
+}
+
+int sibt_packed_body(sibt_trace *t, sibt_packed *pk, sibt_window *scratch,
+		     sibt_seb *seb)
+{
+	if (!ok(t) || !pk || !scratch || !seb)
+		return SIBT_EINVAL;
+	if (!(pk->flags & PK_BODY_DUE))
+		return terr(t, SIBT_EINVAL, "sibt_packed_body: no head of PE "
+			    "%u was decoded", pk->pe);
+	tf_wctx ctx;
+	packed_ctx(t, pk, &ctx);
+	size_t pos = pk->pos;
+	char msg[512];
+	seb->duration = pk->duration;
+	int rc = tf_packed_body(scratch, pk->buf, pk->len, &pos, &ctx,
+				pk->next_seq, pk->flags & ~PK_BODY_DUE, seb,
+				msg, sizeof msg);
+	if (rc)
+		return packed_fail(t, pk, rc, msg);
+	if (seb->nsends > pk->sends_left) {
+		snprintf(msg, sizeof msg, "SEB %" PRIu64 " holds more sends "
+			 "than the window header announces", pk->next_index);
+		return packed_fail(t, pk, SIBT_EFORMAT, msg);
+	}
+	pk->pos = (uint32_t)pos;
+	pk->flags = 0;
+	pk->left--;
+	pk->sends_left -= seb->nsends;
+	pk->next_index++;
+	pk->next_seq += seb->nsends;
+	if (pk->left == 0 && (pk->pos != pk->len || pk->sends_left)) {
+		snprintf(msg, sizeof msg, "the payload holds %u bytes and %u "
+			 "sends more than its SEBs use", pk->len - pk->pos,
+			 pk->sends_left);
+		return packed_fail(t, pk, SIBT_EFORMAT, msg);
+	}
+	return SIBT_OK;
+}
+
+void sibt_packed_release(sibt_packed *pk)
+{
+	if (!pk)
+		return;
+	free(pk->buf);
+	memset(pk, 0, sizeof *pk);
+}
+
+uint32_t sibt_trace_file_of_pe(const sibt_trace *t, uint32_t pe)
+{
+	return ok(t) && pe < t->npes ? file_of(t, pe) : 0;
+}
+
+const char *const *sibt_trace_names(const sibt_trace *t, uint32_t file,
+				    uint32_t *n)
+{
+	if (!ok(t) || file >= t->nprocs) {
+		if (n)
+			*n = 0;
+		return NULL;
+	}
+	if (n)
+		*n = t->files[file].nnames;
+	return (const char *const *)t->files[file].names;
 }
 
 /* ------------------------------------------------------------ damage */

@@ -104,7 +104,7 @@ int tf_buf_svarint(tf_buf *b, int64_t v)
 	return tf_buf_varint(b, tf_zigzag(v));
 }
 
-uint64_t tf_rd_varint(tf_rd *r)
+uint64_t tf_rd_varint_slow(tf_rd *r)
 {
 	uint64_t v = 0;
 	for (int shift = 0; shift < 70; shift += 7) {

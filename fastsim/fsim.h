@@ -1,0 +1,314 @@
+/*
+ * fsim.h -- fastsim, the sequential trace-driven simulator of Sibyl.
+ *
+ * fastsim replays a Sibyl trace (tracefmt/) on a model of a target
+ * machine: CPU speed, rank placement on nodes, an intra-node copy model
+ * and a network model (netmodels/).  Its exact semantics are written down
+ * in fastsim/SEMANTICS.md; its configuration keys in docs/machine.md.
+ *
+ * This header is the interface between the parts of fastsim and the
+ * `sibyl sim' command:
+ *   - the machine description (fsim_config_*, fsim_machine_*): a config
+ *     file of `key = value' sections, --set overrides, unit-aware values;
+ *   - replacement rules (fsim_rules_*);
+ *   - output writers for timelines (fsim_out_ops);
+ *   - the engine (fsim_run).
+ *
+ * Conventions: every name starts with "fsim_"; time is netm_time
+ * (picoseconds, int64); functions returning int return 0 on success and
+ * nonzero on failure with a complete sentence in the caller's err buffer
+ * (naming the file and line, the key, the rank... and what to do).
+ */
+#ifndef SIBYL_FSIM_H
+#define SIBYL_FSIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "netmodel.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ============================================== machine description */
+
+/*
+ * A configuration is a set of sections, each a set of keys:
+ *
+ *   [machine]   nodes, cores_per_node, topology, map
+ *   [intranode] latency, bandwidth
+ *   [cpu]       factor
+ *   [net]       model, then the parameters of that model
+ *   [replace]   rules
+ *   [sim]       seed
+ *
+ * A key is addressed as "section.key" by --set.  Every key has a default
+ * (see fsim_config_describe), so an empty configuration is valid.
+ */
+typedef struct fsim_config fsim_config;
+
+int fsim_config_new(fsim_config **cp);
+void fsim_config_free(fsim_config *c);
+
+/* Read a config file.  Later files and --set override earlier values.
+ * Syntax errors name file:line. */
+int fsim_config_load(fsim_config *c, const char *path, char *err,
+		     size_t errlen);
+/* One override "section.key=value" (as given to --set). */
+int fsim_config_set(fsim_config *c, const char *assignment, char *err,
+		    size_t errlen);
+/*
+ * Check every key given against its section's schema (net.* against the
+ * selected model's parameters) and parse every value, defaults included.
+ * An unknown section or key is an error that suggests the closest valid
+ * one ("unknown key 'net.latncy' (did you mean 'net.latency'?)") and
+ * names where it was given (file:line or --set).  Must succeed before the
+ * getters below are used.
+ */
+int fsim_config_resolve(fsim_config *c, char *err, size_t errlen);
+
+/* A resolved value ("machine", "nodes"), or NULL when no such key. */
+const netm_value *fsim_config_get(const fsim_config *c, const char *section,
+				  const char *key);
+/* The selected network model and its values (parallel to ops->params). */
+const netm_ops *fsim_config_model(const fsim_config *c);
+const netm_value *fsim_config_model_values(const fsim_config *c);
+
+/* Write the effective configuration, every key of every section in use,
+ * as a config file that reproduces the run; keys left at their default
+ * are marked "# default". */
+int fsim_config_write(const fsim_config *c, FILE *f);
+/* Document every section, key, type, default and every model's keys
+ * (used by `sibyl sim --list-keys' and to check docs/machine.md). */
+void fsim_config_describe(FILE *f);
+
+/* Parse text as a value of parameter p (the unit parser). */
+int fsim_parse_value(const netm_param *p, const char *text, netm_value *v,
+		     char *err, size_t errlen);
+
+/*
+ * The machine derived from a resolved configuration and a rank count.
+ * Ranks are placed on nodes in rank order (rank r on node
+ * r / cores_per_node, core r % cores_per_node) unless machine.map names a
+ * mapping file:
+ *
+ *   # comment
+ *   RANK NODE [CORE]
+ *
+ * one line per rank, every rank exactly once, NODE < nodes, at most
+ * cores_per_node ranks per node, CORE (when given) < cores_per_node and
+ * unique on its node (otherwise the ranks of a node take its free cores
+ * in file order).  machine.topology, an hwloc synthetic topology string
+ * ("package:2 core:16 pu:1"), gives cores_per_node as its number of PUs.
+ * machine.nodes = 0 means as many nodes as the ranks need.
+ */
+typedef struct fsim_machine {
+	uint32_t npes, nnodes, cores_per_node;
+	uint32_t *node_of;        /* per rank; NULL for rank order */
+	uint32_t *core_of;        /* per rank; NULL for rank order */
+	netm_time intra_latency;  /* intranode.latency */
+	int64_t intra_bandwidth;  /* intranode.bandwidth, bytes/s */
+	char *topology;           /* hwloc synthetic string used, or NULL */
+} fsim_machine;
+
+int fsim_machine_build(fsim_machine **mp, const fsim_config *c,
+		       uint32_t npes, char *err, size_t errlen);
+void fsim_machine_free(fsim_machine *m);
+
+static inline uint32_t fsim_node_of(const fsim_machine *m, uint32_t pe)
+{
+	return m->node_of ? m->node_of[pe] : pe / m->cores_per_node;
+}
+
+static inline uint32_t fsim_core_of(const fsim_machine *m, uint32_t pe)
+{
+	return m->core_of ? m->core_of[pe] : pe % m->cores_per_node;
+}
+
+/* ================================================= replacement rules */
+
+/*
+ * Rules change the trace at replay time, so a what-if needs no new
+ * emulation.  Text syntax, one rule or several separated by ';':
+ *
+ *   size>=CUT:NEW      messages of CUT bytes or more get NEW bytes
+ *   size=S:NEW         messages of exactly S bytes get NEW bytes
+ *   seb:NAME=DUR       SEBs named NAME take duration DUR
+ *   seb:NAME>CUT=DUR   ... only when their traced duration exceeds CUT
+ *   scale:NAME=F       durations of SEBs named NAME are multiplied by F
+ *
+ * Sizes and durations take units (4KiB, 1ms); F is a ratio (0.5, 3/4).
+ * For a message size, exact rules are tried before cut-off rules, each
+ * kind in the order given; the first match wins.  For an SEB, the first
+ * seb: rule of its name that matches replaces the duration; otherwise the
+ * duration is multiplied by its name's scale (if any) and by cpu.factor.
+ */
+typedef struct fsim_rules fsim_rules;
+
+int fsim_rules_new(fsim_rules **rp);
+void fsim_rules_free(fsim_rules *r);
+/* Add rules from text; origin ("--replace", "cfg.conf:12") goes into
+ * error messages. */
+int fsim_rules_add(fsim_rules *r, const char *text, const char *origin,
+		   char *err, size_t errlen);
+/* The global CPU factor (cpu.factor), as an exact ratio. */
+void fsim_rules_set_cpu_factor(fsim_rules *r, int64_t num, int64_t den);
+int fsim_rules_empty(const fsim_rules *r); /* no rule and factor 1 */
+
+/* The size a message of `size' bytes is simulated with. */
+uint64_t fsim_rules_size(const fsim_rules *r, uint64_t size);
+
+/* What happens to the durations of SEBs with a given name. */
+typedef struct fsim_durrule {
+	int nrules;           /* number of seb: rules for this name */
+	const netm_time *cut; /* per rule: traced duration must exceed it
+	                         (-1: any duration) */
+	const netm_time *dur; /* per rule: the new duration */
+	int64_t num, den;     /* otherwise: multiply by num/den (name scale
+	                         times cpu.factor; 1/1 when none) */
+} fsim_durrule;
+/* Resolve the rule for `name' (valid while r lives). */
+void fsim_rules_for_name(const fsim_rules *r, const char *name,
+			 fsim_durrule *out);
+/* A human description of the rules in force, one per line, prefixed. */
+void fsim_rules_describe(const fsim_rules *r, FILE *f, const char *prefix);
+/* Count of rules by kind, for the summary. */
+size_t fsim_rules_count(const fsim_rules *r);
+
+/* ===================================================== output writers */
+
+/* What every writer is told when it opens; it stays valid until the
+ * writer's close() returns. */
+typedef struct fsim_out_info {
+	const char *trace;        /* trace path as given */
+	uint32_t npes;            /* ranks in the trace */
+	const fsim_machine *machine;
+	const uint8_t *selected;  /* per PE: nonzero when the PE is in the
+	                             timeline (records come only for them) */
+	uint32_t nselected;
+	const char *const *names; /* SEB names that may appear, nnames of them
+	                             (an SEB record gives an index into it) */
+	uint32_t nnames;
+} fsim_out_info;
+
+/* One SEB as executed. */
+typedef struct fsim_seb_rec {
+	uint32_t pe, name;        /* name: index into fsim_out_info.names */
+	uint64_t index;           /* SEB index on its PE */
+	netm_time start, end;
+	uint32_t nsends, nwaits;
+} fsim_seb_rec;
+
+/* One message, reported when it is delivered. */
+typedef struct fsim_msg_rec {
+	uint32_t src, dst;
+	uint64_t seq;             /* per-source sequence number */
+	uint64_t src_seb;         /* sending SEB's index on src */
+	int32_t tag;
+	uint64_t bytes;           /* after replacement */
+	netm_time sent, arrived;
+} fsim_msg_rec;
+
+/*
+ * A timeline writer.  Records come in the order the simulator produces
+ * them: SEB records by start time, message records by arrival time, the
+ * two kinds interleaved (a message record may come before the record of
+ * the SEB that sent it is complete, never before that SEB started).
+ * Writers stream to files in `dir' and keep memory bounded.
+ */
+typedef struct fsim_out_ops {
+	const char *name;         /* "projections", "chrome" */
+	const char *summary;
+	int (*open)(void **st, const char *dir, const fsim_out_info *info,
+		    char *err, size_t errlen);
+	void (*seb)(void *st, const fsim_seb_rec *r);
+	void (*msg)(void *st, const fsim_msg_rec *r);
+	/* Finish: `end' is the predicted end time.  Returns nonzero (with
+	 * err) when writing failed at any point. */
+	int (*close)(void *st, netm_time end, char *err, size_t errlen);
+} fsim_out_ops;
+
+extern const fsim_out_ops fsim_out_projections;
+extern const fsim_out_ops fsim_out_chrome;
+/* NULL-terminated list of all writers, and lookup by name. */
+extern const fsim_out_ops *const fsim_outputs[];
+const fsim_out_ops *fsim_output_find(const char *name);
+
+/* ========================================================= the engine */
+
+/* Which part of the trace to simulate (skip points). */
+typedef enum fsim_region_kind {
+	FSIM_REGION_WHOLE = 0,  /* every SEB */
+	FSIM_REGION_MARKERS,    /* from each PE's first skip-start marker up to
+	                           (not including) its next skip-end marker */
+	FSIM_REGION_ITERS       /* from the SEB marked iteration `first' up
+	                           to the first SEB marked with a later
+	                           iteration than `last' (or a skip end) */
+} fsim_region_kind;
+
+typedef struct fsim_opts {
+	const char *trace;          /* trace directory or bundle */
+	const char *outdir;         /* output directory (required) */
+	int force;                  /* replace an existing outdir */
+	const fsim_config *cfg;     /* resolved machine description */
+	const fsim_rules *rules;    /* replacement rules incl. cpu factor */
+	fsim_region_kind region;
+	int64_t iter_first, iter_last;
+	/* timelines: NULL-terminated writers, and the PEs they cover */
+	const fsim_out_ops *const *timelines;
+	const uint8_t *tl_selected; /* per PE, NULL = all */
+	/* progress callback (may be NULL): SEBs done out of an estimate */
+	void (*progress)(void *arg, uint64_t done, uint64_t total);
+	void *progress_arg;
+	const char *cmdline;        /* recorded in the summary */
+} fsim_opts;
+
+/* Min/mean/max over PEs. */
+typedef struct fsim_stat {
+	netm_time min, max;
+	double mean;
+	uint32_t min_pe, max_pe;
+} fsim_stat;
+
+typedef struct fsim_result {
+	netm_time predicted;        /* end of the last SEB simulated */
+	uint32_t npes, nnodes;
+	char region[256];           /* what was simulated, in words */
+	uint64_t sebs;              /* SEBs executed */
+	uint64_t messages, bytes;   /* messages delivered, after rules */
+	uint64_t intra_messages, intra_bytes;
+	uint64_t net_messages, net_bytes;
+	uint64_t boundary_messages; /* region mode: crossing its boundary */
+	uint64_t prints;
+	fsim_stat busy, idle;
+	netm_totals net;
+	uint64_t events, seb_events, msg_events;
+	uint64_t windows_loaded;
+	double wall_s, events_per_s;
+	uint64_t peak_rss;
+	const char *outdir;
+} fsim_result;
+
+/*
+ * Replay the trace and write the output directory (summary.txt,
+ * summary.json, prints.txt, machine.conf, timelines).  Everything is
+ * written under a temporary name and moved into place only on success;
+ * on failure nothing is left behind and err says what went wrong: an
+ * unreadable trace (file, PE, window), a trace that does not close (a
+ * message nobody awaits), or a stalled replay (the stuck PEs and what
+ * each waits for).  Returns 0 or nonzero.
+ */
+int fsim_run(const fsim_opts *o, fsim_result *res, char *err, size_t errlen);
+
+/* Human-readable summary (the content of summary.txt). */
+void fsim_result_print(const fsim_result *r, const fsim_opts *o, FILE *f);
+/* The content of summary.json. */
+void fsim_result_json(const fsim_result *r, const fsim_opts *o, FILE *f);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SIBYL_FSIM_H */

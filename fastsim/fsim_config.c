@@ -1,0 +1,1696 @@
+/*
+ * fsim_config.c -- the machine description: config files of `key = value'
+ * sections, --set overrides, the unit-aware value parser, and the
+ * validation that turns raw text into netm_values.
+ *
+ * Loading only checks the syntax and records every key as raw text with
+ * where it came from; fsim_config_resolve() checks names and values all at
+ * once.  That order matters because the keys allowed in [net] depend on
+ * net.model, which may be set by a later file or by --set.
+ *
+ * The file format is documented for users in docs/machine.md.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <hwloc.h>
+
+#include "fsim.h"
+
+#define CFG_MAGIC 0x73636667u /* "scfg" */
+#define CFG_DEFAULT_MODEL "simple"
+#define CFG_MAX_CORES 1048576
+
+/* A broken promise of the caller (NULL or freed handle) stops the program:
+ * continuing would corrupt the run silently. */
+#define CFG_CHECK(c) do { if (!(c) || (c)->magic != CFG_MAGIC) { \
+	fprintf(stderr, "fastsim: internal error at %s:%d: %s called with " \
+		"an invalid configuration handle\n", __FILE__, __LINE__, \
+		__func__); abort(); } } while (0)
+
+/* ------------------------------------------------------------ schema */
+
+enum { S_MACHINE, S_INTRANODE, S_CPU, S_NET, S_REPLACE, S_SIM, NSECTIONS };
+
+/* Indices into machine_params. */
+enum { M_NODES, M_CORES, M_TOPOLOGY, M_MAP };
+
+static const netm_param machine_params[] = {
+	{ "nodes", NETM_P_INT, "0", "0..4294967295",
+	  "Number of nodes of the target machine; 0 means as many as the "
+	  "ranks need (ranks / cores_per_node rounded up, or with "
+	  "machine.map the highest node it names plus one)." },
+	{ "cores_per_node", NETM_P_INT, "1", "1..1048576",
+	  "Ranks each node can hold, one per core; taken from "
+	  "machine.topology when that is set." },
+	{ "topology", NETM_P_STRING, "", NULL,
+	  "hwloc synthetic topology of one node, e.g. \"package:2 core:16 "
+	  "pu:1\"; its number of PUs becomes cores_per_node." },
+	{ "map", NETM_P_STRING, "", NULL,
+	  "Rank-to-node mapping file (lines `RANK NODE [CORE]'); empty for "
+	  "rank order.  A relative path is taken from the directory of the "
+	  "configuration file that sets it." },
+	{ NULL, 0, NULL, NULL, NULL }
+};
+
+static const netm_param intranode_params[] = {
+	{ "latency", NETM_P_TIME, "200ns", NULL,
+	  "Fixed cost of a message between two ranks of one node, before "
+	  "its bytes are copied (an assumed figure, not a measurement)." },
+	{ "bandwidth", NETM_P_BW, "10GB/s", NULL,
+	  "Memory-copy bandwidth for messages between ranks of one node "
+	  "(an assumed figure, not a measurement)." },
+	{ NULL, 0, NULL, NULL, NULL }
+};
+
+static const netm_param cpu_params[] = {
+	{ "factor", NETM_P_RATIO, "1", NULL,
+	  "Every SEB duration not replaced by a rule is multiplied by this "
+	  "(0.5: a CPU twice as fast); must be greater than 0." },
+	{ NULL, 0, NULL, NULL, NULL }
+};
+
+/* net.model: its choices are the registry's names, so the ENUM is checked
+ * by hand (netm_find) rather than through a choices string. */
+static const netm_param net_params[] = {
+	{ "model", NETM_P_ENUM, CFG_DEFAULT_MODEL, NULL,
+	  "Network model; the other keys of [net] are its parameters." },
+	{ NULL, 0, NULL, NULL, NULL }
+};
+
+static const netm_param replace_params[] = {
+	{ "rules", NETM_P_STRING, "", NULL,
+	  "Replacement rules separated by ';' (size>=CUT:NEW, size=S:NEW, "
+	  "seb:NAME=DUR, seb:NAME>CUT=DUR, scale:NAME=F), applied when the "
+	  "trace is replayed." },
+	{ NULL, 0, NULL, NULL, NULL }
+};
+
+static const netm_param sim_params[] = {
+	{ "seed", NETM_P_INT, "1", "0..9223372036854775807",
+	  "Seed of the network models that make random choices." },
+	{ NULL, 0, NULL, NULL, NULL }
+};
+
+static const struct cfg_section {
+	const char *name;
+	const netm_param *params;
+	const char *doc;
+} sections[NSECTIONS] = {
+	[S_MACHINE] = { "machine", machine_params,
+			"the nodes of the target machine, where ranks run" },
+	[S_INTRANODE] = { "intranode", intranode_params,
+			  "messages between ranks of the same node" },
+	[S_CPU] = { "cpu", cpu_params, "speed of the target CPU" },
+	[S_NET] = { "net", net_params,
+		    "the network model and its parameters" },
+	[S_REPLACE] = { "replace", replace_params,
+			"what-if changes to the trace" },
+	[S_SIM] = { "sim", sim_params, "the simulation itself" },
+};
+
+/* ------------------------------------------------------------ handle */
+
+/* One key as given, or (key == NULL) a section header, which is kept only
+ * so that resolve can reject an unknown section even when it is empty. */
+typedef struct cfg_entry {
+	char *section;
+	char *key;
+	char *value;
+	char *origin;   /* "file.conf:12" or "--set" */
+	char *file;     /* the file it came from; NULL for --set */
+} cfg_entry;
+
+/* The resolved keys of one section, parallel to its params table. */
+typedef struct cfg_values {
+	netm_value *v;
+	const cfg_entry **from; /* NULL for a default */
+	size_t n;
+} cfg_values;
+
+struct fsim_config {
+	unsigned magic;
+	cfg_entry *ent;
+	size_t nent, cap;
+
+	int resolved;
+	cfg_values sec[NSECTIONS];   /* [net] holds only net.model */
+	const netm_ops *model;
+	cfg_values mod;              /* the model's parameters */
+	char *map_path;              /* machine.map as it will be opened */
+	int cores_from_topology;
+};
+
+static size_t nparams(const netm_param *p)
+{
+	size_t n = 0;
+	while (p && p[n].key)
+		n++;
+	return n;
+}
+
+static void entry_free(cfg_entry *e)
+{
+	free(e->section);
+	free(e->key);
+	free(e->value);
+	free(e->origin);
+	free(e->file);
+}
+
+static void values_free(cfg_values *cv)
+{
+	free(cv->v);
+	free(cv->from);
+	cv->v = NULL;
+	cv->from = NULL;
+	cv->n = 0;
+}
+
+static void unresolve(fsim_config *c)
+{
+	for (int s = 0; s < NSECTIONS; s++)
+		values_free(&c->sec[s]);
+	values_free(&c->mod);
+	free(c->map_path);
+	c->map_path = NULL;
+	c->model = NULL;
+	c->cores_from_topology = 0;
+	c->resolved = 0;
+}
+
+int fsim_config_new(fsim_config **cp)
+{
+	fsim_config *c = calloc(1, sizeof *c);
+	if (!c)
+		return -1;
+	c->magic = CFG_MAGIC;
+	*cp = c;
+	return 0;
+}
+
+void fsim_config_free(fsim_config *c)
+{
+	if (!c)
+		return;
+	CFG_CHECK(c);
+	unresolve(c);
+	for (size_t i = 0; i < c->nent; i++)
+		entry_free(&c->ent[i]);
+	free(c->ent);
+	c->magic = 0;
+	free(c);
+}
+
+/* ------------------------------------------------------ value parser */
+
+/*
+ * Numbers are parsed exactly, never through a double: "1.5ns" must be
+ * 1500 ps and "0.1s" exactly 10^11 ps.  A number is mant * 10^exp with at
+ * most 19 significant digits, so mant fits a uint64_t.
+ */
+typedef struct dec {
+	uint64_t mant;
+	int exp;
+} dec;
+
+enum { DEC_OK, DEC_SYNTAX, DEC_DIGITS, DEC_NOT_WHOLE, DEC_OVERFLOW };
+
+static int is_digit(char ch)
+{
+	return ch >= '0' && ch <= '9';
+}
+
+static int is_space(char ch)
+{
+	return ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n' ||
+	       ch == '\f' || ch == '\v';
+}
+
+/* Parse "12", "1.5", ".5", "2e3", "1.5E-3" at s; *end is set past it. */
+static int parse_dec(const char *s, const char **end, dec *d)
+{
+	uint64_t mant = 0;
+	int nsig = 0, pend = 0, ndig = 0, frac = 0;
+	long exp = 0;
+
+	for (;; s++) {
+		if (*s == '.' && !frac) {
+			frac = 1;
+			continue;
+		}
+		if (!is_digit(*s))
+			break;
+		ndig++;
+		if (frac)
+			exp--;
+		if (*s == '0') {
+			/* Zeros are held back: leading ones do not count,
+			 * trailing ones become exponent. */
+			if (mant)
+				pend++;
+			continue;
+		}
+		if (nsig + pend + 1 > 19)
+			return DEC_DIGITS;
+		while (pend) {
+			mant *= 10;
+			pend--;
+			nsig++;
+		}
+		mant = mant * 10 + (uint64_t)(*s - '0');
+		nsig++;
+	}
+	if (!ndig)
+		return DEC_SYNTAX;
+	exp += pend;
+	if ((*s == 'e' || *s == 'E') &&
+	    (is_digit(s[1]) || ((s[1] == '+' || s[1] == '-') &&
+				 is_digit(s[2])))) {
+		int neg = 0;
+		long e = 0;
+		s++;
+		if (*s == '+' || *s == '-')
+			neg = *s++ == '-';
+		/* Clamped: anything this large overflows or is not whole
+		 * anyway, and the clamp keeps exp + e from wrapping. */
+		for (; is_digit(*s); s++)
+			if (e < 100000)
+				e = e * 10 + (*s - '0');
+		exp += neg ? -e : e;
+	}
+	d->mant = mant;
+	d->exp = mant ? (int)exp : 0;
+	*end = s;
+	return DEC_OK;
+}
+
+/* mant * 10^(exp + e10) * 2^e2 / div as an integer <= max, exactly. */
+static int dec_to_int(const dec *d, int e10, int e2, unsigned div,
+		      uint64_t max, uint64_t *out)
+{
+	typedef unsigned __int128 u128;
+	u128 num, den = div, limit = (u128)max * div;
+	int e = d->exp + e10;
+
+	if (!d->mant) {
+		*out = 0;
+		return DEC_OK;
+	}
+	num = (u128)d->mant << e2;   /* < 2^114: e2 <= 50 */
+	if (e >= 0) {
+		for (; e > 0; e--) {
+			if (num > limit)
+				return DEC_OVERFLOW;
+			num *= 10;
+		}
+	} else {
+		/* num < 2^114 < 10^35: a larger divisor leaves a fraction. */
+		if (-e >= 35)
+			return DEC_NOT_WHOLE;
+		for (; e < 0; e++)
+			den *= 10;
+	}
+	if (num % den)
+		return DEC_NOT_WHOLE;
+	if (num / den > max)
+		return DEC_OVERFLOW;
+	*out = (uint64_t)(num / den);
+	return DEC_OK;
+}
+
+static unsigned __int128 gcd128(unsigned __int128 a, unsigned __int128 b)
+{
+	while (b) {
+		unsigned __int128 t = a % b;
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/* d as a fraction n/den (not reduced); DEC_DIGITS when it cannot be held. */
+static int dec_to_frac(const dec *d, unsigned __int128 *n,
+		       unsigned __int128 *den)
+{
+	*n = d->mant;
+	*den = 1;
+	if (d->exp > 0) {
+		for (int e = 0; e < d->exp; e++) {
+			if (*n > INT64_MAX)
+				return DEC_OVERFLOW;
+			*n *= 10;
+		}
+	} else if (d->exp < 0) {
+		if (d->exp < -36)
+			return DEC_DIGITS;
+		for (int e = 0; e > d->exp; e--)
+			*den *= 10;
+	}
+	return DEC_OK;
+}
+
+/* A unit of bytes: "B", "kB", "KiB", "Gb", "Gbit", with "/s" or not. */
+static int parse_byte_unit(const char *u, int *e10, int *e2, unsigned *div,
+			   int *persec)
+{
+	static const char prefixes[] = "KMGTP";
+	*e10 = *e2 = 0;
+	*div = 1;
+	*persec = 0;
+
+	if (*u && *u != 'B' && *u != 'b') {
+		const char *p = *u == 'k' ? prefixes : strchr(prefixes, *u);
+		if (!p)
+			return -1;
+		int n = (int)(p - prefixes) + 1;
+		u++;
+		if (*u == 'i' && u[-1] != 'k') {
+			*e2 = 10 * n;
+			u++;
+		} else {
+			*e10 = 3 * n;
+		}
+	}
+	if (strncmp(u, "bit", 3) == 0) {
+		*div = 8;
+		u += 3;
+	} else if (*u == 'b') {
+		*div = 8;
+		u++;
+	} else if (*u == 'B') {
+		u++;
+	} else {
+		return -1;
+	}
+	if (strcmp(u, "/s") == 0)
+		*persec = 1;
+	else if (*u)
+		return -1;
+	return 0;
+}
+
+static int parse_time_unit(const char *u, int *e10)
+{
+	static const struct {
+		const char *name;
+		int e10;
+	} units[] = {
+		{ "ps", 0 }, { "ns", 3 }, { "us", 6 },
+		{ "\xc2\xb5s", 6 },   /* micro sign */
+		{ "\xce\xbcs", 6 },   /* Greek mu */
+		{ "ms", 9 }, { "s", 12 },
+	};
+	for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+		if (strcmp(u, units[i].name) == 0) {
+			*e10 = units[i].e10;
+			return 0;
+		}
+	return -1;
+}
+
+/* What a value of type t is, and how to write one, for error messages. */
+static const char *type_what(netm_ptype t)
+{
+	switch (t) {
+	case NETM_P_TIME: return "a duration";
+	case NETM_P_BW: return "a bandwidth";
+	case NETM_P_SIZE: return "a size";
+	case NETM_P_INT: return "an integer";
+	case NETM_P_RATIO: return "a ratio";
+	case NETM_P_BOOL: return "a yes/no value";
+	case NETM_P_ENUM: return "one of the choices";
+	case NETM_P_STRING: return "a string";
+	}
+	return "valid";
+}
+
+static const char *type_example(netm_ptype t)
+{
+	switch (t) {
+	case NETM_P_TIME: return "write e.g. 1us, 250ns or 1.5ms";
+	case NETM_P_BW: return "write e.g. 24GB/s or 5GiB/s";
+	case NETM_P_SIZE: return "write e.g. 4096, 4KiB or 2MB";
+	case NETM_P_INT: return "write a whole number, e.g. 16";
+	case NETM_P_RATIO: return "write e.g. 1.25, 3/4 or 2";
+	case NETM_P_BOOL: return "write yes, no, true, false, on, off, 1 or 0";
+	default: return "see docs/machine.md";
+	}
+}
+
+static const char *unit_name(netm_ptype t)
+{
+	switch (t) {
+	case NETM_P_TIME: return "picoseconds";
+	case NETM_P_BW: return "bytes/s";
+	case NETM_P_SIZE: return "bytes";
+	default: return "units";
+	}
+}
+
+/* Parse a RATIO "1.25", "3/4", "2" into n/d, reduced. */
+static int parse_ratio(const char *s, int64_t *num, int64_t *den)
+{
+	typedef unsigned __int128 u128;
+	const char *end;
+	dec a, b;
+	u128 an, ad, bn = 1, bd = 1;
+	int rc;
+
+	if ((rc = parse_dec(s, &end, &a)) != DEC_OK)
+		return rc;
+	while (is_space(*end))
+		end++;
+	if (*end == '/') {
+		s = end + 1;
+		while (is_space(*s))
+			s++;
+		if ((rc = parse_dec(s, &end, &b)) != DEC_OK)
+			return rc;
+		while (is_space(*end))
+			end++;
+		if ((rc = dec_to_frac(&b, &bn, &bd)) != DEC_OK)
+			return rc;
+		if (bn == 0)
+			return DEC_SYNTAX;
+	}
+	if (*end)
+		return DEC_SYNTAX;
+	if ((rc = dec_to_frac(&a, &an, &ad)) != DEC_OK)
+		return rc;
+	/* (an/ad) / (bn/bd): every factor < 10^37, check before multiplying. */
+	u128 g1 = gcd128(an, bn), g2 = gcd128(ad, bd);
+	if (g1 > 1) {
+		an /= g1;
+		bn /= g1;
+	}
+	if (g2 > 1) {
+		ad /= g2;
+		bd /= g2;
+	}
+	if (an > UINT64_MAX || bd > UINT64_MAX || ad > UINT64_MAX ||
+	    bn > UINT64_MAX)
+		return DEC_DIGITS;
+	u128 n = an * bd, d = ad * bn;
+	u128 g = gcd128(n, d);
+	if (g > 1) {
+		n /= g;
+		d /= g;
+	}
+	if (!n)
+		d = 1;
+	if (n > INT64_MAX || d > INT64_MAX)
+		return DEC_DIGITS;
+	*num = (int64_t)n;
+	*den = (int64_t)d;
+	return DEC_OK;
+}
+
+static int bad_value(char *err, size_t errlen, const char *name,
+		     const char *s, size_t len, netm_ptype t)
+{
+	return netm_errf(err, errlen, "%s: '%.*s' is not %s; %s", name, (int)len,
+		    s, type_what(t), type_example(t));
+}
+
+static int parse_bool(const char *s, size_t len, int64_t *out)
+{
+	static const char *const yes[] = { "yes", "true", "on", "1" };
+	static const char *const no[] = { "no", "false", "off", "0" };
+
+	for (int i = 0; i < 4; i++) {
+		if (strlen(yes[i]) == len && strncasecmp(s, yes[i], len) == 0) {
+			*out = 1;
+			return 0;
+		}
+		if (strlen(no[i]) == len && strncasecmp(s, no[i], len) == 0) {
+			*out = 0;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static int parse_enum(const netm_param *p, const char *name, const char *s,
+		      size_t len, netm_value *v, char *err, size_t errlen)
+{
+	const char *c = p->choices ? p->choices : "";
+
+	for (int64_t i = 0;; i++) {
+		const char *bar = strchr(c, '|');
+		size_t n = bar ? (size_t)(bar - c) : strlen(c);
+		if (n == len && strncmp(c, s, len) == 0) {
+			v->i = i;
+			/* Into the caller's text: it lives as long as the
+			 * value, and a choice is not NUL-terminated. */
+			v->s = s;
+			return 0;
+		}
+		if (!bar)
+			break;
+		c = bar + 1;
+	}
+	netm_errf(err, errlen, "%s: '%.*s' is not one of: ", name, (int)len, s);
+	for (c = p->choices ? p->choices : ""; *c; c++)
+		netm_errcat(err, errlen, *c == '|' ? ", " : "%c", *c);
+	return -1;
+}
+
+static int parse_ratio_value(const char *name, const char *s, size_t len,
+			     netm_value *v, char *err, size_t errlen)
+{
+	char buf[128];
+	int rc;
+
+	if (*s == '-')
+		return netm_errf(err, errlen, "%s: '%.*s' is negative; a ratio must "
+			    "be 0 or more, e.g. 0.5 or 3/4", name, (int)len,
+			    s);
+	if (len >= sizeof buf)
+		return netm_errf(err, errlen, "%s: '%.40s...' is too long for a "
+			    "ratio; write e.g. 1.25 or 3/4", name, s);
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	rc = parse_ratio(buf, &v->num, &v->den);
+	if (rc == DEC_SYNTAX)
+		return bad_value(err, errlen, name, s, len, NETM_P_RATIO);
+	if (rc == DEC_OVERFLOW)
+		return netm_errf(err, errlen, "%s: '%s' is too large for a ratio "
+			    "(the limit is %lld)", name, buf,
+			    (long long)INT64_MAX);
+	if (rc != DEC_OK)
+		return netm_errf(err, errlen, "%s: '%s' has too many digits for an "
+			    "exact ratio; use at most 18 significant digits "
+			    "in each part", name, buf);
+	return 0;
+}
+
+/* The unit after a number, as powers of ten and two and a divisor. */
+static int parse_unit(const netm_param *p, const char *name, const char *s,
+		      size_t len, const char *unit, const dec *d, int *e10,
+		      int *e2, unsigned *div, char *err, size_t errlen)
+{
+	int persec = 0;
+
+	switch (p->type) {
+	case NETM_P_TIME:
+		/* Zero needs no unit; any other bare number is ambiguous. */
+		if (!*unit && d->mant == 0)
+			return 0;
+		if (!*unit)
+			return netm_errf(err, errlen, "%s: '%.*s' has no unit; say "
+				    "the unit, e.g. 1us, 250ns or 2ms", name,
+				    (int)len, s);
+		if (parse_time_unit(unit, e10))
+			return netm_errf(err, errlen, "%s: '%.*s' is not a "
+				    "duration; write e.g. 1us, 250ns or 1.5ms "
+				    "(units: ps, ns, us, ms, s)", name,
+				    (int)len, s);
+		return 0;
+	case NETM_P_BW:
+		if (!*unit)
+			return netm_errf(err, errlen, "%s: '%.*s' has no unit; say "
+				    "the unit, e.g. 24GB/s, 5GiB/s or "
+				    "100Gb/s", name, (int)len, s);
+		if (parse_byte_unit(unit, e10, e2, div, &persec) || !persec)
+			return bad_value(err, errlen, name, s, len, p->type);
+		return 0;
+	case NETM_P_SIZE:
+		if (*unit && (parse_byte_unit(unit, e10, e2, div, &persec) ||
+			      persec || *div != 1))
+			return bad_value(err, errlen, name, s, len, p->type);
+		return 0;
+	case NETM_P_INT:
+		if (*unit)
+			return bad_value(err, errlen, name, s, len, p->type);
+		return 0;
+	default:
+		return netm_errf(err, errlen, "%s: internal error: parameter type "
+			    "%d has no unit", name, (int)p->type);
+	}
+}
+
+/* The parser behind fsim_parse_value, naming the key as `name'. */
+static int parse_named(const netm_param *p, const char *name,
+		       const char *text, netm_value *v, char *err,
+		       size_t errlen)
+{
+	const char *s = text, *num, *end;
+	char unit[32];
+	dec d;
+	int rc, e10 = 0, e2 = 0;
+	unsigned div = 1;
+	uint64_t u = 0;
+
+	memset(v, 0, sizeof *v);
+	v->den = 1;
+	if (p->type == NETM_P_STRING) {
+		v->s = text;
+		return 0;
+	}
+	while (is_space(*s))
+		s++;
+	size_t len = strlen(s);
+	while (len && is_space(s[len - 1]))
+		len--;
+	if (len == 0)
+		return netm_errf(err, errlen, "%s: the value is empty; %s", name,
+			    p->type == NETM_P_ENUM ? "give one of the choices" :
+			    type_example(p->type));
+
+	switch (p->type) {
+	case NETM_P_BOOL:
+		if (parse_bool(s, len, &v->i))
+			return bad_value(err, errlen, name, s, len, p->type);
+		return 0;
+	case NETM_P_ENUM:
+		return parse_enum(p, name, s, len, v, err, errlen);
+	case NETM_P_RATIO:
+		return parse_ratio_value(name, s, len, v, err, errlen);
+	default:
+		break;
+	}
+
+	/* The numeric types: [-]NUMBER [space] [UNIT]. */
+	int neg = *s == '-';
+	num = s + neg;
+	rc = parse_dec(num, &end, &d);
+	if (rc == DEC_SYNTAX)
+		return bad_value(err, errlen, name, s, len, p->type);
+	if (rc == DEC_DIGITS)
+		return netm_errf(err, errlen, "%s: '%.*s' has more than 19 "
+			    "significant digits", name, (int)len, s);
+	while (end < s + len && is_space(*end))
+		end++;
+	size_t ulen = (size_t)(s + len - end);
+	if (ulen >= sizeof unit)
+		return bad_value(err, errlen, name, s, len, p->type);
+	memcpy(unit, end, ulen);
+	unit[ulen] = '\0';
+	if (neg && p->type != NETM_P_INT)
+		return netm_errf(err, errlen, "%s: '%.*s' is negative; it must be "
+			    "%s", name, (int)len, s, p->type == NETM_P_BW ?
+			    "greater than 0" : "0 or more");
+	if (parse_unit(p, name, s, len, unit, &d, &e10, &e2, &div, err,
+		       errlen))
+		return -1;
+
+	rc = dec_to_int(&d, e10, e2, div, INT64_MAX, &u);
+	if (rc == DEC_NOT_WHOLE && p->type == NETM_P_INT)
+		return netm_errf(err, errlen, "%s: '%.*s' is not a whole number",
+			    name, (int)len, s);
+	if (rc == DEC_NOT_WHOLE)
+		return netm_errf(err, errlen, "%s: '%.*s' is not a whole number of "
+			    "%s", name, (int)len, s, unit_name(p->type));
+	if (rc == DEC_OVERFLOW)
+		return netm_errf(err, errlen, "%s: '%.*s' is too large (the limit "
+			    "is %lld %s)", name, (int)len, s,
+			    (long long)INT64_MAX, p->type == NETM_P_INT ?
+			    "in magnitude" : unit_name(p->type));
+	v->i = neg ? -(int64_t)u : (int64_t)u;
+
+	if (p->type == NETM_P_BW && v->i <= 0)
+		return netm_errf(err, errlen, "%s: the bandwidth must be greater "
+			    "than 0, e.g. 10GB/s", name);
+	if (p->type == NETM_P_INT && p->choices) {
+		long long lo, hi;
+		char dots[3] = "";
+		if (sscanf(p->choices, "%lld%2[.]%lld", &lo, dots, &hi) == 3 &&
+		    strcmp(dots, "..") == 0 && (v->i < lo || v->i > hi))
+			return netm_errf(err, errlen, "%s: %lld is out of range; it "
+				    "must be from %lld to %lld", name,
+				    (long long)v->i, lo, hi);
+	}
+	return 0;
+}
+
+int fsim_parse_value(const netm_param *p, const char *text, netm_value *v,
+		     char *err, size_t errlen)
+{
+	if (!p || !text || !v)
+		return netm_errf(err, errlen, "fsim_parse_value: internal error: "
+			    "called without a parameter, text or value");
+	return parse_named(p, p->key, text, v, err, errlen);
+}
+
+/* ----------------------------------------------------------- loading */
+
+static int is_name_char(char ch)
+{
+	return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+	       is_digit(ch) || ch == '_' || ch == '-';
+}
+
+/* Undo the quoting of a value: s points after the opening quote.  \" and
+ * \\ are escapes; any other backslash is kept, so that paths with
+ * backslashes need no doubling. */
+static char *unquote(const char *s, const char **end)
+{
+	size_t n = 0;
+	char *out = malloc(strlen(s) + 1);
+	if (!out)
+		return NULL;
+	for (; *s && *s != '"'; s++) {
+		if (*s == '\\' && (s[1] == '"' || s[1] == '\\'))
+			s++;
+		out[n++] = *s;
+	}
+	out[n] = '\0';
+	*end = *s == '"' ? s + 1 : NULL;
+	return out;
+}
+
+static const char *trim(char *s)
+{
+	while (is_space(*s))
+		s++;
+	size_t n = strlen(s);
+	while (n && is_space(s[n - 1]))
+		s[--n] = '\0';
+	return s;
+}
+
+/* A list of entries being built, merged into the handle only when the
+ * whole file (or --set) is valid. */
+typedef struct entry_list {
+	cfg_entry *ent;
+	size_t n, cap;
+} entry_list;
+
+/* Add (or, for a key seen before, replace: the later one wins). */
+static int list_put(entry_list *l, cfg_entry *e)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		cfg_entry *o = &l->ent[i];
+		if (strcmp(o->section, e->section) != 0)
+			continue;
+		if (!o->key && !e->key) {
+			entry_free(e);    /* a repeated header adds nothing */
+			return 0;
+		}
+		if (o->key && e->key && strcmp(o->key, e->key) == 0) {
+			entry_free(o);
+			*o = *e;
+			return 0;
+		}
+	}
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 16;
+		cfg_entry *p = realloc(l->ent, cap * sizeof *p);
+		if (!p) {
+			entry_free(e);
+			return -1;
+		}
+		l->ent = p;
+		l->cap = cap;
+	}
+	l->ent[l->n++] = *e;
+	return 0;
+}
+
+static int make_entry(cfg_entry *e, const char *section, const char *key,
+		      const char *value, const char *origin, const char *file)
+{
+	memset(e, 0, sizeof *e);
+	e->section = strdup(section);
+	e->key = key ? strdup(key) : NULL;
+	e->value = value ? strdup(value) : NULL;
+	e->origin = strdup(origin);
+	e->file = file ? strdup(file) : NULL;
+	if (!e->section || (key && !e->key) || (value && !e->value) ||
+	    !e->origin || (file && !e->file)) {
+		entry_free(e);
+		return -1;
+	}
+	return 0;
+}
+
+static int merge(fsim_config *c, entry_list *l)
+{
+	entry_list all = { c->ent, c->nent, c->cap };
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < l->n; i++)
+		if (list_put(&all, &l->ent[i])) {
+			rc = -1;
+			i++;
+			break;
+		}
+	for (; i < l->n; i++)
+		entry_free(&l->ent[i]);
+	free(l->ent);
+	l->ent = NULL;
+	l->n = l->cap = 0;
+	c->ent = all.ent;
+	c->nent = all.n;
+	c->cap = all.cap;
+	unresolve(c);
+	return rc;
+}
+
+static void list_free(entry_list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		entry_free(&l->ent[i]);
+	free(l->ent);
+}
+
+/* Parse one line (already stripped of its newline) into l. */
+static int load_line(entry_list *l, char **section, char *line,
+		     const char *path, unsigned lineno, char *err,
+		     size_t errlen)
+{
+	char origin[4200];
+	char *s = line, *value = NULL;
+	cfg_entry e;
+
+	snprintf(origin, sizeof origin, "%s:%u", path, lineno);
+	while (is_space(*s))
+		s++;
+	if (!*s || *s == '#')
+		return 0;
+
+	if (*s == '[') {
+		char *close = strchr(s, ']');
+		char *rest = close ? close + 1 : NULL;
+		while (rest && is_space(*rest))
+			rest++;
+		if (!close || (*rest && *rest != '#'))
+			return netm_errf(err, errlen, "%s: malformed section "
+				    "header '%s'; write it as [name], e.g. "
+				    "[machine]", origin, trim(s));
+		*close = '\0';
+		const char *name = trim(s + 1);
+		for (const char *p = name; *p; p++)
+			if (!is_name_char(*p))
+				name = "";
+		if (!*name)
+			return netm_errf(err, errlen, "%s: malformed section "
+				    "header; a section name is made of "
+				    "letters, digits, '_' and '-', e.g. "
+				    "[machine]", origin);
+		free(*section);
+		if (!(*section = strdup(name)) ||
+		    make_entry(&e, name, NULL, NULL, origin, path) ||
+		    list_put(l, &e))
+			return netm_errf(err, errlen, "%s: out of memory", origin);
+		return 0;
+	}
+
+	char *k = s;
+	while (is_name_char(*s))
+		s++;
+	size_t klen = (size_t)(s - k);
+	while (is_space(*s))
+		s++;
+	if (*s == '.' && klen)
+		return netm_errf(err, errlen, "%s: '%.*s.': in a file a key is "
+			    "written without its section, under the "
+			    "[section] header, e.g. [net] then latency = "
+			    "1us", origin, (int)klen, k);
+	if (!klen || *s != '=')
+		return netm_errf(err, errlen, "%s: expected 'key = value', a "
+			    "[section] header or a # comment, found '%s'",
+			    origin, trim(k));
+	k[klen] = '\0';
+	if (!*section)
+		return netm_errf(err, errlen, "%s: key '%s' comes before any "
+			    "[section] header; put it under its section, "
+			    "e.g. [machine]", origin, k);
+	s++;
+	while (is_space(*s))
+		s++;
+	if (*s == '"') {
+		const char *end;
+		if (!(value = unquote(s + 1, &end)))
+			return netm_errf(err, errlen, "%s: out of memory", origin);
+		if (!end) {
+			free(value);
+			return netm_errf(err, errlen, "%s: the quoted value of '%s' "
+				    "has no closing quote", origin, k);
+		}
+		while (is_space(*end))
+			end++;
+		if (*end && *end != '#') {
+			free(value);
+			return netm_errf(err, errlen, "%s: unexpected text '%s' "
+				    "after the quoted value of '%s'; put "
+				    "everything inside the quotes", origin,
+				    end, k);
+		}
+	} else {
+		/* A comment starts at a '#' preceded by white space, so
+		 * that "a#b" stays a value. */
+		char *p = s;
+		for (; *p; p++)
+			if (*p == '#' && (p == s || is_space(p[-1])))
+				break;
+		*p = '\0';
+		if (!(value = strdup(trim(s))))
+			return netm_errf(err, errlen, "%s: out of memory", origin);
+	}
+	int rc = make_entry(&e, *section, k, value, origin, path);
+	free(value);
+	if (rc || list_put(l, &e))
+		return netm_errf(err, errlen, "%s: out of memory", origin);
+	return 0;
+}
+
+int fsim_config_load(fsim_config *c, const char *path, char *err,
+		     size_t errlen)
+{
+	entry_list l = { NULL, 0, 0 };
+	char *line = NULL, *section = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	unsigned lineno = 0;
+	int rc = -1;
+
+	CFG_CHECK(c);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return netm_errf(err, errlen, "cannot open the configuration file "
+			    "%s: %s; check the path", path, strerror(errno));
+	while ((len = getline(&line, &cap, f)) != -1) {
+		lineno++;
+		if ((size_t)len != strlen(line)) {
+			netm_errf(err, errlen, "%s:%u: the line contains a NUL "
+			     "byte; a configuration file is text", path,
+			     lineno);
+			goto out_with_list;
+		}
+		while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+			line[--len] = '\0';
+		if (load_line(&l, &section, line, path, lineno, err, errlen))
+			goto out_with_list;
+	}
+	if (ferror(f)) {
+		netm_errf(err, errlen, "cannot read the configuration file %s: %s",
+		     path, strerror(errno));
+		goto out_with_list;
+	}
+	if (merge(c, &l)) {
+		netm_errf(err, errlen, "out of memory loading %s", path);
+		goto out_with_file;
+	}
+	rc = 0;
+	goto out_with_file;
+
+out_with_list:
+	list_free(&l);
+out_with_file:
+	free(section);
+	free(line);
+	fclose(f);
+	return rc;
+}
+
+int fsim_config_set(fsim_config *c, const char *assignment, char *err,
+		    size_t errlen)
+{
+	entry_list l = { NULL, 0, 0 };
+	cfg_entry e;
+	char *buf, *value;
+	const char *eq;
+
+	CFG_CHECK(c);
+	if (!assignment || !(eq = strchr(assignment, '=')))
+		return netm_errf(err, errlen, "--set '%s': expected "
+			    "section.key=value, e.g. machine.nodes=4",
+			    assignment ? assignment : "");
+	if (!(buf = strdup(assignment)))
+		return netm_errf(err, errlen, "--set: out of memory");
+	buf[eq - assignment] = '\0';
+	char *name = (char *)trim(buf);
+	char *dot = strchr(name, '.');
+	value = (char *)trim(buf + (eq - assignment) + 1);
+	int ok = dot && dot > name && dot[1];
+	for (char *p = name; ok && *p; p++)
+		if (p != dot && !is_name_char(*p))
+			ok = 0;
+	if (!ok) {
+		netm_errf(err, errlen, "--set '%s': expected section.key=value, "
+		     "e.g. machine.nodes=4 or net.latency=1us", assignment);
+		goto out_with_buf;
+	}
+	*dot = '\0';
+	for (const char *p = value; *p; p++)
+		if ((unsigned char)*p < 0x20 && *p != '\t') {
+			netm_errf(err, errlen, "--set '%s': the value contains a "
+			     "control character", assignment);
+			goto out_with_buf;
+		}
+	/* Quotes are optional here (the shell has split the words already)
+	 * but accepted, so that a value reads the same as in a file. */
+	size_t vlen = strlen(value);
+	if (vlen >= 2 && value[0] == '"' && value[vlen - 1] == '"') {
+		const char *end;
+		value[vlen - 1] = '\0';
+		char *uq = unquote(value + 1, &end);
+		if (!uq) {
+			netm_errf(err, errlen, "--set: out of memory");
+			goto out_with_buf;
+		}
+		if (end) {
+			free(uq);
+			netm_errf(err, errlen, "--set '%s': a quote inside a quoted "
+			     "value must be written \\\"", assignment);
+			goto out_with_buf;
+		}
+		int rc = make_entry(&e, name, dot + 1, uq, "--set", NULL);
+		free(uq);
+		if (rc)
+			goto out_of_memory;
+	} else if (make_entry(&e, name, dot + 1, value, "--set", NULL)) {
+		goto out_of_memory;
+	}
+	if (list_put(&l, &e) || merge(c, &l))
+		goto out_of_memory;
+	free(buf);
+	return 0;
+
+out_of_memory:
+	netm_errf(err, errlen, "--set: out of memory");
+	list_free(&l);
+out_with_buf:
+	free(buf);
+	return -1;
+}
+
+/* ----------------------------------------------------- "did you mean" */
+
+/* Damerau-Levenshtein distance (optimal string alignment): a swap of two
+ * neighbours ("ltaency") costs one, like an insertion or a deletion. */
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	size_t r0[128], r1[128], r2[128];
+	size_t *pp = r0, *prev = r1, *cur = r2;
+
+	if (la >= 128 || lb >= 128)
+		return SIZE_MAX;
+	for (size_t j = 0; j <= lb; j++)
+		prev[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		cur[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t best = prev[j - 1] + (a[i - 1] != b[j - 1]);
+			if (prev[j] + 1 < best)
+				best = prev[j] + 1;
+			if (cur[j - 1] + 1 < best)
+				best = cur[j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
+			    a[i - 2] == b[j - 1] && pp[j - 2] + 1 < best)
+				best = pp[j - 2] + 1;
+			cur[j] = best;
+		}
+		size_t *t = pp;
+		pp = prev;
+		prev = cur;
+		cur = t;
+	}
+	return prev[lb];
+}
+
+typedef struct suggest {
+	const char *typed;
+	char best[128];
+	size_t dist;
+} suggest;
+
+/* The part of "section.key" a typo is measured against: the key, or the
+ * whole name when it has no section. */
+static size_t key_len(const char *name)
+{
+	const char *dot = strchr(name, '.');
+	return strlen(dot ? dot + 1 : name);
+}
+
+static void suggest_try(suggest *sg, const char *section, const char *key)
+{
+	char cand[128];
+	if (key)
+		snprintf(cand, sizeof cand, "%s.%s", section, key);
+	else
+		snprintf(cand, sizeof cand, "%s", section);
+	size_t d = edit_distance(sg->typed, cand);
+	size_t lt = key_len(sg->typed), lc = key_len(cand);
+	size_t max = lt / 3 > 2 ? lt / 3 : 2;
+	/* Only a near miss is worth suggesting: two edits (a third of the
+	 * name for long names), and never more than half of it, so that
+	 * "net.foo" does not become "net.o". */
+	if (d <= max && 2 * d <= (lt > lc ? lt : lc) && d < sg->dist) {
+		sg->dist = d;
+		snprintf(sg->best, sizeof sg->best, "%s", cand);
+	}
+}
+
+static void suggest_key(suggest *sg, const netm_ops *model)
+{
+	for (int s = 0; s < NSECTIONS; s++)
+		for (const netm_param *p = sections[s].params; p->key; p++)
+			suggest_try(sg, sections[s].name, p->key);
+	for (const netm_param *p = model ? model->params : NULL; p && p->key;
+	     p++)
+		suggest_try(sg, "net", p->key);
+}
+
+static int find_section(const char *name)
+{
+	for (int s = 0; s < NSECTIONS; s++)
+		if (strcmp(sections[s].name, name) == 0)
+			return s;
+	return -1;
+}
+
+static void list_sections(char *err, size_t errlen)
+{
+	netm_errcat(err, errlen, "; the sections are");
+	for (int s = 0; s < NSECTIONS; s++)
+		netm_errcat(err, errlen, "%s [%s]", s ? "," : "", sections[s].name);
+}
+
+static int unknown_section(const cfg_entry *e, char *err, size_t errlen)
+{
+	suggest sg = { e->section, "", SIZE_MAX };
+	for (int s = 0; s < NSECTIONS; s++)
+		suggest_try(&sg, sections[s].name, NULL);
+	netm_errf(err, errlen, "%s: unknown section '[%s]'", e->origin, e->section);
+	if (sg.best[0])
+		netm_errcat(err, errlen, " (did you mean '[%s]'?)", sg.best);
+	else
+		list_sections(err, errlen);
+	return -1;
+}
+
+static int unknown_key(const cfg_entry *e, int s, const netm_ops *model,
+		       char *err, size_t errlen)
+{
+	char typed[256];
+	snprintf(typed, sizeof typed, "%s.%s", e->section, e->key);
+	suggest sg = { typed, "", SIZE_MAX };
+	suggest_key(&sg, model);
+
+	netm_errf(err, errlen, "%s: unknown key '%s'", e->origin, typed);
+	if (sg.best[0]) {
+		netm_errcat(err, errlen, " (did you mean '%s'?)", sg.best);
+		return -1;
+	}
+	if (s < 0) {
+		list_sections(err, errlen);
+		return -1;
+	}
+	/* A parameter of another model: say how to select that model. */
+	if (s == S_NET) {
+		int other = 0;
+		for (size_t m = 0; netm_registry[m]; m++) {
+			const netm_ops *o = netm_registry[m];
+			if (o == model)
+				continue;
+			for (const netm_param *p = o->params; p && p->key; p++)
+				if (strcmp(p->key, e->key) == 0) {
+					netm_errcat(err, errlen, "%s%s",
+					       other++ ? ", " :
+					       "; it is a parameter of "
+					       "net.model = ", o->name);
+					break;
+				}
+		}
+		if (other)
+			netm_errcat(err, errlen, ", not of the selected model "
+			       "'%s'", model->name);
+	}
+	netm_errcat(err, errlen, "; the keys of [%s] are", e->section);
+	int first = 1;
+	for (const netm_param *p = sections[s].params; p->key; p++, first = 0)
+		netm_errcat(err, errlen, "%s %s", first ? "" : ",", p->key);
+	if (s == S_NET)
+		for (const netm_param *p = model->params; p && p->key; p++)
+			netm_errcat(err, errlen, ", %s", p->key);
+	return -1;
+}
+
+/* ---------------------------------------------------------- resolving */
+
+static const cfg_entry *find_entry(const fsim_config *c, const char *section,
+				   const char *key)
+{
+	for (size_t i = 0; i < c->nent; i++)
+		if (c->ent[i].key && strcmp(c->ent[i].section, section) == 0 &&
+		    strcmp(c->ent[i].key, key) == 0)
+			return &c->ent[i];
+	return NULL;
+}
+
+static int values_init(cfg_values *cv, const netm_param *params,
+		       const char *section, char *err, size_t errlen)
+{
+	cv->n = nparams(params);
+	cv->v = calloc(cv->n + 1, sizeof *cv->v);
+	cv->from = calloc(cv->n + 1, sizeof *cv->from);
+	if (!cv->v || !cv->from)
+		return netm_errf(err, errlen, "out of memory resolving the "
+			    "configuration");
+	for (size_t i = 0; i < cv->n; i++) {
+		char name[256];
+		snprintf(name, sizeof name, "%s.%s", section, params[i].key);
+		/* net.model is checked against the registry instead. */
+		if (params == net_params)
+			break;
+		if (parse_named(&params[i], name, params[i].def, &cv->v[i],
+				err, errlen)) {
+			netm_errcat(err, errlen, " (internal error: the default "
+			       "of %s does not parse; report this bug)", name);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int set_value(cfg_values *cv, const netm_param *params, size_t i,
+		     const cfg_entry *e, char *err, size_t errlen)
+{
+	char name[256], msg[1024];
+	snprintf(name, sizeof name, "%s.%s", e->section, e->key);
+	if (parse_named(&params[i], name, e->value, &cv->v[i], msg,
+			sizeof msg))
+		return netm_errf(err, errlen, "%s: %s", e->origin, msg);
+	cv->v[i].set = 1;
+	cv->from[i] = e;
+	return 0;
+}
+
+static int select_model(fsim_config *c, char *err, size_t errlen)
+{
+	const cfg_entry *e = find_entry(c, "net", "model");
+	const netm_ops *m;
+
+	if (!e) {
+		/* "simple" when it is built in, otherwise the first model. */
+		if (!(m = netm_find(CFG_DEFAULT_MODEL)))
+			m = netm_registry[0];
+		if (!m)
+			return netm_errf(err, errlen, "no network model is built "
+				    "into this program; rebuild Sibyl with "
+				    "netmodels/");
+	} else if (!(m = netm_find(e->value))) {
+		suggest sg = { e->value, "", SIZE_MAX };
+		netm_errf(err, errlen, "%s: net.model: '%s' is not one of:",
+		     e->origin, e->value);
+		for (size_t i = 0; netm_registry[i]; i++) {
+			netm_errcat(err, errlen, "%s %s", i ? "," : "",
+			       netm_registry[i]->name);
+			suggest_try(&sg, netm_registry[i]->name, NULL);
+		}
+		if (sg.best[0])
+			netm_errcat(err, errlen, " (did you mean '%s'?)", sg.best);
+		return -1;
+	}
+	c->model = m;
+	c->sec[S_NET].v[0].i = 0;
+	for (size_t i = 0; netm_registry[i] && netm_registry[i] != m; i++)
+		c->sec[S_NET].v[0].i++;
+	c->sec[S_NET].v[0].s = m->name;
+	c->sec[S_NET].v[0].den = 1;
+	c->sec[S_NET].v[0].set = e != NULL;
+	c->sec[S_NET].from[0] = e;
+	return 0;
+}
+
+/* Number of PUs of an hwloc synthetic topology. */
+static int topology_pus(const char *desc, const char *origin, uint64_t *pus,
+			char *err, size_t errlen)
+{
+	hwloc_topology_t t;
+	int rc = -1;
+
+	if (hwloc_topology_init(&t))
+		return netm_errf(err, errlen, "%s: machine.topology: hwloc cannot "
+			    "create a topology: %s", origin, strerror(errno));
+	if (hwloc_topology_set_synthetic(t, desc) || hwloc_topology_load(t)) {
+		netm_errf(err, errlen, "%s: machine.topology: '%s' is not a valid "
+		     "hwloc synthetic topology; write levels as TYPE:COUNT "
+		     "from the outside in, ending with the pu level, e.g. "
+		     "\"package:2 core:16 pu:1\" (see 'Synthetic "
+		     "topologies' in the hwloc documentation)", origin, desc);
+		goto out_with_topology;
+	}
+	int n = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_PU);
+	if (n <= 0) {
+		netm_errf(err, errlen, "%s: machine.topology: '%s' has no PU; end "
+		     "it with a pu level, e.g. \"package:2 core:16 pu:1\"",
+		     origin, desc);
+		goto out_with_topology;
+	}
+	*pus = (uint64_t)n;
+	rc = 0;
+out_with_topology:
+	hwloc_topology_destroy(t);
+	return rc;
+}
+
+/* Cross-key checks, once every value parsed. */
+static int check_machine(fsim_config *c, char *err, size_t errlen)
+{
+	cfg_values *m = &c->sec[S_MACHINE];
+	netm_value *topo = &m->v[M_TOPOLOGY], *cores = &m->v[M_CORES];
+
+	if (topo->s && topo->s[0]) {
+		const char *origin = m->from[M_TOPOLOGY]->origin;
+		uint64_t pus = 0;
+		if (topology_pus(topo->s, origin, &pus, err, errlen))
+			return -1;
+		if (pus > CFG_MAX_CORES)
+			return netm_errf(err, errlen, "%s: machine.topology: '%s' "
+				    "has %llu PUs; at most %d cores per node "
+				    "are supported", origin, topo->s,
+				    (unsigned long long)pus, CFG_MAX_CORES);
+		if (cores->set && (uint64_t)cores->i != pus)
+			return netm_errf(err, errlen, "%s: machine.cores_per_node "
+				    "= %lld disagrees with machine.topology "
+				    "'%s' (%s), which has %llu PUs; drop one "
+				    "of the two keys", m->from[M_CORES]->origin,
+				    (long long)cores->i, topo->s, origin,
+				    (unsigned long long)pus);
+		cores->i = (int64_t)pus;
+		c->cores_from_topology = !cores->set;
+	}
+
+	/* A map named in a file is found next to that file, so that a
+	 * machine description and its map travel together. */
+	netm_value *map = &m->v[M_MAP];
+	const cfg_entry *from = m->from[M_MAP];
+	if (map->s && map->s[0]) {
+		const char *slash = from && from->file ?
+			strrchr(from->file, '/') : NULL;
+		if (map->s[0] != '/' && slash) {
+			size_t dl = (size_t)(slash - from->file) + 1;
+			c->map_path = malloc(dl + strlen(map->s) + 1);
+			if (c->map_path) {
+				memcpy(c->map_path, from->file, dl);
+				strcpy(c->map_path + dl, map->s);
+			}
+		} else {
+			c->map_path = strdup(map->s);
+		}
+		if (!c->map_path)
+			return netm_errf(err, errlen, "out of memory resolving "
+				    "machine.map");
+		map->s = c->map_path;
+	}
+
+	netm_value *f = &c->sec[S_CPU].v[0];
+	const cfg_entry *fe = c->sec[S_CPU].from[0];
+	if (f->num <= 0)
+		return netm_errf(err, errlen, "%s: cpu.factor must be greater than "
+			    "0 (a factor of 0 would make every computation "
+			    "free); write e.g. 0.5 for a CPU twice as fast",
+			    fe ? fe->origin : "default");
+	return 0;
+}
+
+/* Parse replace.rules now, so that a bad rule is reported with the file
+ * and line it came from. */
+static int check_rules(fsim_config *c, char *err, size_t errlen)
+{
+	const netm_value *v = &c->sec[S_REPLACE].v[0];
+	fsim_rules *r;
+	int rc;
+
+	if (!v->s || !v->s[0])
+		return 0;
+	if (fsim_rules_new(&r))
+		return netm_errf(err, errlen, "out of memory checking "
+			    "replace.rules");
+	rc = fsim_rules_add(r, v->s, c->sec[S_REPLACE].from[0]->origin, err,
+			    errlen);
+	fsim_rules_free(r);
+	return rc;
+}
+
+int fsim_config_resolve(fsim_config *c, char *err, size_t errlen)
+{
+	CFG_CHECK(c);
+	unresolve(c);
+	for (int s = 0; s < NSECTIONS; s++)
+		if (values_init(&c->sec[s], sections[s].params,
+				sections[s].name, err, errlen))
+			goto out_unresolved;
+	if (select_model(c, err, errlen))
+		goto out_unresolved;
+	if (values_init(&c->mod, c->model->params, "net", err, errlen))
+		goto out_unresolved;
+
+	for (size_t i = 0; i < c->nent; i++) {
+		const cfg_entry *e = &c->ent[i];
+		int s = find_section(e->section);
+		size_t k;
+
+		if (!e->key) {
+			if (s < 0) {
+				unknown_section(e, err, errlen);
+				goto out_unresolved;
+			}
+			continue;
+		}
+		if (s == S_NET && strcmp(e->key, "model") == 0)
+			continue;
+		if (s >= 0) {
+			const netm_param *p = sections[s].params;
+			for (k = 0; p[k].key; k++)
+				if (strcmp(p[k].key, e->key) == 0)
+					break;
+			if (p[k].key) {
+				if (set_value(&c->sec[s], p, k, e, err,
+					      errlen))
+					goto out_unresolved;
+				continue;
+			}
+			if (s == S_NET) {
+				p = c->model->params;
+				for (k = 0; p && p[k].key; k++)
+					if (strcmp(p[k].key, e->key) == 0)
+						break;
+				if (p && p[k].key) {
+					if (set_value(&c->mod, p, k, e, err,
+						      errlen))
+						goto out_unresolved;
+					continue;
+				}
+			}
+		}
+		unknown_key(e, s, c->model, err, errlen);
+		goto out_unresolved;
+	}
+	if (check_machine(c, err, errlen) || check_rules(c, err, errlen))
+		goto out_unresolved;
+	c->resolved = 1;
+	return 0;
+
+out_unresolved:
+	unresolve(c);
+	return -1;
+}
+
+/* ----------------------------------------------------------- getters */
+
+const netm_value *fsim_config_get(const fsim_config *c, const char *section,
+				  const char *key)
+{
+	CFG_CHECK(c);
+	if (!c->resolved || !section || !key)
+		return NULL;
+	int s = find_section(section);
+	if (s < 0)
+		return NULL;
+	for (size_t k = 0; sections[s].params[k].key; k++)
+		if (strcmp(sections[s].params[k].key, key) == 0)
+			return &c->sec[s].v[k];
+	if (s == S_NET)
+		for (size_t k = 0; k < c->mod.n; k++)
+			if (strcmp(c->model->params[k].key, key) == 0)
+				return &c->mod.v[k];
+	return NULL;
+}
+
+const netm_ops *fsim_config_model(const fsim_config *c)
+{
+	CFG_CHECK(c);
+	return c->resolved ? c->model : NULL;
+}
+
+const netm_value *fsim_config_model_values(const fsim_config *c)
+{
+	CFG_CHECK(c);
+	return c->resolved ? c->mod.v : NULL;
+}
+
+/* ----------------------------------------------------------- writing */
+
+/* A value as the file syntax reads it back: quoted when it is empty or
+ * holds white space, '#', or quotes. */
+static void write_value(FILE *f, const char *s)
+{
+	int quote = !*s || strchr(s, '"') || strchr(s, '#');
+	for (const char *p = s; *p && !quote; p++)
+		quote = is_space(*p);
+	if (!quote) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (const char *p = s; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fputc('\\', f);
+		fputc(*p, f);
+	}
+	fputc('"', f);
+}
+
+/* Write the keys of params; a header first unless name is NULL (the
+ * model's keys continue [net]). */
+static void write_section(FILE *f, const char *name, const netm_param *p,
+			  const cfg_values *cv, const fsim_config *c)
+{
+	if (name)
+		fprintf(f, "\n[%s]\n", name);
+	for (size_t k = 0; p && p[k].key; k++) {
+		const cfg_entry *e = cv->from[k];
+		const char *note = e ? NULL : "  # default";
+		const char *text = e ? e->value : p[k].def;
+		char num[32];
+		char *real = NULL;
+
+		if (cv == &c->sec[S_NET]) {
+			text = c->model->name;
+		} else if (cv == &c->sec[S_MACHINE] && k == M_CORES &&
+			   c->cores_from_topology) {
+			snprintf(num, sizeof num, "%lld",
+				 (long long)cv->v[k].i);
+			text = num;
+			note = "  # from machine.topology";
+		} else if (cv == &c->sec[S_MACHINE] && k == M_MAP && e) {
+			/* An absolute path reads the same from wherever the
+			 * written file ends up. */
+			real = realpath(c->map_path, NULL);
+			text = real ? real : c->map_path;
+		}
+		fprintf(f, "%s = ", p[k].key);
+		write_value(f, text);
+		fprintf(f, "%s\n", note ? note : "");
+		free(real);
+	}
+}
+
+int fsim_config_write(const fsim_config *c, FILE *f)
+{
+	CFG_CHECK(c);
+	if (!c->resolved || !f)
+		return -1;
+	fputs("# Sibyl machine description: the effective configuration of "
+	      "a run.\n# Keys marked \"# default\" were not given.\n", f);
+	for (int s = 0; s < NSECTIONS; s++) {
+		write_section(f, sections[s].name, sections[s].params,
+			      &c->sec[s], c);
+		if (s == S_NET)
+			write_section(f, NULL, c->model->params, &c->mod, c);
+	}
+	return ferror(f) ? -1 : 0;
+}
+
+/* ---------------------------------------------------------- describe */
+
+static const char *type_name(netm_ptype t)
+{
+	switch (t) {
+	case NETM_P_TIME: return "TIME";
+	case NETM_P_BW: return "BANDWIDTH";
+	case NETM_P_SIZE: return "SIZE";
+	case NETM_P_INT: return "INT";
+	case NETM_P_RATIO: return "RATIO";
+	case NETM_P_BOOL: return "BOOL";
+	case NETM_P_ENUM: return "ENUM";
+	case NETM_P_STRING: return "STRING";
+	}
+	return "?";
+}
+
+/* Print `text' wrapped at 72 columns, each line indented by `indent'. */
+static void wrap(FILE *f, const char *text, int indent)
+{
+	int col = 0;
+	while (*text) {
+		while (*text == ' ')
+			text++;
+		size_t w = strcspn(text, " ");
+		if (!w)
+			break;
+		if (col && col + 1 + (int)w > 72) {
+			fputc('\n', f);
+			col = 0;
+		}
+		if (!col)
+			col = fprintf(f, "%*s", indent, "");
+		else
+			col += fprintf(f, " ");
+		col += fprintf(f, "%.*s", (int)w, text);
+		text += w;
+	}
+	if (col)
+		fputc('\n', f);
+}
+
+static void describe_params(FILE *f, const netm_param *p,
+			    const char *choices)
+{
+	for (; p && p->key; p++) {
+		const char *ch = p == net_params ? choices : p->choices;
+		fprintf(f, "  %-16s %s", p->key, type_name(p->type));
+		if (ch && p->type == NETM_P_INT)
+			fprintf(f, " %s", ch);
+		else if (ch)
+			fprintf(f, " (%s)", ch);
+		fprintf(f, ", default ");
+		write_value(f, p->def);
+		fputc('\n', f);
+		wrap(f, p->doc ? p->doc : "", 19);
+	}
+}
+
+void fsim_config_describe(FILE *f)
+{
+	char choices[512] = "";
+
+	for (size_t i = 0; netm_registry[i]; i++) {
+		size_t n = strlen(choices);
+		snprintf(choices + n, sizeof choices - n, "%s%s", i ? "|" : "",
+			 netm_registry[i]->name);
+	}
+	fputs("Machine description keys (section.key for --set):\n", f);
+	for (int s = 0; s < NSECTIONS; s++) {
+		fprintf(f, "\n[%s] -- %s\n", sections[s].name, sections[s].doc);
+		describe_params(f, sections[s].params, choices);
+	}
+	fputs("\nUnits: TIME ps, ns, us, ms, s (\"1.5us\"); BANDWIDTH "
+	      "B/s, kB/s, MB/s, GB/s, TB/s,\nKiB/s, MiB/s, GiB/s, TiB/s, "
+	      "bits as Gb/s or Gbit/s; SIZE bytes, B, kB, MB, GB,\nTB, KiB, "
+	      "MiB, GiB, TiB; RATIO 1.25 or 3/4; BOOL yes/no, true/false, "
+	      "on/off, 1/0.\n", f);
+	for (size_t i = 0; netm_registry[i]; i++) {
+		const netm_ops *m = netm_registry[i];
+		fprintf(f, "\n[net] with model = %s\n", m->name);
+		wrap(f, m->summary ? m->summary : "", 2);
+		if (!m->params || !m->params->key)
+			fputs("  (no parameters)\n", f);
+		describe_params(f, m->params, NULL);
+	}
+}

@@ -1,0 +1,1096 @@
+/*
+ * fsim_engine.c -- the replay engine of fastsim.
+ *
+ * The semantics implemented here are those of fastsim/SEMANTICS.md; the
+ * comments below refer to its sections.  In short: each PE runs its SEBs
+ * in index order, one at a time; SEB i starts at the latest of the end of
+ * SEB i-1 and the arrivals of the messages it awaits; its messages leave
+ * at its start plus their (scaled) offsets and arrive when the intra-node
+ * copy model or the network model says.
+ *
+ * Data layout, for memory and locality (thesis §4.1):
+ *   - per PE: one packed window (the raw payload of the trace window
+ *     being executed, decoded one SEB at a time), its mailbox, and a few
+ *     times and counters -- no per-SEB structures at all;
+ *   - the current-task pointer is the packed window's cursor: the head of
+ *     SEB i+1 is decoded as soon as SEB i starts, which registers what
+ *     i+1 awaits (the message-to-SEB map), and its body when it starts;
+ *   - the event queue holds one event per SEB start, plus departures for
+ *     network models whose timing depends on message order.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <ftw.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sibyl_trace.h"
+#include "fsim.h"
+#include "fsim_mbox.h"
+#include "fsim_queue.h"
+
+/* Event kinds, in the low two bits of an event's argument. */
+enum { EV_START = 0, EV_DEPART = 1, EV_NET = 2 };
+
+enum pe_state {
+	PE_WAITING = 0,  /* current SEB awaits messages */
+	PE_QUEUED,       /* its start event is in the queue */
+	PE_DONE          /* no more SEBs to run */
+};
+
+typedef struct pe_t {
+	sibt_packed pk;        /* current window; cursor = current SEB */
+	mb_box mb;
+	netm_time ready;       /* earliest start of the current SEB so far */
+	netm_time free_at;     /* end of the last SEB started */
+	netm_time busy;        /* sum of durations run */
+	netm_time dur;         /* current SEB: duration after the rules */
+	netm_time tdur;        /* current SEB: duration in the trace */
+	uint32_t name;         /* current SEB: global name index */
+	uint32_t missing;      /* current SEB: awaited, not arrived */
+	uint32_t nwaits;       /* current SEB: messages it awaits */
+	uint32_t file;         /* data file of this PE */
+	uint8_t state;
+	uint8_t stopped;       /* ended at the region's end marker */
+} pe_t;
+
+/* A message whose departure is an event (order-dependent models). */
+typedef struct fmsg {
+	netm_msg nm;
+	uint64_t seq, src_seb;
+	int32_t tag;
+	struct fmsg *next;     /* free list */
+} fmsg;
+
+/* Per global SEB name: what the rules do with it. */
+typedef struct name_info {
+	const char *name;
+	fsim_durrule rule;
+	int plain;             /* no rule and factor 1: durations unchanged */
+} name_info;
+
+typedef struct engine {
+	const fsim_opts *o;
+	sibt_trace *t;
+	sibt_window *scratch;
+	fsim_machine *m;
+	netm_model *net;
+	netm_host host;
+	fq_queue q;
+	pe_t *pes;
+	uint32_t npes;
+	netm_time now;
+	/* names: per file, name id -> global index */
+	uint32_t **name_map;
+	uint32_t nfiles;
+	name_info *names;
+	uint32_t nnames, cap_names;
+	/* region */
+	uint64_t *start_seq;   /* per PE: first seq sent inside the region */
+	int region;
+	/* message pool */
+	fmsg *free_msgs;
+	fmsg **msg_blocks;
+	size_t nmsg_blocks;
+	/* outputs */
+	char *tmpdir;
+	FILE *prints;
+	void **tl_state;
+	size_t ntl;
+	const uint8_t *tl_sel;
+	const char **tl_names;   /* fsim_out_info.names, alive until close */
+	/* statistics */
+	fsim_result *res;
+	uint64_t done_pes;
+	uint64_t total_estimate;
+	/* first failure: the run stops at the next check */
+	int failed;
+	char *err;
+	size_t errlen;
+} engine;
+
+static int fail(engine *e, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int fail(engine *e, const char *fmt, ...)
+{
+	if (e->failed)
+		return -1;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(e->err, e->errlen, fmt, ap);
+	va_end(ap);
+	e->failed = 1;
+	return -1;
+}
+
+static int fail_trace(engine *e, int rc)
+{
+	return fail(e, "%s%s", sibt_trace_errmsg(e->t),
+		    rc == SIBT_EFORMAT || rc == SIBT_ECRC ?
+		    " (run 'sibyl trace check' for a full report)" : "");
+}
+
+/* ------------------------------------------------------------ names */
+
+static uint32_t name_global(engine *e, const char *name)
+{
+	/* Names are few (one per distinct SEB name): a linear search at
+	 * load time keeps this simple; it never runs per SEB. */
+	for (uint32_t i = 0; i < e->nnames; i++)
+		if (strcmp(e->names[i].name, name) == 0)
+			return i;
+	if (e->nnames == e->cap_names) {
+		uint32_t cap = e->cap_names ? e->cap_names * 2 : 16;
+		name_info *n = realloc(e->names, cap * sizeof *n);
+		if (!n)
+			return UINT32_MAX;
+		e->names = n;
+		e->cap_names = cap;
+	}
+	name_info *ni = &e->names[e->nnames];
+	ni->name = name;
+	fsim_rules_for_name(e->o->rules, name, &ni->rule);
+	ni->plain = ni->rule.nrules == 0 && ni->rule.num == ni->rule.den;
+	return e->nnames++;
+}
+
+static int build_names(engine *e)
+{
+	e->nfiles = sibt_trace_nfiles(e->t);
+	e->name_map = calloc(e->nfiles, sizeof *e->name_map);
+	if (!e->name_map)
+		return fail(e, "out of memory");
+	for (uint32_t f = 0; f < e->nfiles; f++) {
+		uint32_t n;
+		const char *const *nm = sibt_trace_names(e->t, f, &n);
+		e->name_map[f] = malloc((n ? n : 1) * sizeof(uint32_t));
+		if (!e->name_map[f])
+			return fail(e, "out of memory");
+		for (uint32_t i = 0; i < n; i++) {
+			uint32_t g = name_global(e, nm[i]);
+			if (g == UINT32_MAX)
+				return fail(e, "out of memory");
+			e->name_map[f][i] = g;
+		}
+	}
+	return 0;
+}
+
+/* x * num / den, rounded to nearest (halves up), exactly. */
+static netm_time scale_time(netm_time x, int64_t num, int64_t den)
+{
+	__int128 v = (__int128)x * num + den / 2;
+	v /= den;
+	return v > INT64_MAX ? INT64_MAX : (netm_time)v;
+}
+
+/* The duration SEB `tdur' of name `g' is simulated with (SEMANTICS §4). */
+static netm_time rule_duration(const name_info *ni, netm_time tdur)
+{
+	if (ni->plain)
+		return tdur;
+	for (int r = 0; r < ni->rule.nrules; r++)
+		if (ni->rule.cut[r] < 0 || tdur > ni->rule.cut[r])
+			return ni->rule.dur[r];
+	return scale_time(tdur, ni->rule.num, ni->rule.den);
+}
+
+/* A send or print offset within an SEB whose duration changed. */
+static netm_time rule_offset(const name_info *ni, netm_time tdur,
+			     netm_time dur, netm_time off)
+{
+	if (ni->plain || dur == tdur)
+		return off;
+	for (int r = 0; r < ni->rule.nrules; r++) {
+		if (ni->rule.cut[r] < 0 || tdur > ni->rule.cut[r]) {
+			if (tdur <= 0)
+				return off;
+			__int128 v = (__int128)off * dur / tdur;
+			return v > INT64_MAX ? INT64_MAX : (netm_time)v;
+		}
+	}
+	return scale_time(off, ni->rule.num, ni->rule.den);
+}
+
+/* ------------------------------------------------------ windows */
+
+/* Make the packed window of p hold its next SEB; 1 when there is none. */
+static int next_window(engine *e, uint32_t p)
+{
+	pe_t *pe = &e->pes[p];
+	if (pe->pk.left)
+		return 0;
+	uint64_t w = pe->pk.buf ? pe->pk.window + 1 : 0;
+	if (w >= sibt_trace_nwindows(e->t, p)) {
+		sibt_packed_release(&pe->pk);
+		return 1;
+	}
+	int rc = sibt_trace_read_packed(e->t, p, w, &pe->pk);
+	if (rc)
+		return fail_trace(e, rc);
+	e->res->windows_loaded++;
+	return 0;
+}
+
+/* Does the SEB whose head was just decoded carry a marker that ends the
+ * region?  Peeks at its body without consuming it. */
+static int ends_region(engine *e, uint32_t p)
+{
+	sibt_packed peek = e->pes[p].pk;
+	sibt_seb s;
+	int rc = sibt_packed_body(e->t, &peek, e->scratch, &s);
+	if (rc)
+		return fail_trace(e, rc);
+	for (uint32_t k = 0; k < s.nmarkers; k++) {
+		const sibt_marker *mk = &s.markers[k];
+		if (e->region == FSIM_REGION_MARKERS &&
+		    mk->kind == SIBT_MARK_SKIP_END)
+			return 1;
+		if (e->region == FSIM_REGION_ITERS &&
+		    (mk->kind == SIBT_MARK_SKIP_END ||
+		     (mk->kind == SIBT_MARK_ITER &&
+		      mk->value > e->o->iter_last)))
+			return 1;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------ scheduling */
+
+static void queue_start(engine *e, uint32_t p)
+{
+	pe_t *pe = &e->pes[p];
+	netm_time t = pe->ready > pe->free_at ? pe->ready : pe->free_at;
+	if (t < e->now)
+		t = e->now;
+	pe->state = PE_QUEUED;
+	if (fq_push(&e->q, t, (uint64_t)p << 2 | EV_START))
+		fail(e, "out of memory (event queue)");
+}
+
+static void pe_finish(engine *e, uint32_t p)
+{
+	pe_t *pe = &e->pes[p];
+	pe->state = PE_DONE;
+	sibt_packed_release(&pe->pk);
+	e->done_pes++;
+}
+
+/*
+ * Make the next SEB of p current: decode its head, apply the rules to
+ * its duration and register what it awaits (SEMANTICS §2).  Queues its
+ * start when nothing is missing.
+ */
+static void activate_next(engine *e, uint32_t p)
+{
+	pe_t *pe = &e->pes[p];
+	int r = next_window(e, p);
+	if (r) {
+		if (r > 0)
+			pe_finish(e, p);
+		return;
+	}
+	sibt_seb s;
+	int rc = sibt_packed_head(e->t, &pe->pk, e->scratch, &s);
+	if (rc) {
+		fail_trace(e, rc);
+		return;
+	}
+	if (e->region != FSIM_REGION_WHOLE) {
+		int end = ends_region(e, p);
+		if (end < 0)
+			return;
+		if (end) {
+			pe->stopped = 1;
+			pe_finish(e, p);
+			return;
+		}
+	}
+	uint32_t g = e->name_map[pe->file][pe->pk.name_id];
+	pe->name = g;
+	pe->tdur = s.duration;
+	pe->dur = rule_duration(&e->names[g], s.duration);
+	pe->ready = pe->free_at;
+	pe->missing = 0;
+	pe->nwaits = s.nwaits;
+	for (uint32_t k = 0; k < s.nwaits; k++) {
+		uint32_t src = s.waits[k].src;
+		uint64_t seq = s.waits[k].seq;
+		if (seq > UINT32_MAX) {
+			fail(e, "PE %u, SEB %" PRIu64 ": awaits message %" PRIu64
+			     " of PE %u; more than 2^32 messages from one PE "
+			     "are not supported", p, s.index, seq, src);
+			return;
+		}
+		if (e->start_seq && seq < e->start_seq[src])
+			continue;     /* sent before the region: arrived */
+		uint64_t key = mb_key(src, seq);
+		mb_slot *sl = mb_find(&pe->mb, key);
+		if (sl && sl->t != MB_AWAITED) {
+			if (sl->t > pe->ready)
+				pe->ready = sl->t;
+			mb_remove(&pe->mb, sl);
+		} else if (sl) {
+			fail(e, "PE %u, SEB %" PRIu64 ": awaits message (PE %u, "
+			     "seq %" PRIu64 ") twice", p, s.index, src, seq);
+			return;
+		} else {
+			if (mb_insert(&pe->mb, key, MB_AWAITED)) {
+				fail(e, "out of memory (mailboxes)");
+				return;
+			}
+			pe->missing++;
+		}
+	}
+	if (pe->missing == 0)
+		queue_start(e, p);
+	else
+		pe->state = PE_WAITING;
+}
+
+/* Message (src, seq) reaches PE dst at time t (SEMANTICS §3). */
+static void deliver(engine *e, uint32_t dst, uint32_t src, uint64_t seq,
+		    netm_time t)
+{
+	pe_t *pe = &e->pes[dst];
+	uint64_t key = mb_key(src, seq);
+	mb_slot *sl = mb_find(&pe->mb, key);
+	e->res->msg_events++;
+	if (sl && sl->t == MB_AWAITED) {
+		mb_remove(&pe->mb, sl);
+		if (t > pe->ready)
+			pe->ready = t;
+		if (--pe->missing == 0 && pe->state == PE_WAITING)
+			queue_start(e, dst);
+		return;
+	}
+	if (mb_insert(&pe->mb, key, t))
+		fail(e, "out of memory (mailboxes)");
+}
+
+static void tl_msg(engine *e, const fmsg *m, netm_time arrived)
+{
+	if (!e->ntl || !(e->tl_sel[m->nm.src_pe] || e->tl_sel[m->nm.dst_pe]))
+		return;
+	fsim_msg_rec r = {
+		.src = m->nm.src_pe, .dst = m->nm.dst_pe, .seq = m->seq,
+		.src_seb = m->src_seb, .tag = m->tag, .bytes = m->nm.bytes,
+		.sent = m->nm.depart, .arrived = arrived,
+	};
+	for (size_t i = 0; i < e->ntl; i++)
+		e->o->timelines[i]->msg(e->tl_state[i], &r);
+}
+
+static void host_deliver(void *ctx, uint64_t token, netm_time t)
+{
+	engine *e = ctx;
+	fmsg *m = (fmsg *)(uintptr_t)token;
+	tl_msg(e, m, t);
+	deliver(e, m->nm.dst_pe, m->nm.src_pe, m->seq, t);
+	if (m->next != m) {          /* pooled (not on the stack) */
+		m->next = e->free_msgs;
+		e->free_msgs = m;
+	}
+}
+
+static void host_schedule(void *ctx, netm_time t, void *arg)
+{
+	engine *e = ctx;
+	uintptr_t a = (uintptr_t)arg;
+	if (a & 3) {
+		fail(e, "internal error: a network model scheduled an event "
+		     "with a misaligned argument");
+		return;
+	}
+	if (t < e->now)
+		t = e->now;
+	if (fq_push(&e->q, t, (uint64_t)a | EV_NET))
+		fail(e, "out of memory (event queue)");
+}
+
+static fmsg *msg_alloc(engine *e)
+{
+	if (!e->free_msgs) {
+		enum { N = 4096 };
+		fmsg *blk = malloc(N * sizeof *blk);
+		fmsg **mb = realloc(e->msg_blocks,
+				    (e->nmsg_blocks + 1) * sizeof *mb);
+		if (!blk || !mb) {
+			free(blk);
+			if (mb)
+				e->msg_blocks = mb;
+			return NULL;
+		}
+		e->msg_blocks = mb;
+		e->msg_blocks[e->nmsg_blocks++] = blk;
+		for (int i = 0; i < N; i++) {
+			blk[i].next = e->free_msgs;
+			e->free_msgs = &blk[i];
+		}
+	}
+	fmsg *m = e->free_msgs;
+	e->free_msgs = m->next;
+	m->next = NULL;
+	return m;
+}
+
+/* Hand one message to the intra-node model or the network. */
+static void send_msg(engine *e, fmsg *m)
+{
+	fsim_result *r = e->res;
+	r->messages++;
+	r->bytes += m->nm.bytes;
+	if (m->nm.src_node == m->nm.dst_node) {
+		r->intra_messages++;
+		r->intra_bytes += m->nm.bytes;
+		netm_time a = m->nm.depart + e->m->intra_latency +
+			      netm_xfer_time(m->nm.bytes,
+					     e->m->intra_bandwidth);
+		host_deliver(e, (uint64_t)(uintptr_t)m, a);
+		return;
+	}
+	r->net_messages++;
+	r->net_bytes += m->nm.bytes;
+	e->net->ops->send(e->net, &m->nm);
+}
+
+/* One print: a line per line of its text (docs/outputs.md). */
+static void put_print(FILE *f, netm_time at, uint32_t p, const char *text,
+		      uint32_t len)
+{
+	while (len && text[len - 1] == '\n')
+		len--;
+	do {
+		const char *nl = memchr(text, '\n', len);
+		uint32_t l = nl ? (uint32_t)(nl - text) : len;
+		fprintf(f, "%" PRId64 " ps  PE %u  %.*s\n", at, p, (int)l,
+			text);
+		text += l + (nl != NULL);
+		len -= l + (nl != NULL);
+	} while (len);
+}
+
+/* Run the current SEB of p, which starts now (SEMANTICS §2-3). */
+static void start_seb(engine *e, uint32_t p)
+{
+	pe_t *pe = &e->pes[p];
+	sibt_seb s;
+	int rc = sibt_packed_body(e->t, &pe->pk, e->scratch, &s);
+	if (rc) {
+		fail_trace(e, rc);
+		return;
+	}
+	netm_time start = e->now, end = start + pe->dur;
+	const name_info *ni = &e->names[pe->name];
+	fsim_result *r = e->res;
+
+	r->seb_events++;
+	pe->busy += pe->dur;
+	pe->free_at = end;
+	if (end > r->predicted)
+		r->predicted = end;
+
+	if (e->ntl && e->tl_sel[p]) {
+		fsim_seb_rec rec = {
+			.pe = p, .name = pe->name, .index = s.index,
+			.start = start, .end = end, .nsends = s.nsends,
+			.nwaits = pe->nwaits,
+		};
+		for (size_t i = 0; i < e->ntl; i++)
+			e->o->timelines[i]->seb(e->tl_state[i], &rec);
+	}
+	for (uint32_t k = 0; k < s.nprints; k++) {
+		netm_time at = start + rule_offset(ni, pe->tdur, pe->dur,
+						   s.prints[k].offset);
+		put_print(e->prints, at, p, s.prints[k].text,
+			  s.prints[k].len);
+		r->prints++;
+	}
+
+	uint32_t snode = fsim_node_of(e->m, p);
+	int immediate = e->net->flags & NETM_IMMEDIATE;
+	for (uint32_t k = 0; k < s.nsends && !e->failed; k++) {
+		const sibt_send *sd = &s.sends[k];
+		uint64_t seq = s.first_seq + k;
+		if (seq > UINT32_MAX) {
+			fail(e, "PE %u sends more than 2^32 messages, which is "
+			     "not supported", p);
+			return;
+		}
+		fmsg stack_msg, *m = &stack_msg;
+		netm_time off = rule_offset(ni, pe->tdur, pe->dur, sd->offset);
+		uint32_t dnode = fsim_node_of(e->m, sd->dst);
+		int now_ok = immediate || off == 0 || dnode == snode;
+		if (!now_ok) {
+			m = msg_alloc(e);
+			if (!m) {
+				fail(e, "out of memory (messages in flight)");
+				return;
+			}
+		} else {
+			m->next = m;         /* marks a stack message */
+		}
+		m->nm.token = (uint64_t)(uintptr_t)m;
+		m->nm.src_pe = p;
+		m->nm.dst_pe = sd->dst;
+		m->nm.src_node = snode;
+		m->nm.dst_node = dnode;
+		m->nm.bytes = fsim_rules_size(e->o->rules, sd->size);
+		m->nm.depart = start + off;
+		m->seq = seq;
+		m->src_seb = s.index;
+		m->tag = sd->tag;
+		if (now_ok)
+			send_msg(e, m);
+		else if (fq_push(&e->q, m->nm.depart,
+				 (uint64_t)(uintptr_t)m | EV_DEPART))
+			fail(e, "out of memory (event queue)");
+	}
+	if (e->failed)
+		return;
+	activate_next(e, p);
+}
+
+/* --------------------------------------------------------- the region */
+
+/* Does this SEB carry the marker that starts the region? */
+static int starts_region(const engine *e, const sibt_seb *s)
+{
+	for (uint32_t k = 0; k < s->nmarkers; k++) {
+		const sibt_marker *mk = &s->markers[k];
+		if (e->region == FSIM_REGION_MARKERS &&
+		    mk->kind == SIBT_MARK_SKIP_START)
+			return 1;
+		if (e->region == FSIM_REGION_ITERS &&
+		    mk->kind == SIBT_MARK_ITER && mk->value == e->o->iter_first)
+			return 1;
+	}
+	return 0;
+}
+
+/* Position every PE on the first SEB of the region (SEMANTICS §5). */
+static int seek_region(engine *e)
+{
+	e->start_seq = calloc(e->npes, sizeof *e->start_seq);
+	if (!e->start_seq)
+		return fail(e, "out of memory");
+	for (uint32_t p = 0; p < e->npes; p++) {
+		pe_t *pe = &e->pes[p];
+		for (;;) {
+			int r = next_window(e, p);
+			if (r < 0)
+				return -1;
+			if (r > 0) {
+				if (e->region == FSIM_REGION_MARKERS)
+					return fail(e, "PE %u has no skip-start "
+						    "marker: the trace cannot "
+						    "be simulated between "
+						    "markers (simulate it "
+						    "whole, or with --iters)",
+						    p);
+				return fail(e, "PE %u has no SEB marked "
+					    "iteration %" PRId64 ": see 'sibyl "
+					    "trace stats' for the iterations "
+					    "the trace holds", p,
+					    e->o->iter_first);
+			}
+			sibt_packed save = pe->pk;
+			sibt_seb s;
+			int rc = sibt_packed_head(e->t, &pe->pk, e->scratch, &s);
+			if (!rc)
+				rc = sibt_packed_body(e->t, &pe->pk, e->scratch,
+						      &s);
+			if (rc)
+				return fail_trace(e, rc);
+			if (starts_region(e, &s)) {
+				pe->pk = save;   /* rewind to its head */
+				e->start_seq[p] = save.next_seq;
+				break;
+			}
+		}
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------ outputs */
+
+static int rm_entry(const char *path, const struct stat *sb, int flag,
+		    struct FTW *ftw)
+{
+	(void)sb; (void)flag; (void)ftw;
+	return remove(path);
+}
+
+static void rmtree(const char *dir)
+{
+	nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static int open_outputs(engine *e)
+{
+	const char *out = e->o->outdir;
+	size_t l = strlen(out) + 32;
+	e->tmpdir = malloc(l);
+	if (!e->tmpdir)
+		return fail(e, "out of memory");
+	snprintf(e->tmpdir, l, "%s.partial-XXXXXX", out);
+	if (!mkdtemp(e->tmpdir))
+		return fail(e, "cannot create the output directory next to "
+			    "'%s': %s", out, strerror(errno));
+	char path[4096];
+	snprintf(path, sizeof path, "%s/prints.txt", e->tmpdir);
+	e->prints = fopen(path, "w");
+	if (!e->prints)
+		return fail(e, "%s: %s", path, strerror(errno));
+	snprintf(path, sizeof path, "%s/machine.conf", e->tmpdir);
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return fail(e, "%s: %s", path, strerror(errno));
+	fprintf(f, "# machine description of this run (sibyl sim)\n");
+	int wr = fsim_config_write(e->o->cfg, f);
+	if (fclose(f) || wr)
+		return fail(e, "%s: write error", path);
+
+	size_t ntl = 0;
+	while (e->o->timelines && e->o->timelines[ntl])
+		ntl++;
+	if (!ntl)
+		return 0;
+	e->tl_state = calloc(ntl, sizeof *e->tl_state);
+	uint8_t *sel = malloc(e->npes);
+	if (!e->tl_state || !sel) {
+		free(sel);
+		return fail(e, "out of memory");
+	}
+	uint32_t nsel = 0;
+	for (uint32_t p = 0; p < e->npes; p++) {
+		sel[p] = e->o->tl_selected ? e->o->tl_selected[p] != 0 : 1;
+		nsel += sel[p];
+	}
+	e->tl_sel = sel;
+	const char **names = malloc((e->nnames ? e->nnames : 1) *
+				    sizeof *names);
+	if (!names)
+		return fail(e, "out of memory");
+	e->tl_names = names;
+	for (uint32_t i = 0; i < e->nnames; i++)
+		names[i] = e->names[i].name;
+	fsim_out_info info = {
+		.trace = e->o->trace, .npes = e->npes, .machine = e->m,
+		.selected = sel, .nselected = nsel, .names = names,
+		.nnames = e->nnames,
+	};
+	for (size_t i = 0; i < ntl; i++) {
+		char msg[1024] = "";
+		if (e->o->timelines[i]->open(&e->tl_state[i], e->tmpdir, &info,
+					     msg, sizeof msg)) {
+			return fail(e, "timeline '%s': %s",
+				    e->o->timelines[i]->name, msg);
+		}
+		e->ntl = i + 1;
+	}
+	return 0;
+}
+
+static int close_timelines(engine *e, int ok)
+{
+	int rc = 0;
+	for (size_t i = 0; i < e->ntl; i++) {
+		char msg[1024] = "";
+		if (e->o->timelines[i]->close(e->tl_state[i],
+					      e->res->predicted, msg,
+					      sizeof msg) && ok && !rc)
+			rc = fail(e, "timeline '%s': %s",
+				  e->o->timelines[i]->name, msg);
+	}
+	e->ntl = 0;
+	return rc;
+}
+
+/* ------------------------------------------------------ diagnostics */
+
+/* Explain why message (src, seq) awaited by PE p never came. */
+static void why_missing(engine *e, uint32_t p, uint32_t src, uint64_t seq,
+			char *buf, size_t len)
+{
+	uint64_t nsends = sibt_trace_nsends(e->t, src);
+	const pe_t *sp = &e->pes[src];
+	if (seq >= nsends) {
+		snprintf(buf, len, "PE %u sends only %" PRIu64 " messages: "
+			 "this one is never sent", src, nsends);
+		return;
+	}
+	uint64_t key = mb_key(src, seq);
+	for (uint32_t d = 0; d < e->npes; d++) {
+		mb_slot *sl = mb_find(&e->pes[d].mb, key);
+		if (d != p && sl && sl->t != MB_AWAITED) {
+			snprintf(buf, len, "it was sent to PE %u instead", d);
+			return;
+		}
+	}
+	if (sp->state == PE_DONE && sp->stopped)
+		snprintf(buf, len, "PE %u stopped at the end of the region "
+			 "before sending it", src);
+	else if (sp->state == PE_WAITING)
+		snprintf(buf, len, "PE %u has not sent it yet and is stuck "
+			 "itself", src);
+	else
+		snprintf(buf, len, "PE %u has not sent it", src);
+}
+
+static void report_stall(engine *e)
+{
+	size_t off = 0, n = 0, stuck = 0;
+	char *b = e->err;
+	size_t len = e->errlen;
+	for (uint32_t p = 0; p < e->npes; p++)
+		stuck += e->pes[p].state != PE_DONE;
+	off += (size_t)snprintf(b + off, len - off, "the replay stalled at "
+		"%" PRId64 " ps: nothing can run, but %zu PEs have SEBs left "
+		"(the trace does not close; 'sibyl trace check' finds such "
+		"defects):", e->now, stuck);
+	for (uint32_t p = 0; p < e->npes && off < len && n < 8; p++) {
+		pe_t *pe = &e->pes[p];
+		if (pe->state == PE_DONE)
+			continue;
+		n++;
+		off += (size_t)snprintf(b + off, len - off, "\n  PE %u, SEB "
+			"%" PRIu64 " (\"%s\") waits for %u message%s:", p,
+			pe->pk.next_index, e->names[pe->name].name,
+			pe->missing, pe->missing == 1 ? "" : "s");
+		unsigned shown = 0;
+		for (uint32_t i = 0; i < pe->mb.cap && off < len; i++) {
+			mb_slot *sl = &pe->mb.s[i];
+			if (sl->key == MB_EMPTY || sl->t != MB_AWAITED)
+				continue;
+			if (shown++ == 4) {
+				off += (size_t)snprintf(b + off, len - off,
+							" ...");
+				break;
+			}
+			char why[256];
+			uint32_t src = (uint32_t)(sl->key >> 32);
+			uint64_t seq = (uint32_t)sl->key;
+			why_missing(e, p, src, seq, why, sizeof why);
+			off += (size_t)snprintf(b + off, len - off,
+				"\n    message %" PRIu64 " of PE %u: %s", seq,
+				src, why);
+		}
+	}
+	if (stuck > n && off < len)
+		snprintf(b + off, len - off, "\n  ... and %zu more PEs",
+			 stuck - n);
+	e->failed = 1;
+}
+
+/* After a complete replay: messages delivered that no SEB consumed. */
+static int check_leftovers(engine *e)
+{
+	uint64_t left = 0;
+	uint32_t first_dst = 0;
+	uint64_t first_key = 0;
+	netm_time first_t = 0;
+	for (uint32_t p = 0; p < e->npes; p++) {
+		mb_box *b = &e->pes[p].mb;
+		for (uint32_t i = 0; b->n && i < b->cap; i++) {
+			if (b->s[i].key == MB_EMPTY)
+				continue;
+			if (!left++) {
+				first_dst = p;
+				first_key = b->s[i].key;
+				first_t = b->s[i].t;
+			}
+		}
+	}
+	if (!left)
+		return 0;
+	if (e->region != FSIM_REGION_WHOLE) {
+		e->res->boundary_messages = left;
+		return 0;
+	}
+	return fail(e, "the trace does not close: %" PRIu64 " message%s "
+		    "delivered but never awaited, e.g. message %u of PE %u "
+		    "to PE %u (arrived at %" PRId64 " ps); run 'sibyl trace "
+		    "check' for the full list", left, left == 1 ? " was" :
+		    "s were", (uint32_t)first_key, (uint32_t)(first_key >> 32),
+		    first_dst, first_t);
+}
+
+static uint64_t peak_rss(void)
+{
+	struct rusage ru;
+	if (getrusage(RUSAGE_SELF, &ru))
+		return 0;
+	return (uint64_t)ru.ru_maxrss * 1024;
+}
+
+static void pe_stats(engine *e)
+{
+	fsim_result *r = e->res;
+	fsim_stat *b = &r->busy, *i = &r->idle;
+	double sb = 0, si = 0;
+	for (uint32_t p = 0; p < e->npes; p++) {
+		netm_time busy = e->pes[p].busy;
+		netm_time idle = r->predicted - busy;
+		if (p == 0 || busy < b->min) { b->min = busy; b->min_pe = p; }
+		if (p == 0 || busy > b->max) { b->max = busy; b->max_pe = p; }
+		if (p == 0 || idle < i->min) { i->min = idle; i->min_pe = p; }
+		if (p == 0 || idle > i->max) { i->max = idle; i->max_pe = p; }
+		sb += (double)busy;
+		si += (double)idle;
+	}
+	b->mean = e->npes ? sb / e->npes : 0;
+	i->mean = e->npes ? si / e->npes : 0;
+}
+
+static int write_summaries(engine *e)
+{
+	char path[4096];
+	snprintf(path, sizeof path, "%s/summary.txt", e->tmpdir);
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return fail(e, "%s: %s", path, strerror(errno));
+	fsim_result_print(e->res, e->o, f);
+	if (fclose(f))
+		return fail(e, "%s: write error", path);
+	snprintf(path, sizeof path, "%s/summary.json", e->tmpdir);
+	f = fopen(path, "w");
+	if (!f)
+		return fail(e, "%s: %s", path, strerror(errno));
+	fsim_result_json(e->res, e->o, f);
+	if (fclose(f))
+		return fail(e, "%s: write error", path);
+	return 0;
+}
+
+/* Move the finished output directory into place. */
+static int commit_outputs(engine *e)
+{
+	const char *out = e->o->outdir;
+	struct stat st;
+	if (lstat(out, &st) == 0) {
+		if (!e->o->force)
+			return fail(e, "'%s' exists: choose another output "
+				    "directory or pass --force", out);
+		if (!S_ISDIR(st.st_mode))
+			return fail(e, "'%s' exists and is not a directory",
+				    out);
+		rmtree(out);
+	}
+	if (rename(e->tmpdir, out))
+		return fail(e, "cannot move the output into '%s': %s", out,
+			    strerror(errno));
+	return 0;
+}
+
+/* ------------------------------------------------------------ the run */
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void describe_region(engine *e)
+{
+	fsim_result *r = e->res;
+	switch (e->region) {
+	case FSIM_REGION_MARKERS:
+		snprintf(r->region, sizeof r->region, "between the skip "
+			 "markers (each PE from its first skip-start marker "
+			 "to its next skip-end marker)");
+		break;
+	case FSIM_REGION_ITERS:
+		snprintf(r->region, sizeof r->region, "iterations %" PRId64
+			 " to %" PRId64 " (from the SEB marked iteration %"
+			 PRId64 " to the first SEB marked with a later "
+			 "iteration, or a skip end)", e->o->iter_first,
+			 e->o->iter_last, e->o->iter_first);
+		break;
+	default:
+		snprintf(r->region, sizeof r->region, "the whole trace");
+	}
+}
+
+static int engine_setup(engine *e)
+{
+	const fsim_opts *o = e->o;
+	char msg[2048];
+	int rc = sibt_trace_open(&e->t, o->trace, 0, msg, sizeof msg);
+	if (rc < 0)
+		return fail(e, "%s", msg);
+	if (rc == SIBT_WARN)
+		return fail(e, "%s: the trace is damaged (%s); a partial trace "
+			    "cannot be replayed faithfully: run 'sibyl trace "
+			    "check %s' for the damage report", o->trace,
+			    sibt_trace_damage(e->t, 0)->detail, o->trace);
+	e->npes = sibt_trace_npes(e->t);
+	e->res->npes = e->npes;
+	if (fsim_machine_build(&e->m, o->cfg, e->npes, msg, sizeof msg))
+		return fail(e, "%s", msg);
+	e->res->nnodes = e->m->nnodes;
+
+	const netm_ops *ops = fsim_config_model(o->cfg);
+	const netm_value *seed = fsim_config_get(o->cfg, "sim", "seed");
+	netm_setup su = {
+		.nnodes = e->m->nnodes, .npes = e->npes,
+		.values = fsim_config_model_values(o->cfg),
+		.seed = seed ? (uint64_t)seed->i : 1,
+	};
+	e->host.ctx = e;
+	e->host.schedule = host_schedule;
+	e->host.deliver = host_deliver;
+	if (ops->create(&e->net, &su, &e->host, msg, sizeof msg))
+		return fail(e, "network model '%s': %s", ops->name, msg);
+
+	e->scratch = sibt_window_new();
+	e->pes = calloc(e->npes, sizeof *e->pes);
+	if (!e->scratch || !e->pes)
+		return fail(e, "out of memory for %u PEs", e->npes);
+	for (uint32_t p = 0; p < e->npes; p++)
+		e->pes[p].file = sibt_trace_file_of_pe(e->t, p);
+	if (build_names(e))
+		return -1;
+	sibt_totals tot;
+	sibt_trace_totals(e->t, &tot);
+	e->total_estimate = tot.sebs;
+	e->region = o->region;
+	describe_region(e);
+	return open_outputs(e);
+}
+
+static void run_loop(engine *e)
+{
+	fq_item it;
+	uint64_t tick = 0;
+	int r;
+	while (!e->failed && (r = fq_pop(&e->q, &it)) > 0) {
+		e->now = it.t;
+		switch (it.arg & 3) {
+		case EV_START:
+			start_seb(e, (uint32_t)(it.arg >> 2));
+			break;
+		case EV_DEPART:
+			send_msg(e, (fmsg *)(uintptr_t)(it.arg & ~UINT64_C(3)));
+			break;
+		default:
+			e->net->ops->event(e->net, e->now,
+				(void *)(uintptr_t)(it.arg & ~UINT64_C(3)));
+		}
+		if (e->o->progress && ++tick % 65536 == 0)
+			e->o->progress(e->o->progress_arg,
+				       e->res->seb_events, e->total_estimate);
+	}
+	if (r < 0)
+		fail(e, "out of memory (event queue)");
+}
+
+static void engine_free(engine *e)
+{
+	if (e->pes) {
+		for (uint32_t p = 0; p < e->npes; p++) {
+			sibt_packed_release(&e->pes[p].pk);
+			mb_free(&e->pes[p].mb);
+		}
+		free(e->pes);
+	}
+	if (e->ntl)
+		close_timelines(e, 0);
+	if (e->prints)
+		fclose(e->prints);
+	if (e->tmpdir && e->failed)
+		rmtree(e->tmpdir);
+	free(e->tmpdir);
+	free(e->tl_state);
+	free((void *)e->tl_sel);
+	free(e->tl_names);
+	for (size_t i = 0; i < e->nmsg_blocks; i++)
+		free(e->msg_blocks[i]);
+	free(e->msg_blocks);
+	for (uint32_t f = 0; e->name_map && f < e->nfiles; f++)
+		free(e->name_map[f]);
+	free(e->name_map);
+	free(e->names);
+	free(e->start_seq);
+	fq_free(&e->q);
+	if (e->net)
+		e->net->ops->destroy(e->net);
+	if (e->m)
+		fsim_machine_free(e->m);
+	if (e->scratch)
+		sibt_window_free(e->scratch);
+	if (e->t)
+		sibt_trace_close(e->t);
+}
+
+int fsim_run(const fsim_opts *o, fsim_result *res, char *err, size_t errlen)
+{
+	engine e;
+	memset(&e, 0, sizeof e);
+	memset(res, 0, sizeof *res);
+	e.o = o;
+	e.res = res;
+	e.err = err;
+	e.errlen = errlen;
+	res->outdir = o->outdir;
+	double t0 = now_s();
+
+	if (!o->outdir || !o->cfg || !o->rules) {
+		fail(&e, "fsim_run: missing output directory, configuration "
+		     "or rules");
+		goto out;
+	}
+	struct stat st;
+	if (!o->force && lstat(o->outdir, &st) == 0) {
+		fail(&e, "'%s' exists: choose another output directory or "
+		     "pass --force", o->outdir);
+		goto out;
+	}
+	if (engine_setup(&e))
+		goto out;
+	if (e.region != FSIM_REGION_WHOLE && seek_region(&e))
+		goto out;
+	/* Every PE's first SEB becomes current at time 0. */
+	for (uint32_t p = 0; p < e.npes && !e.failed; p++)
+		activate_next(&e, p);
+	run_loop(&e);
+	if (e.failed)
+		goto out;
+	if (e.done_pes < e.npes) {
+		report_stall(&e);
+		goto out;
+	}
+	if (check_leftovers(&e))
+		goto out;
+	res->sebs = res->seb_events;
+	res->events = res->seb_events + res->msg_events;
+	if (e.net->ops->totals)
+		e.net->ops->totals(e.net, &res->net);
+	pe_stats(&e);
+	if (close_timelines(&e, 1))
+		goto out;
+	if (fflush(e.prints) || ferror(e.prints)) {
+		fail(&e, "%s/prints.txt: write error", e.tmpdir);
+		goto out;
+	}
+	fclose(e.prints);
+	e.prints = NULL;
+	res->wall_s = now_s() - t0;
+	res->events_per_s = res->wall_s > 0 ? res->events / res->wall_s : 0;
+	res->peak_rss = peak_rss();
+	if (write_summaries(&e) || commit_outputs(&e))
+		goto out;
+out:
+	engine_free(&e);
+	return e.failed ? -1 : 0;
+}

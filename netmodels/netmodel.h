@@ -1,0 +1,183 @@
+/*
+ * netmodel.h -- the interface between the Sibyl simulator and its network
+ * models, and the parameter descriptors every configurable part of the
+ * simulator shares.
+ *
+ * A network model is a const table of functions (netm_ops) registered by
+ * name in netm_registry[].  The simulator creates one instance per run with
+ * the model's parameters already parsed and validated (netm_setup), hands
+ * it every message that crosses the network (netm_ops.send) and gets each
+ * one back through netm_host.deliver when its last byte has arrived.  A
+ * model that needs time to pass (queues, packets, links) schedules its own
+ * events on the simulator's queue with netm_host.schedule; the simulator
+ * calls netm_ops.event back at that time.  Events at equal times run in the
+ * order they were scheduled, so a model that is deterministic in its own
+ * code gives bit-identical results run to run.
+ *
+ * Conventions
+ *   - Every exported name starts with "netm_".
+ *   - Time is a signed 64-bit number of picoseconds (netm_time); sizes are
+ *     bytes; bandwidths are bytes per second.  Models compute in integers:
+ *     use netm_xfer_time() for "bytes at a bandwidth".
+ *   - Models never free what the simulator owns (messages, events) and the
+ *     simulator never frees what a model allocates.
+ */
+#ifndef SIBYL_NETMODEL_H
+#define SIBYL_NETMODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef int64_t netm_time; /* picoseconds */
+
+#define NETM_PS_PER_S INT64_C(1000000000000)
+
+/* ------------------------------------------------------- parameters */
+
+/*
+ * The type of a configuration value and the units its text may carry.
+ * The machine-description parser (fastsim/fsim_config.c) turns the text
+ * into a netm_value according to this type.
+ */
+typedef enum netm_ptype {
+	NETM_P_TIME,   /* picoseconds: "1us", "250ns", "1.5ms", "40ps", "2s" */
+	NETM_P_BW,     /* bytes/s: "24GB/s", "5GiB/s", "100MB/s", "1e9B/s" */
+	NETM_P_SIZE,   /* bytes: "2KiB", "4MB", "512", "512B" */
+	NETM_P_INT,    /* integer; `choices' may give "MIN..MAX" */
+	NETM_P_RATIO,  /* exact non-negative decimal or fraction: "1.25", "3/4" */
+	NETM_P_BOOL,   /* yes/no, true/false, on/off, 1/0 */
+	NETM_P_ENUM,   /* one of `choices', written "a|b|c" */
+	NETM_P_STRING  /* free text (a path, an hwloc string) */
+} netm_ptype;
+
+/* One parameter: tables of these end with an entry whose key is NULL. */
+typedef struct netm_param {
+	const char *key;      /* name within its section, e.g. "latency" */
+	netm_ptype type;
+	const char *def;      /* default, as text in the key's own syntax */
+	const char *choices;  /* ENUM: "a|b|c"; INT: "MIN..MAX" or NULL */
+	const char *doc;      /* one sentence for --help and the docs */
+} netm_param;
+
+/* A parsed value.  TIME, BW, SIZE, INT and BOOL use i; ENUM uses i (the
+ * index into choices) and s; RATIO uses num/den (den > 0, reduced);
+ * STRING uses s.  `set' is nonzero when the value did not come from the
+ * default.  Strings belong to the configuration that parsed them. */
+typedef struct netm_value {
+	int64_t i;
+	int64_t num, den;
+	const char *s;
+	int set;
+} netm_value;
+
+/* Time to move `bytes' at `bw' bytes/s, rounded up to a whole picosecond:
+ * ceil(bytes * 10^12 / bw), computed exactly.  bw must be > 0. */
+static inline netm_time netm_xfer_time(uint64_t bytes, int64_t bw)
+{
+	/* The 64-bit path (messages below 18 MB) avoids a slow 128-bit
+	 * division on the hot path; both give the same result. */
+	if (bytes <= UINT64_MAX / NETM_PS_PER_S) {
+		uint64_t n = bytes * (uint64_t)NETM_PS_PER_S;
+		return (netm_time)(n / (uint64_t)bw +
+				   (n % (uint64_t)bw != 0));
+	}
+	unsigned __int128 n = (unsigned __int128)bytes * NETM_PS_PER_S;
+	return (netm_time)((n + (unsigned __int128)bw - 1) /
+			   (unsigned __int128)bw);
+}
+
+/* Error helpers shared by models and the simulator: format a sentence
+ * into err (netm_errf, returns -1 for `return netm_errf(...)') or append
+ * to the one already there (netm_errcat).  NULL or empty buffers are
+ * ignored. */
+int netm_errf(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void netm_errcat(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* --------------------------------------------------------- the model */
+
+typedef struct netm_model netm_model;
+
+/* A message handed to a model.  It stays valid until it is delivered. */
+typedef struct netm_msg {
+	uint64_t token;          /* the simulator's; give it back to deliver */
+	uint32_t src_pe, dst_pe; /* target ranks */
+	uint32_t src_node, dst_node; /* nodes (always different: messages
+	                            inside a node never reach the network) */
+	uint64_t bytes;          /* payload size after replacement rules */
+	netm_time depart;        /* when the message leaves its sender */
+} netm_msg;
+
+/* What the simulator offers a model instance. */
+typedef struct netm_host {
+	void *ctx;
+	/* Run ops->event(model, t, arg) at time t (t >= the current time). */
+	void (*schedule)(void *ctx, netm_time t, void *arg);
+	/* The message with this token has fully arrived at time t (t >= its
+	 * departure, and t >= the current time unless the model is
+	 * NETM_IMMEDIATE). */
+	void (*deliver)(void *ctx, uint64_t token, netm_time t);
+} netm_host;
+
+/* Everything a model needs to build an instance. */
+typedef struct netm_setup {
+	uint32_t nnodes;          /* nodes of the machine */
+	uint32_t npes;            /* target ranks */
+	const netm_value *values; /* one per entry of ops->params, in order */
+	uint64_t seed;            /* for models with random choices */
+} netm_setup;
+
+/* Instance flags (netm_model.flags). */
+#define NETM_IMMEDIATE 0x1u /* a message's arrival depends on nothing but
+                               the message itself: send() may be called
+                               before the departure time and in any order,
+                               and delivers at once */
+
+/* Every instance starts with this header (models embed it first). */
+struct netm_model {
+	const struct netm_ops *ops;
+	unsigned flags;
+};
+
+/* Per-run totals a model reports (all may be zero for simple models). */
+typedef struct netm_totals {
+	uint64_t messages, bytes, packets;
+	uint64_t hops;            /* sum over packets of links crossed */
+	netm_time queue_time;     /* total time messages waited in queues */
+} netm_totals;
+
+typedef struct netm_ops {
+	const char *name;         /* as in the config: "simple" */
+	const char *summary;      /* one line for listings */
+	const netm_param *params; /* its parameters, NULL-key terminated */
+	/* Build an instance; on failure return nonzero with a sentence in
+	 * err naming the parameter at fault. */
+	int (*create)(netm_model **mp, const netm_setup *setup,
+		      const netm_host *host, char *err, size_t errlen);
+	/* A message leaves at msg->depart.  Unless the instance is
+	 * NETM_IMMEDIATE, this is called at the current time msg->depart,
+	 * in departure order (ties: the simulator's order). */
+	void (*send)(netm_model *m, const netm_msg *msg);
+	/* A model event scheduled through host->schedule is due (may be
+	 * NULL for models that schedule nothing). */
+	void (*event)(netm_model *m, netm_time now, void *arg);
+	/* Totals so far (may be NULL). */
+	void (*totals)(const netm_model *m, netm_totals *tot);
+	void (*destroy)(netm_model *m);
+} netm_ops;
+
+/* All models, NULL-terminated, and lookup by name (NULL if unknown). */
+extern const netm_ops *const netm_registry[];
+const netm_ops *netm_find(const char *name);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SIBYL_NETMODEL_H */

@@ -1,0 +1,49 @@
+/*
+ * registry.c -- the table of network models, by configuration name.
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "netmodel.h"
+
+extern const netm_ops netm_simple;
+
+const netm_ops *const netm_registry[] = {
+	&netm_simple,
+	NULL
+};
+
+const netm_ops *netm_find(const char *name)
+{
+	for (size_t i = 0; name && netm_registry[i]; i++)
+		if (strcmp(netm_registry[i]->name, name) == 0)
+			return netm_registry[i];
+	return NULL;
+}
+
+int netm_errf(char *err, size_t errlen, const char *fmt, ...)
+{
+	if (err && errlen) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+void netm_errcat(char *err, size_t errlen, const char *fmt, ...)
+{
+	if (!err || !errlen)
+		return;
+	size_t n = strnlen(err, errlen);
+	if (n + 1 >= errlen)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err + n, errlen - n, fmt, ap);
+	va_end(ap);
+}

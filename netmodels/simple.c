@@ -1,0 +1,258 @@
+/*
+ * simple.c -- the `simple' network model: latency + bytes/bandwidth, a
+ * per-packet cost, and the LogGP overhead o and gap g, with an optional
+ * serializing NIC per node.  No topology, no contention inside the
+ * network.  Parameters, the exact formula and where the default figures
+ * come from are in netmodels/README.md.
+ *
+ * All arithmetic is in integers (picoseconds) and saturates at
+ * SIMPLE_TIME_MAX instead of wrapping: absurd parameters give a message
+ * that arrives "never", not one that arrives before it left.
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "netmodel.h"
+
+/* Exported through the registry (registry.c); netmodel.h names no model. */
+extern const netm_ops netm_simple;
+
+#define SIMPLE_TIME_MAX INT64_MAX
+#define SIMPLE_TIME_MIN INT64_MIN
+
+/* Internal invariants: a broken promise of the simulator (a rank or node
+ * outside the sizes it gave create()) must stop the run, not corrupt it. */
+#define SIMPLE_CHECK(c, fmt, ...) do { if (!(c)) { \
+	fprintf(stderr, "netmodels/simple: internal error at %s:%d: %s (" \
+		fmt ")\n", __FILE__, __LINE__, #c, __VA_ARGS__); \
+	abort(); } } while (0)
+
+/* Indices into simple_params (and into netm_setup.values). */
+enum { P_LATENCY, P_BANDWIDTH, P_CPP, P_PACKET_SIZE, P_O, P_G, P_NIC };
+enum { NIC_NONE, NIC_SERIALIZE };
+
+static const netm_param simple_params[] = {
+	{ "latency", NETM_P_TIME, "1us", NULL,
+	  "Wire latency L added to every message." },
+	{ "bandwidth", NETM_P_BW, "10GB/s", NULL,
+	  "Bandwidth B: a message of n bytes spends ceil(n/B) on the wire." },
+	{ "cpp", NETM_P_TIME, "0", NULL,
+	  "Cost per packet, charged once per started packet_size bytes." },
+	{ "packet_size", NETM_P_SIZE, "4KiB", NULL,
+	  "Packet size used to count packets for cpp." },
+	{ "o", NETM_P_TIME, "0", NULL,
+	  "LogGP overhead o, charged once at the sender and once at the "
+	  "receiver." },
+	{ "g", NETM_P_TIME, "0", NULL,
+	  "LogGP gap g: successive messages of one rank start at least g "
+	  "apart." },
+	{ "nic", NETM_P_ENUM, "none", "none|serialize",
+	  "serialize: messages leaving a node pass its NIC one at a time, in "
+	  "the order they are sent." },
+	{ NULL, 0, NULL, NULL, NULL }
+};
+
+typedef struct simple_model {
+	netm_model base;          /* first, as netmodel.h requires */
+	netm_host host;
+	netm_time latency, cpp, o, g;
+	int64_t bandwidth;
+	uint64_t packet_size;
+	uint64_t wire_max_bytes;  /* largest n whose T_wire fits a netm_time */
+	uint32_t npes, nnodes;
+	/* Only allocated when the feature is on: at a million ranks the
+	 * plain latency/bandwidth model must cost nothing per rank. */
+	netm_time *next_start;    /* per rank, g > 0: earliest next start */
+	netm_time *nic_free;      /* per node, nic = serialize */
+	netm_totals tot;
+} simple_model;
+
+static netm_time sat_add(netm_time a, netm_time b)
+{
+	/* b >= 0 everywhere here: every parameter is checked non-negative. */
+	return a > SIMPLE_TIME_MAX - b ? SIMPLE_TIME_MAX : a + b;
+}
+
+static netm_time sat_mul(netm_time a, uint64_t k)
+{
+	if (k != 0 && (uint64_t)a > (uint64_t)SIMPLE_TIME_MAX / k)
+		return SIMPLE_TIME_MAX;
+	return (netm_time)((uint64_t)a * k);
+}
+
+static netm_time max_time(netm_time a, netm_time b)
+{
+	return a > b ? a : b;
+}
+
+static netm_time wire_time(const simple_model *s, uint64_t bytes)
+{
+	/* netm_xfer_time is exact, but its cast to netm_time wraps beyond
+	 * INT64_MAX ps. */
+	if (bytes > s->wire_max_bytes)
+		return SIMPLE_TIME_MAX;
+	return netm_xfer_time(bytes, s->bandwidth);
+}
+
+static uint64_t packets_of(const simple_model *s, uint64_t bytes)
+{
+	return bytes / s->packet_size + (bytes % s->packet_size != 0);
+}
+
+/* Allocates n times, each set to "no constraint yet". */
+static netm_time *time_array(uint32_t n)
+{
+	netm_time *a = malloc((n ? n : 1) * sizeof *a);
+	for (uint32_t i = 0; a && i < n; i++)
+		a[i] = SIMPLE_TIME_MIN;
+	return a;
+}
+
+static int simple_create(netm_model **mp, const netm_setup *setup,
+			 const netm_host *host, char *err, size_t errlen)
+{
+	if (!setup || !setup->values || !host || !host->deliver)
+		return netm_errf(err, errlen, "the simple network model needs "
+			    "its parameter values and a host to deliver "
+			    "messages to");
+	const netm_value *v = setup->values;
+	static const int times[] = { P_LATENCY, P_CPP, P_O, P_G };
+	for (size_t i = 0; i < sizeof times / sizeof times[0]; i++)
+		if (v[times[i]].i < 0)
+			return netm_errf(err, errlen, "net.%s must not be negative "
+				    "(got %lld ps)", simple_params[times[i]].key,
+				    (long long)v[times[i]].i);
+	if (v[P_BANDWIDTH].i <= 0)
+		return netm_errf(err, errlen, "net.bandwidth must be greater "
+			    "than 0 bytes/s, e.g. 10GB/s (got %lld)",
+			    (long long)v[P_BANDWIDTH].i);
+	if (v[P_PACKET_SIZE].i < 1)
+		return netm_errf(err, errlen, "net.packet_size must be at least "
+			    "1 byte (got %lld)", (long long)v[P_PACKET_SIZE].i);
+	if (v[P_NIC].i != NIC_NONE && v[P_NIC].i != NIC_SERIALIZE)
+		return netm_errf(err, errlen, "net.nic must be none or serialize "
+			    "(got choice number %lld)", (long long)v[P_NIC].i);
+
+	simple_model *s = calloc(1, sizeof *s);
+	if (!s)
+		return netm_errf(err, errlen, "out of memory creating the simple "
+			    "network model");
+	s->base.ops = &netm_simple;
+	s->host = *host;
+	s->latency = v[P_LATENCY].i;
+	s->bandwidth = v[P_BANDWIDTH].i;
+	s->cpp = v[P_CPP].i;
+	s->packet_size = (uint64_t)v[P_PACKET_SIZE].i;
+	s->o = v[P_O].i;
+	s->g = v[P_G].i;
+	s->npes = setup->npes;
+	s->nnodes = setup->nnodes;
+
+	/* T_wire(n) <= INT64_MAX  <=>  n <= INT64_MAX * B / 10^12. */
+	unsigned __int128 wmax = (unsigned __int128)INT64_MAX *
+		(uint64_t)s->bandwidth / (uint64_t)NETM_PS_PER_S;
+	s->wire_max_bytes = wmax > UINT64_MAX ? UINT64_MAX : (uint64_t)wmax;
+
+	if (s->g > 0) {
+		s->next_start = time_array(s->npes);
+		if (!s->next_start) {
+			netm_errf(err, errlen, "out of memory for net.g: a gap needs "
+			     "8 bytes per rank (%lu ranks)",
+			     (unsigned long)s->npes);
+			goto out_with_model;
+		}
+	}
+	if (v[P_NIC].i == NIC_SERIALIZE) {
+		s->nic_free = time_array(s->nnodes);
+		if (!s->nic_free) {
+			netm_errf(err, errlen, "out of memory for net.nic = "
+			     "serialize: it needs 8 bytes per node (%lu nodes)",
+			     (unsigned long)s->nnodes);
+			goto out_with_gap;
+		}
+	}
+	/* Without g and the NIC a message's arrival depends on nothing but
+	 * the message, so the simulator may hand messages over early. */
+	if (!s->next_start && !s->nic_free)
+		s->base.flags = NETM_IMMEDIATE;
+	*mp = &s->base;
+	return 0;
+
+out_with_gap:
+	free(s->next_start);
+out_with_model:
+	free(s);
+	return -1;
+}
+
+static void simple_send(netm_model *m, const netm_msg *msg)
+{
+	simple_model *s = (simple_model *)m;
+	netm_time tw = wire_time(s, msg->bytes);
+	uint64_t npk = packets_of(s, msg->bytes);
+	netm_time busy = sat_add(tw, sat_mul(s->cpp, npk));
+
+	netm_time after_o = sat_add(msg->depart, s->o);
+	netm_time ready = after_o;
+	if (s->next_start) {
+		SIMPLE_CHECK(msg->src_pe < s->npes, "src_pe %u, npes %u",
+			     (unsigned)msg->src_pe, (unsigned)s->npes);
+		ready = max_time(ready, s->next_start[msg->src_pe]);
+		s->next_start[msg->src_pe] = sat_add(ready, s->g);
+	}
+	netm_time start = ready;
+	if (s->nic_free) {
+		SIMPLE_CHECK(msg->src_node < s->nnodes, "src_node %u, "
+			     "nnodes %u", (unsigned)msg->src_node,
+			     (unsigned)s->nnodes);
+		start = max_time(ready, s->nic_free[msg->src_node]);
+		s->nic_free[msg->src_node] = sat_add(start, busy);
+	}
+	netm_time arrival = sat_add(sat_add(sat_add(start, s->latency), busy),
+				    s->o);
+
+	s->tot.messages++;
+	s->tot.bytes += msg->bytes;
+	s->tot.packets += npk;
+	/* One link between any two nodes: every packet crosses one hop. */
+	s->tot.hops += npk;
+	/* start >= after_o; unsigned so that even a negative departure
+	 * cannot overflow the difference. */
+	uint64_t wait = (uint64_t)start - (uint64_t)after_o;
+	s->tot.queue_time = sat_add(s->tot.queue_time,
+				    wait > (uint64_t)SIMPLE_TIME_MAX ?
+				    SIMPLE_TIME_MAX : (netm_time)wait);
+
+	s->host.deliver(s->host.ctx, msg->token, arrival);
+}
+
+static void simple_totals(const netm_model *m, netm_totals *tot)
+{
+	*tot = ((const simple_model *)m)->tot;
+}
+
+static void simple_destroy(netm_model *m)
+{
+	simple_model *s = (simple_model *)m;
+	if (!s)
+		return;
+	free(s->next_start);
+	free(s->nic_free);
+	free(s);
+}
+
+const netm_ops netm_simple = {
+	.name = "simple",
+	.summary = "latency + bytes/bandwidth + per-packet cost, LogGP o and "
+		   "g, optional serializing NIC per node",
+	.params = simple_params,
+	.create = simple_create,
+	.send = simple_send,
+	.event = NULL,
+	.totals = simple_totals,
+	.destroy = simple_destroy,
+};

@@ -298,9 +298,13 @@ typedef struct fsim_result {
  * on failure nothing is left behind and err says what went wrong: an
  * unreadable trace (file, PE, window), a trace that does not close (a
  * message nobody awaits), or a stalled replay (the stuck PEs and what
- * each waits for).  Returns 0 or nonzero.
+ * each waits for).  Returns 0, FSIM_ECONFIG, or another nonzero value.
  */
 int fsim_run(const fsim_opts *o, fsim_result *res, char *err, size_t errlen);
+/* fsim_run's return for a machine description that does not fit the
+ * trace (too few cores, a bad mapping file, model parameters): a usage
+ * error rather than a problem of the trace. */
+#define FSIM_ECONFIG 2
 
 /* Human-readable summary (the content of summary.txt). */
 void fsim_result_print(const fsim_result *r, const fsim_opts *o, FILE *f);

@@ -797,6 +797,11 @@ static int list_put(entry_list *l, cfg_entry *e)
 			return 0;
 		}
 		if (o->key && e->key && strcmp(o->key, e->key) == 0) {
+			/* A file never replaces a --set value. */
+			if (!o->file && e->file) {
+				entry_free(e);
+				return 0;
+			}
 			entry_free(o);
 			*o = *e;
 			return 0;
@@ -1241,14 +1246,23 @@ static int unknown_key(const cfg_entry *e, int s, const netm_ops *model,
 
 /* ---------------------------------------------------------- resolving */
 
+/* The entry that decides a key: the last --set one, else the last one
+ * from a file (--set wins over files whatever their order). */
 static const cfg_entry *find_entry(const fsim_config *c, const char *section,
 				   const char *key)
 {
-	for (size_t i = 0; i < c->nent; i++)
-		if (c->ent[i].key && strcmp(c->ent[i].section, section) == 0 &&
-		    strcmp(c->ent[i].key, key) == 0)
-			return &c->ent[i];
-	return NULL;
+	const cfg_entry *fromfile = NULL, *fromset = NULL;
+	for (size_t i = 0; i < c->nent; i++) {
+		const cfg_entry *e = &c->ent[i];
+		if (!e->key || strcmp(e->section, section) ||
+		    strcmp(e->key, key))
+			continue;
+		if (e->file)
+			fromfile = e;
+		else
+			fromset = e;
+	}
+	return fromset ? fromset : fromfile;
 }
 
 static int values_init(cfg_values *cv, const netm_param *params,
@@ -1450,8 +1464,12 @@ int fsim_config_resolve(fsim_config *c, char *err, size_t errlen)
 	if (values_init(&c->mod, c->model->params, "net", err, errlen))
 		goto out_unresolved;
 
-	for (size_t i = 0; i < c->nent; i++) {
-		const cfg_entry *e = &c->ent[i];
+	/* Files first, then --set, so that --set wins whatever the order
+	 * of the options. */
+	for (size_t n = 0; n < 2 * c->nent; n++) {
+		const cfg_entry *e = &c->ent[n % c->nent];
+		if ((n < c->nent) != (e->file != NULL))
+			continue;
 		int s = find_section(e->section);
 		size_t k;
 
@@ -1540,6 +1558,8 @@ const netm_value *fsim_config_model_values(const fsim_config *c)
  * holds white space, '#', or quotes. */
 static void write_value(FILE *f, const char *s)
 {
+	if (!s)
+		s = "";
 	int quote = !*s || strchr(s, '"') || strchr(s, '#');
 	for (const char *p = s; *p && !quote; p++)
 		quote = is_space(*p);

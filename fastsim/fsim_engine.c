@@ -47,19 +47,20 @@ enum pe_state {
 };
 
 typedef struct pe_t {
-	sibt_packed pk;        /* current window; cursor = current SEB */
+	/* What a delivery touches comes first, in one cache line. */
 	mb_box mb;
 	netm_time ready;       /* earliest start of the current SEB so far */
 	netm_time free_at;     /* end of the last SEB started */
-	netm_time busy;        /* sum of durations run */
-	netm_time dur;         /* current SEB: duration after the rules */
-	netm_time tdur;        /* current SEB: duration in the trace */
-	uint32_t name;         /* current SEB: global name index */
 	uint32_t missing;      /* current SEB: awaited, not arrived */
-	uint32_t nwaits;       /* current SEB: messages it awaits */
-	uint32_t file;         /* data file of this PE */
 	uint8_t state;
 	uint8_t stopped;       /* ended at the region's end marker */
+	uint32_t nwaits;       /* current SEB: messages it awaits */
+	uint32_t name;         /* current SEB: global name index */
+	netm_time dur;         /* current SEB: duration after the rules */
+	netm_time tdur;        /* current SEB: duration in the trace */
+	netm_time busy;        /* sum of durations run */
+	uint32_t file;         /* data file of this PE */
+	sibt_packed pk;        /* current window; cursor = current SEB */
 } pe_t;
 
 /* A message whose departure is an event (order-dependent models). */
@@ -113,6 +114,7 @@ typedef struct engine {
 	uint64_t total_estimate;
 	/* first failure: the run stops at the next check */
 	int failed;
+	int config_error;      /* the failure is the machine description's */
 	char *err;
 	size_t errlen;
 } engine;
@@ -516,6 +518,17 @@ static void start_seb(engine *e, uint32_t p)
 		r->prints++;
 	}
 
+	/* Deliveries touch the receivers' state and mailboxes, usually in
+	 * other cache lines: fetch them all before the first is needed. */
+	for (uint32_t k = 0; k < s.nsends; k++)
+		__builtin_prefetch(&e->pes[s.sends[k].dst].mb, 1);
+	for (uint32_t k = 0; k < s.nsends; k++) {
+		const mb_box *b = &e->pes[s.sends[k].dst].mb;
+		if (b->s)
+			__builtin_prefetch(&b->s[mb_hash(mb_key(p,
+				s.first_seq + k), b->cap)], 1);
+	}
+
 	uint32_t snode = fsim_node_of(e->m, p);
 	int immediate = e->net->flags & NETM_IMMEDIATE;
 	for (uint32_t k = 0; k < s.nsends && !e->failed; k++) {
@@ -718,6 +731,24 @@ static int close_timelines(engine *e, int ok)
 
 /* ------------------------------------------------------ diagnostics */
 
+/* The destination the trace gives send `seq' of `src', or UINT32_MAX. */
+static uint32_t send_dst(engine *e, uint32_t src, uint64_t seq)
+{
+	uint64_t w;
+	uint32_t dst = UINT32_MAX;
+	sibt_window *win = sibt_window_new();
+	if (win && sibt_trace_find_send_window(e->t, src, seq, &w) == 0 &&
+	    sibt_trace_read_window(e->t, src, w, win) == 0) {
+		for (uint32_t i = 0; i < sibt_window_nsebs(win); i++) {
+			const sibt_seb *s = sibt_window_seb(win, i);
+			if (seq >= s->first_seq && seq - s->first_seq < s->nsends)
+				dst = s->sends[seq - s->first_seq].dst;
+		}
+	}
+	sibt_window_free(win);
+	return dst;
+}
+
 /* Explain why message (src, seq) awaited by PE p never came. */
 static void why_missing(engine *e, uint32_t p, uint32_t src, uint64_t seq,
 			char *buf, size_t len)
@@ -725,17 +756,16 @@ static void why_missing(engine *e, uint32_t p, uint32_t src, uint64_t seq,
 	uint64_t nsends = sibt_trace_nsends(e->t, src);
 	const pe_t *sp = &e->pes[src];
 	if (seq >= nsends) {
-		snprintf(buf, len, "PE %u sends only %" PRIu64 " messages: "
-			 "this one is never sent", src, nsends);
+		snprintf(buf, len, "PE %u sends only %" PRIu64 " message%s: "
+			 "this one is never sent", src, nsends,
+			 nsends == 1 ? "" : "s");
 		return;
 	}
-	uint64_t key = mb_key(src, seq);
-	for (uint32_t d = 0; d < e->npes; d++) {
-		mb_slot *sl = mb_find(&e->pes[d].mb, key);
-		if (d != p && sl && sl->t != MB_AWAITED) {
-			snprintf(buf, len, "it was sent to PE %u instead", d);
-			return;
-		}
+	uint32_t dst = send_dst(e, src, seq);
+	if (dst != UINT32_MAX && dst != p) {
+		snprintf(buf, len, "it was sent to PE %u, not to PE %u", dst,
+			 p);
+		return;
 	}
 	if (sp->state == PE_DONE && sp->stopped)
 		snprintf(buf, len, "PE %u stopped at the end of the region "
@@ -754,10 +784,11 @@ static void report_stall(engine *e)
 	size_t len = e->errlen;
 	for (uint32_t p = 0; p < e->npes; p++)
 		stuck += e->pes[p].state != PE_DONE;
-	off += (size_t)snprintf(b + off, len - off, "the replay stalled at "
-		"%" PRId64 " ps: nothing can run, but %zu PEs have SEBs left "
-		"(the trace does not close; 'sibyl trace check' finds such "
-		"defects):", e->now, stuck);
+	off += (size_t)snprintf(b + off, len - off, "the replay stalled "
+		"after %" PRId64 " ps: nothing can run, but %zu PE%s %s SEBs "
+		"left (the trace does not close; 'sibyl trace check' finds "
+		"such defects):", e->res->predicted, stuck,
+		stuck == 1 ? "" : "s", stuck == 1 ? "has" : "have");
 	for (uint32_t p = 0; p < e->npes && off < len && n < 8; p++) {
 		pe_t *pe = &e->pes[p];
 		if (pe->state == PE_DONE)
@@ -787,8 +818,8 @@ static void report_stall(engine *e)
 		}
 	}
 	if (stuck > n && off < len)
-		snprintf(b + off, len - off, "\n  ... and %zu more PEs",
-			 stuck - n);
+		snprintf(b + off, len - off, "\n  ... and %zu more PE%s",
+			 stuck - n, stuck - n == 1 ? "" : "s");
 	e->failed = 1;
 }
 
@@ -936,8 +967,10 @@ static int engine_setup(engine *e)
 			    sibt_trace_damage(e->t, 0)->detail, o->trace);
 	e->npes = sibt_trace_npes(e->t);
 	e->res->npes = e->npes;
-	if (fsim_machine_build(&e->m, o->cfg, e->npes, msg, sizeof msg))
+	if (fsim_machine_build(&e->m, o->cfg, e->npes, msg, sizeof msg)) {
+		e->config_error = 1;
 		return fail(e, "%s", msg);
+	}
 	e->res->nnodes = e->m->nnodes;
 
 	const netm_ops *ops = fsim_config_model(o->cfg);
@@ -950,8 +983,10 @@ static int engine_setup(engine *e)
 	e->host.ctx = e;
 	e->host.schedule = host_schedule;
 	e->host.deliver = host_deliver;
-	if (ops->create(&e->net, &su, &e->host, msg, sizeof msg))
+	if (ops->create(&e->net, &su, &e->host, msg, sizeof msg)) {
+		e->config_error = 1;
 		return fail(e, "network model '%s': %s", ops->name, msg);
+	}
 
 	e->scratch = sibt_window_new();
 	e->pes = calloc(e->npes, sizeof *e->pes);
@@ -1092,5 +1127,5 @@ int fsim_run(const fsim_opts *o, fsim_result *res, char *err, size_t errlen)
 		goto out;
 out:
 	engine_free(&e);
-	return e.failed ? -1 : 0;
+	return e.failed ? (e.config_error ? FSIM_ECONFIG : 1) : 0;
 }

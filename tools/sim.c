@@ -148,10 +148,11 @@ static int parse_timelines(const char *s, const fsim_out_ops **tl)
 		}
 		const fsim_out_ops *w = fsim_output_find(tok);
 		if (!w) {
+			int rc = tool_usage_error("--timeline: unknown format "
+						  "'%s' (projections, chrome "
+						  "or all)", tok);
 			free(copy);
-			return tool_usage_error("--timeline: unknown format "
-						"'%s' (projections, chrome or "
-						"all)", tok);
+			return rc;
 		}
 		int dup = 0;
 		for (size_t i = 0; i < n; i++)
@@ -351,7 +352,7 @@ int cmd_sim(int argc, char **argv)
 			goto out;
 		}
 		if (tlpes) {
-			if (range_parse("--timeline-pes", tlpes, npes - 1, &rl))
+			if (range_parse("--timeline-pes", tlpes, npes, &rl))
 				goto out;
 			sel = calloc(npes, 1);
 			if (!sel) {
@@ -382,7 +383,7 @@ int cmd_sim(int argc, char **argv)
 	progress_end(&prog);
 	if (r) {
 		tool_error("%s", err);
-		rc = EXIT_PROBLEMS;
+		rc = r == FSIM_ECONFIG ? EXIT_USAGE : EXIT_PROBLEMS;
 		goto out;
 	}
 	if (json)

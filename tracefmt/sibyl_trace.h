@@ -342,8 +342,9 @@ SIBT_EXPORT int sibt_trace_read_packed(sibt_trace *t, uint32_t pe,
  * (format, or a head when a body is due) with the message on t. */
 SIBT_EXPORT int sibt_packed_head(sibt_trace *t, sibt_packed *pk,
 				 sibt_window *scratch, sibt_seb *seb);
-/* Decode the body of the SEB whose head came last into *seb (head fields
- * other than duration, which is set, are left alone).  After the window's last body, checks that the
+/* Decode the body of the SEB whose head came last into *seb: sends,
+ * prints, markers, first_seq, and again pe, index and duration; the other
+ * head fields are left alone.  After the window's last body, checks that the
  * payload held exactly what the index announced. */
 SIBT_EXPORT int sibt_packed_body(sibt_trace *t, sibt_packed *pk,
 				 sibt_window *scratch, sibt_seb *seb);

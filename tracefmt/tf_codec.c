@@ -195,7 +195,7 @@ int tf_encode_seb(tf_buf *b, const sibt_seb *s, uint32_t name_id,
 /* A list length read from the payload: at least `least', and no longer
  * than the bytes left could possibly encode (each element takes >= min
  * bytes). */
-static uint64_t rd_count_min(tf_rd *r, size_t min, uint64_t least)
+static inline uint64_t rd_count_min(tf_rd *r, size_t min, uint64_t least)
 {
 	uint64_t k = tf_rd_varint(r);
 	if (k < least || k > (uint64_t)(r->end - r->p) / min || k > UINT32_MAX)
@@ -203,12 +203,12 @@ static uint64_t rd_count_min(tf_rd *r, size_t min, uint64_t least)
 	return r->bad ? 0 : k;
 }
 
-static uint64_t rd_count(tf_rd *r, size_t min)
+static inline uint64_t rd_count(tf_rd *r, size_t min)
 {
 	return rd_count_min(r, min, 1);
 }
 
-static uint32_t rd_pe(tf_rd *r, uint32_t pe, uint32_t npes)
+static inline uint32_t rd_pe(tf_rd *r, uint32_t pe, uint32_t npes)
 {
 	/* Check the delta before adding: it may be anything a corrupt
 	 * payload holds, up to INT64_MIN/MAX. */
@@ -220,7 +220,7 @@ static uint32_t rd_pe(tf_rd *r, uint32_t pe, uint32_t npes)
 	return (uint32_t)((int64_t)pe + d);
 }
 
-static sibt_time rd_time(tf_rd *r)
+static inline sibt_time rd_time(tf_rd *r)
 {
 	uint64_t v = tf_rd_varint(r);
 	if (v > INT64_MAX)
@@ -230,7 +230,7 @@ static sibt_time rd_time(tf_rd *r)
 
 /* A send offset: the first (prev < 0) from the start (even) or from the
  * end (odd) of the SEB, the others as a step from the previous one. */
-static sibt_time rd_offset(tf_rd *r, sibt_time duration, sibt_time prev)
+static inline sibt_time rd_offset(tf_rd *r, sibt_time duration, sibt_time prev)
 {
 	if (prev < 0) {
 		uint64_t v = tf_rd_varint(r);

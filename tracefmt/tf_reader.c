@@ -1376,6 +1376,8 @@ int sibt_packed_body(sibt_trace *t, sibt_packed *pk, sibt_window *scratch,
 	size_t pos = pk->pos;
 	char msg[512];
 	seb->duration = pk->duration;
+	seb->pe = pk->pe;
+	seb->index = pk->next_index;
 	int rc = tf_packed_body(scratch, pk->buf, pk->len, &pos, &ctx,
 				pk->next_seq, pk->flags & ~PK_BODY_DUE, seb,
 				msg, sizeof msg);

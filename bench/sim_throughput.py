@@ -54,6 +54,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -138,26 +139,33 @@ def run_limited(cmd, log, timeout=None, mem_limit=None, preexec=None):
         p = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT,
                              stdin=subprocess.DEVNULL, start_new_session=True,
                              preexec_fn=preexec)
-    status, seen = None, 0
-    while True:
-        pid, st, ru = os.wait4(p.pid, os.WNOHANG)
-        if pid:
-            break
-        rss = group_rss(p.pid)
-        seen = max(seen, rss)
-        if mem_limit and rss > mem_limit:
-            status = "out of memory"
-        elif timeout and time.perf_counter() - t0 > timeout:
-            status = "timeout"
-        if status:
-            try:
-                os.killpg(p.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-            pid, st, ru = os.wait4(p.pid, 0)
-            break
-        time.sleep(0.5)
+    # A watchdog thread samples the group's memory and kills it over a
+    # limit; this thread blocks in wait4, so the wall time is exact.
+    state = {"status": None, "seen": 0}
+    done = threading.Event()
+
+    def watch():
+        while not done.wait(0.5):
+            rss = group_rss(p.pid)
+            state["seen"] = max(state["seen"], rss)
+            if mem_limit and rss > mem_limit:
+                state["status"] = "out of memory"
+            elif timeout and time.perf_counter() - t0 > timeout:
+                state["status"] = "timeout"
+            if state["status"]:
+                try:
+                    os.killpg(p.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+                return
+
+    w = threading.Thread(target=watch, daemon=True)
+    w.start()
+    _, st, ru = os.wait4(p.pid, 0)
     wall = time.perf_counter() - t0
+    done.set()
+    w.join()
+    status, seen = state["status"], state["seen"]
     p.returncode = os.waitstatus_to_exitcode(st)
     peak = max(ru.ru_maxrss * 1024, seen)
     if status is None:
@@ -307,7 +315,6 @@ def main():
                        msgs=messages(pattern, ranks, iters),
                        analytic=analytic_s(pattern, ranks, iters, size,
                                            compute))
-            label = "%s %d ranks %d it" % (name, ranks, iters)
             grid = None
             # --- Sibyl
             if sim_ok:
@@ -437,7 +444,7 @@ def main():
             elif r["s_status"] != "ok":
                 s = [r["s_status"], "%.0f" % mib(r["s_peak"])] + ["–"] * 3
             else:
-                s = ["%.1f" % r["s_wall"], "%.0f" % mib(r["s_peak"]),
+                s = ["%.2f" % r["s_wall"], "%.0f" % mib(r["s_peak"]),
                      "%.2fM" % (r["s_eps"] / 1e6),
                      "%.2fM" % (r["s_mps"] / 1e6), fmt_time(r["s_pred"])]
             if "p_status" not in r:

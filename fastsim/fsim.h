@@ -301,9 +301,10 @@ typedef struct fsim_result {
  * each waits for).  Returns 0, FSIM_ECONFIG, or another nonzero value.
  */
 int fsim_run(const fsim_opts *o, fsim_result *res, char *err, size_t errlen);
-/* fsim_run's return for a machine description that does not fit the
- * trace (too few cores, a bad mapping file, model parameters): a usage
- * error rather than a problem of the trace. */
+/* fsim_run's return for a usage error rather than a problem of the
+ * trace: a machine description that does not fit it (too few cores, a
+ * bad mapping file, model parameters) or an existing output directory
+ * without force. */
 #define FSIM_ECONFIG 2
 
 /* Human-readable summary (the content of summary.txt). */

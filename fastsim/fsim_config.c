@@ -24,6 +24,7 @@
 #include <hwloc.h>
 
 #include "fsim.h"
+#include "fsim_text.h"
 
 #define CFG_MAGIC 0x73636667u /* "scfg" */
 #define CFG_DEFAULT_MODEL "simple"
@@ -229,12 +230,6 @@ static int is_digit(char ch)
 	return ch >= '0' && ch <= '9';
 }
 
-static int is_space(char ch)
-{
-	return ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n' ||
-	       ch == '\f' || ch == '\v';
-}
-
 /* Parse "12", "1.5", ".5", "2e3", "1.5E-3" at s; *end is set past it. */
 static int parse_dec(const char *s, const char **end, dec *d)
 {
@@ -325,16 +320,6 @@ static int dec_to_int(const dec *d, int e10, int e2, unsigned div,
 		return DEC_OVERFLOW;
 	*out = (uint64_t)(num / den);
 	return DEC_OK;
-}
-
-static unsigned __int128 gcd128(unsigned __int128 a, unsigned __int128 b)
-{
-	while (b) {
-		unsigned __int128 t = a % b;
-		a = b;
-		b = t;
-	}
-	return a;
 }
 
 /* d as a fraction n/den (not reduced); DEC_DIGITS when it cannot be held. */
@@ -797,7 +782,8 @@ static int list_put(entry_list *l, cfg_entry *e)
 			return 0;
 		}
 		if (o->key && e->key && strcmp(o->key, e->key) == 0) {
-			/* A file never replaces a --set value. */
+			/* A file never replaces a --set value, so --set
+			 * wins whatever the order of the options. */
 			if (!o->file && e->file) {
 				entry_free(e);
 				return 0;
@@ -1246,23 +1232,16 @@ static int unknown_key(const cfg_entry *e, int s, const netm_ops *model,
 
 /* ---------------------------------------------------------- resolving */
 
-/* The entry that decides a key: the last --set one, else the last one
- * from a file (--set wins over files whatever their order). */
+/* The entry of a key.  There is at most one: list_put() keeps the one
+ * that decides (the last --set, else the last from a file). */
 static const cfg_entry *find_entry(const fsim_config *c, const char *section,
 				   const char *key)
 {
-	const cfg_entry *fromfile = NULL, *fromset = NULL;
-	for (size_t i = 0; i < c->nent; i++) {
-		const cfg_entry *e = &c->ent[i];
-		if (!e->key || strcmp(e->section, section) ||
-		    strcmp(e->key, key))
-			continue;
-		if (e->file)
-			fromfile = e;
-		else
-			fromset = e;
-	}
-	return fromset ? fromset : fromfile;
+	for (size_t i = 0; i < c->nent; i++)
+		if (c->ent[i].key && strcmp(c->ent[i].section, section) == 0 &&
+		    strcmp(c->ent[i].key, key) == 0)
+			return &c->ent[i];
+	return NULL;
 }
 
 static int values_init(cfg_values *cv, const netm_param *params,
@@ -1464,12 +1443,8 @@ int fsim_config_resolve(fsim_config *c, char *err, size_t errlen)
 	if (values_init(&c->mod, c->model->params, "net", err, errlen))
 		goto out_unresolved;
 
-	/* Files first, then --set, so that --set wins whatever the order
-	 * of the options. */
-	for (size_t n = 0; n < 2 * c->nent; n++) {
-		const cfg_entry *e = &c->ent[n % c->nent];
-		if ((n < c->nent) != (e->file != NULL))
-			continue;
+	for (size_t i = 0; i < c->nent; i++) {
+		const cfg_entry *e = &c->ent[i];
 		int s = find_section(e->section);
 		size_t k;
 

@@ -1087,8 +1087,9 @@ int fsim_run(const fsim_opts *o, fsim_result *res, char *err, size_t errlen)
 	}
 	struct stat st;
 	if (!o->force && lstat(o->outdir, &st) == 0) {
-		fail(&e, "'%s' exists: choose another output directory or "
-		     "pass --force", o->outdir);
+		e.config_error = 1;
+		fail(&e, "'%s' exists: choose another output directory with "
+		     "-o, or pass --force to replace it", o->outdir);
 		goto out;
 	}
 	if (engine_setup(&e))

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "fsim.h"
+#include "fsim_text.h"
 
 #define RULES_MAGIC 0x7372756cu /* "srul" */
 
@@ -58,32 +59,6 @@ struct fsim_rules {
 	size_t neq, nge;
 	int64_t fnum, fden;       /* cpu.factor */
 };
-
-static int is_space(char ch)
-{
-	return ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n' ||
-	       ch == '\f' || ch == '\v';
-}
-
-static uint64_t gcd64(uint64_t a, uint64_t b)
-{
-	while (b) {
-		uint64_t t = a % b;
-		a = b;
-		b = t;
-	}
-	return a;
-}
-
-static unsigned __int128 gcd128(unsigned __int128 a, unsigned __int128 b)
-{
-	while (b) {
-		unsigned __int128 t = a % b;
-		a = b;
-		b = t;
-	}
-	return a;
-}
 
 /*
  * (an/ad) * (bn/bd), reduced.  Both inputs are non-negative with
@@ -525,7 +500,7 @@ void fsim_rules_set_cpu_factor(fsim_rules *r, int64_t num, int64_t den)
 			__LINE__, (long long)num, (long long)den);
 		abort();
 	}
-	uint64_t g = gcd64((uint64_t)num, (uint64_t)den);
+	uint64_t g = (uint64_t)gcd128((uint64_t)num, (uint64_t)den);
 	r->fnum = num ? (int64_t)((uint64_t)num / g) : 0;
 	r->fden = num ? (int64_t)((uint64_t)den / g) : 1;
 }

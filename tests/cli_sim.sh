@@ -4,45 +4,8 @@
 # parameters (see sim_analytic.sh for the notation): the reference run is
 # a ring (docs/trace-tools.md), whose iteration lasts c + L + X(n).
 . "$SIBYL_SRCDIR/tests/lib.sh"
+. "$SIBYL_SRCDIR/tests/simlib.sh"
 
-command -v python3 >/dev/null 2>&1 || {
-	echo "cli_sim: python3 not found; skipping" >&2
-	exit 77
-}
-MKTRACE="$SIBYL_SRCDIR/tests/data/mktrace.py"
-
-gen() {
-	name=$1; shift
-	rm -rf "$T/$name.trace"
-	expect_ok "$SIBYL" trace gen -q -o "$T/$name.trace" "$@"
-}
-craft() {
-	rm -rf "$T/$1.trace"
-	python3 "$MKTRACE" "$T/$1.trace" || fail "mktrace $1 failed"
-}
-# jget FILE [OBJ.]KEY: a value of summary.json (see sim_analytic.sh).
-jget() {
-	case $2 in
-	*.*)	o=${2%.*}; o=${o##*.}
-		tr -d '\n' <"$1" | grep -o "\"$o\": *{[^}]*}" ;;
-	*)	tr -d '\n' <"$1" ;;
-	esac | grep -o "\"${2##*.}\": *[^,}]*" | head -n 1 |
-		sed 's/^[^:]*: *//; s/ *$//'
-}
-expect_eq() {
-	checks=$((checks + 1))
-	[ "$1" = "$2" ] || fail "$3: got '$1', expected '$2'"
-}
-xfer() { echo $((($1 * 1000000000000 + $2 - 1) / $2)); }
-# expect_time WANT WHAT TRACE [ARGS...]: as in sim_analytic.sh; the run's
-# outputs stay in $T/last.sim.
-expect_time() {
-	w_ps=$1; what=$2; tr=$3; shift 3
-	rm -rf "$T/last.sim"
-	expect_ok "$SIBYL" sim -q -o "$T/last.sim" "$T/$tr.trace" "$@"
-	expect_eq "$(jget "$T/last.sim/summary.json" predicted_time_ps)" \
-		"$w_ps" "$what ($tr $*)"
-}
 # usage_error OUT ARGS...: exit 2, a message, no output directory.
 usage_error() {
 	o=$1; shift

@@ -6,18 +6,7 @@
 # PE, SEB and message (or the file, PE and window) at fault, and leave no
 # output directory behind: neither OUT nor a temporary OUT.partial-*.
 . "$SIBYL_SRCDIR/tests/lib.sh"
-
-command -v python3 >/dev/null 2>&1 || {
-	echo "sim_errors: python3 not found; skipping" >&2
-	exit 77
-}
-MKTRACE="$SIBYL_SRCDIR/tests/data/mktrace.py"
-
-# craft NAME < DESCRIPTION: write $T/NAME.trace with tests/data/mktrace.py.
-craft() {
-	rm -rf "$T/$1.trace"
-	python3 "$MKTRACE" "$T/$1.trace" || fail "mktrace $1 failed"
-}
+. "$SIBYL_SRCDIR/tests/simlib.sh"
 
 # expect_no_output OUT: neither OUT nor OUT.partial-* exists.
 expect_no_output() {

@@ -15,12 +15,7 @@
 # the trace has the same relative name, so that those fields agree too;
 # only directory vs bundle differ there, and that one key is left out.
 . "$SIBYL_SRCDIR/tests/lib.sh"
-
-command -v python3 >/dev/null 2>&1 || {
-	echo "sim_invariants: python3 not found; skipping" >&2
-	exit 77
-}
-MKTRACE="$SIBYL_SRCDIR/tests/data/mktrace.py"
+. "$SIBYL_SRCDIR/tests/simlib.sh"
 
 # same_outputs WHAT DIR1 DIR2 [trace]: compare two output directories as
 # said above; with `trace', also ignore the trace path.

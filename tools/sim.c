@@ -8,7 +8,6 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "fsim.h"
 #include "tools.h"
@@ -324,14 +323,6 @@ int cmd_sim(int argc, char **argv)
 			tool_error("out of memory");
 			goto out;
 		}
-	}
-
-	struct stat st;
-	if (!force && lstat(outdir, &st) == 0) {
-		rc = tool_usage_error("'%s' exists: choose another output "
-				      "directory with -o, or pass --force to "
-				      "replace it", outdir);
-		goto out;
 	}
 
 	/* The timeline's ranks need the trace's rank count. */

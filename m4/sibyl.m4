@@ -35,6 +35,49 @@ AC_DEFUN([SIBYL_REQUIRE_MPI], [
      AC_MSG_ERROR([$MPICC is not Open MPI's wrapper.
   Install Open MPI with:  apt-get install libopenmpi-dev openmpi-bin
   or set MPICC=/path/to/openmpi/bin/mpicc])])
+  dnl The emulator's transport is compiled and linked against Open MPI
+  dnl directly (the rest of Sibyl does not use it).
+  AC_ARG_VAR([MPI_CFLAGS], [flags to compile against Open MPI])
+  AC_ARG_VAR([MPI_LIBS], [flags to link against Open MPI])
+  AS_IF([test -z "$MPI_CFLAGS"], [MPI_CFLAGS=`$MPICC --showme:compile`])
+  AS_IF([test -z "$MPI_LIBS"], [MPI_LIBS=`$MPICC --showme:link`])
+  AC_DEFINE_UNQUOTED([MPIRUN_PATH], ["$MPIRUN"], [Open MPI's launcher, run by sibyl emulate])
+])
+
+# SIBYL_ULT: the context switch of the emulator's user-level threads:
+# hand-written assembly where we have it, ucontext otherwise.
+AC_DEFUN([SIBYL_ULT], [
+  AC_REQUIRE([AC_CANONICAL_HOST])
+  AC_ARG_WITH([ult],
+    [AS_HELP_STRING([--with-ult=asm|ucontext],
+      [context switch of the emulator's threads (default: asm on x86-64 and
+       aarch64, ucontext elsewhere)])],
+    [], [with_ult=auto])
+  sibyl_ult_arch=none
+  case $host_cpu in
+    x86_64|amd64) sibyl_ult_arch=x86_64 ;;
+    aarch64|arm64) sibyl_ult_arch=aarch64 ;;
+  esac
+  case $with_ult in
+    auto) AS_IF([test $sibyl_ult_arch = none], [sibyl_ult=ucontext], [sibyl_ult=asm]) ;;
+    asm) AS_IF([test $sibyl_ult_arch = none],
+           [AC_MSG_ERROR([--with-ult=asm: no hand-written context switch for $host_cpu; use --with-ult=ucontext])])
+         sibyl_ult=asm ;;
+    ucontext) sibyl_ult=ucontext ;;
+    *) AC_MSG_ERROR([--with-ult must be asm or ucontext, not $with_ult]) ;;
+  esac
+  AS_IF([test $sibyl_ult = ucontext], [
+    AC_CHECK_FUNCS([makecontext], [],
+      [AC_MSG_ERROR([no makecontext() in the C library: the emulator needs --with-ult=asm on x86-64 or aarch64])])
+    AC_DEFINE([SIBYL_ULT_UCONTEXT], [1], [user-level threads switch with swapcontext])
+    sibyl_ult_desc=ucontext
+  ], [
+    AC_DEFINE([SIBYL_ULT_ASM], [1], [user-level threads switch with hand-written assembly])
+    sibyl_ult_desc="$sibyl_ult_arch assembly"
+  ])
+  AM_CONDITIONAL([ULT_X86_64], [test $sibyl_ult = asm && test $sibyl_ult_arch = x86_64])
+  AM_CONDITIONAL([ULT_AARCH64], [test $sibyl_ult = asm && test $sibyl_ult_arch = aarch64])
+  AM_CONDITIONAL([ULT_UCONTEXT], [test $sibyl_ult = ucontext])
 ])
 
 # SIBYL_CC_WARNINGS: the warnings every Sibyl file compiles cleanly with.
@@ -57,8 +100,11 @@ AC_DEFUN([SIBYL_CC_VISIBILITY], [
   AC_SUBST([VISIBILITY_CFLAGS])
 ])
 
-# SIBYL_SANITIZERS: --enable-sanitizers builds everything with ASan+UBSan.
+# SIBYL_SANITIZERS: --enable-sanitizers builds everything with ASan+UBSan
+# (sibylcc then adds the same flags to the programs it builds).
 AC_DEFUN([SIBYL_SANITIZERS], [
+  SIBYL_SAN_FLAGS=
+  AC_SUBST([SIBYL_SAN_FLAGS])
   AC_ARG_ENABLE([sanitizers],
     [AS_HELP_STRING([--enable-sanitizers],
       [build with AddressSanitizer and UndefinedBehaviorSanitizer])])
@@ -66,6 +112,7 @@ AC_DEFUN([SIBYL_SANITIZERS], [
     san="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
     AX_SIBYL_CHECK_CFLAG([$san], [
       CFLAGS="$CFLAGS $san"
+      SIBYL_SAN_FLAGS=$san
       LDFLAGS="$LDFLAGS -fsanitize=address,undefined"],
       [AC_MSG_ERROR([$CC does not support $san])])
   ])

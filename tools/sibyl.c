@@ -42,6 +42,8 @@ static const struct command trace_commands[] = {
 static const struct command top_commands[] = {
 	{ "trace", "inspect, check, pack and generate traces",
 	  NULL, trace_commands },
+	{ "emulate", "run an MPI application as V ranks and record its trace",
+	  cmd_emulate, NULL },
 	{ "sim",   "replay a trace on a model of the target machine",
 	  cmd_sim, NULL },
 	{ "help",  "show the help of a command",

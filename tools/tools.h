@@ -27,6 +27,7 @@ int cmd_trace_pack(int argc, char **argv);
 int cmd_trace_unpack(int argc, char **argv);
 int cmd_trace_gen(int argc, char **argv);
 int cmd_sim(int argc, char **argv);
+int cmd_emulate(int argc, char **argv);
 
 /* Program name used in messages, e.g. "sibyl trace dump"; set by the
  * driver before a subcommand runs. */

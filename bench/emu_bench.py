@@ -1,0 +1,177 @@
+#!/usr/bin/env python3
+"""Emulator figures: context switch, message rate, slowdown against native
+Open MPI, memory per virtual rank, and the 65,536-rank runs.
+
+  bench/emu_bench.py [--build DIR] [--markdown] [--big RANKS]
+
+Run from a build directory (or give --build).  Sections:
+
+  context switch   emulator/bench_ult: round trip between two user-level
+                   threads / 2, and thread creation (hand-written assembly
+                   and, for comparison, the ucontext fallback when built)
+  message rate     bench/emu/msgrate.c, one pair ping-ponging 8-byte
+                   messages: both ranks in one process (local hand-off)
+                   and in two processes (over Open MPI)
+  slowdown         examples/kneighbor.c at 64 ranks: `mpirun -np 64' of
+                   the mpicc build (64 real processes on this machine's
+                   cores) against `sibyl emulate --ranks 64 -np 2' of the
+                   sibylcc build; same program, same arguments
+  memory per rank  examples/ring.c run directly (one process) at 1,024
+                   and 16,384 and 65,536 ranks with 64 KiB stacks: peak
+                   RSS, and the growth per added rank
+  big runs         ring and kneighbor at --big ranks (default 65,536) on
+                   2 processes: wall time and peak RSS of each process
+
+Peak RSS is each process's own high-water mark (getrusage of the child,
+or /usr/bin/time -f %M wrapped around each MPI process).
+"""
+import argparse
+import os
+import re
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SRC = os.path.dirname(HERE)
+ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1",
+           OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+           OMPI_MCA_rmaps_base_oversubscribe="1")
+
+
+def run(cmd, env=None, timeout=1800):
+    t0 = time.monotonic()
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    p = subprocess.run(cmd, env=env or ENV, capture_output=True, text=True,
+                       timeout=timeout)
+    wall = time.monotonic() - t0
+    if p.returncode != 0:
+        sys.exit("failed (%d): %s\n%s%s" % (p.returncode, " ".join(cmd),
+                                             p.stdout[-2000:],
+                                             p.stderr[-2000:]))
+    rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    return p.stdout + p.stderr, wall, rss if rss > before else None
+
+
+def build(args, tmp):
+    b = args.build
+    sibylcc = os.path.join(b, "emulator", "sibylcc")
+    env = dict(ENV, SIBYLCC_INCDIR=os.path.join(SRC, "emulator", "include"),
+               SIBYLCC_LIBDIR=b)
+    progs = {}
+    for name, src in (("kneighbor", "examples/kneighbor.c"),
+                      ("ring", "examples/ring.c"),
+                      ("msgrate", "bench/emu/msgrate.c")):
+        out = os.path.join(tmp, name)
+        subprocess.run([sibylcc, "-O2", os.path.join(SRC, src), "-o", out],
+                       env=env, check=True)
+        subprocess.run(["mpicc", "-O2", os.path.join(SRC, src), "-o",
+                        out + ".native"], check=True)
+        progs[name] = out
+    return progs
+
+
+def emulate(args, tmp, prog, ranks, np, extra=(), stack=None):
+    trace = os.path.join(tmp, "t.trace")
+    cmd = [os.path.join(args.build, "sibyl"), "emulate", "-q", "--ranks",
+           str(ranks), "-np", str(np), "-o", trace, "--force"]
+    if stack:
+        cmd += ["--stack-size", stack]
+    return run(cmd + ["--", prog] + list(extra))
+
+
+def per_process_rss(args, tmp, prog, ranks, np, extra, stack="64KiB"):
+    """mpirun -np NP /usr/bin/time ... PROG: each process's peak RSS."""
+    env = dict(ENV, SIBYL_RANKS=str(ranks), SIBYL_STACK_SIZE=str(64 * 1024),
+               SIBYL_TRACE=os.path.join(tmp, "big.trace"))
+    shutil.rmtree(env["SIBYL_TRACE"], ignore_errors=True)
+    out, wall, _ = run(["mpirun", "-np", str(np), "/usr/bin/time", "-f",
+                        "RSS %M", prog] + list(extra), env=env)
+    rss = [int(x) for x in re.findall(r"RSS (\d+)", out)]
+    return wall, rss
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--build", default=".")
+    ap.add_argument("--big", type=int, default=65536)
+    ap.add_argument("--markdown", action="store_true")
+    args = ap.parse_args()
+    args.build = os.path.abspath(args.build)
+    tmp = tempfile.mkdtemp(prefix="sibyl-emu-bench.")
+    rows = []
+
+    def row(what, value, note=""):
+        rows.append((what, value, note))
+        print("%-44s %-22s %s" % (what, value, note), flush=True)
+
+    try:
+        progs = build(args, tmp)
+        # Context switch.
+        bu = os.path.join(args.build, "emulator", "bench_ult")
+        out, _, _ = run([bu])
+        m = re.search(r"\{.*\}", out)
+        import json
+        j = json.loads(m.group(0))
+        row("context switch (%s)" % j.get("backend", "?"),
+            "%.1f ns" % j["switch_ns"], "round trip / 2, median")
+        if "create_ns" in j:
+            row("thread creation", "%.0f ns" % j["create_ns"])
+        # Message rate.
+        for np, where in ((1, "same process"), (2, "two processes")):
+            out, _, _ = emulate(args, tmp, progs["msgrate"], 2, np,
+                                ["200000" if np == 1 else "50000"])
+            r = float(re.search(r"msgs_per_s=(\d+)", out).group(1))
+            row("message rate, %s" % where, "%.2fM msg/s" % (r / 1e6),
+                "8 B ping-pong, trace recorded")
+        out, _, _ = run(["mpirun", "-np", "2", progs["msgrate"] + ".native",
+                         "50000"])
+        r = float(re.search(r"msgs_per_s=(\d+)", out).group(1))
+        row("message rate, native Open MPI", "%.2fM msg/s" % (r / 1e6),
+            "same program, mpicc, 2 processes")
+        # Slowdown at 64 ranks.
+        kargs = ["1024", "20", "2", "100"]
+        _, tn, _ = run(["mpirun", "-np", "64", progs["kneighbor"] +
+                        ".native"] + kargs)
+        _, te, _ = emulate(args, tmp, progs["kneighbor"], 64, 2, kargs)
+        row("kneighbor 64 ranks: native / emulated",
+            "%.2f s / %.2f s" % (tn, te),
+            "slowdown %.2fx (native: 64 processes on %d cores)" %
+            (te / tn, os.cpu_count()))
+        # Memory per rank.
+        pts = []
+        for ranks in (1024, 16384, 65536):
+            env = dict(ENV, SIBYL_RANKS=str(ranks),
+                       SIBYL_STACK_SIZE=str(64 * 1024),
+                       SIBYL_TRACE=os.path.join(tmp, "m.trace"))
+            shutil.rmtree(env["SIBYL_TRACE"], ignore_errors=True)
+            out, _, _ = run(["/usr/bin/time", "-f", "RSS %M",
+                             progs["ring"], "2"], env=env)
+            kb = int(re.search(r"RSS (\d+)", out).group(1))
+            pts.append((ranks, kb))
+            row("ring, %d ranks, 1 process: peak RSS" % ranks,
+                "%.1f MiB" % (kb / 1024))
+        (r0, k0), (r1, k1) = pts[0], pts[-1]
+        row("memory per virtual rank", "%.1f KiB" %
+            ((k1 - k0) / (r1 - r0)), "(RSS(65,536) - RSS(1,024)) / 64,512")
+        # Big runs.
+        for name, extra in (("ring", ["2"]),
+                            ("kneighbor", ["1024", "5", "2", "100"])):
+            wall, rss = per_process_rss(args, tmp, progs[name], args.big,
+                                        2, extra)
+            row("%s, %d ranks on 2 processes" % (name, args.big),
+                "%.1f s" % wall, "peak RSS per process: %s" %
+                ", ".join("%.0f MiB" % (k / 1024) for k in rss))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    if args.markdown:
+        print("\n| figure | value | note |\n|---|---|---|")
+        for r in rows:
+            print("| %s | %s | %s |" % r)
+
+
+if __name__ == "__main__":
+    main()

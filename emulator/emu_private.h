@@ -1,0 +1,225 @@
+/*
+ * emu_private.h -- internals of libsibyl-emu, the Sibyl emulator runtime.
+ *
+ * One physical process (an Open MPI rank) hosts a consecutive block of
+ * virtual ranks, each a user-level thread running the program's main().
+ * Threads switch only inside MPI calls, so nothing here needs locking.
+ *
+ *   runtime.c    the real main(), options, the scheduler, termination and
+ *                deadlock detection, fault reports
+ *   p2p.c        matching, requests and the point-to-point MPI API
+ *   record.c     SEB recording into the trace (tracefmt writer)
+ *   compute.c    sibyl.h: declared compute, prints, markers, sampling
+ *   transport.c  the only file that sees Open MPI: messages between
+ *                processes, and the global idle/termination votes
+ *
+ * Times: the emulator measures nanoseconds of wall-clock time with
+ * CLOCK_MONOTONIC; the trace and virtual clocks are in picoseconds.
+ */
+#ifndef SIBYL_EMU_PRIVATE_H
+#define SIBYL_EMU_PRIVATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#define SIBYL_NO_MAIN_RENAME /* the runtime's main() is the real one */
+#include "include/mpi.h"
+#include "sibyl_trace.h"
+#include "ult.h"
+#include "emu_transport.h"
+
+
+struct emu_rank;
+struct emu_req;
+
+/* An unexpected message (arrived before a matching receive was posted). */
+typedef struct emu_msg {
+	struct emu_msg *next;
+	emu_env env;
+	void *data;          /* owned payload (eager), or NULL */
+	void *block;         /* allocation to free (may contain data) */
+	const void *sbuf;    /* local rendezvous: the sender's buffer */
+	int src_proc;        /* process the message came from */
+} emu_msg;
+
+enum emu_req_kind { REQ_FREE = 0, REQ_SEND, REQ_RECV };
+
+typedef struct emu_req {
+	struct emu_req *next, *prev;  /* posted-receive queue */
+	int32_t handle;               /* MPI_Request value */
+	uint8_t kind;
+	uint8_t complete;
+	uint8_t freed;                /* MPI_Request_free'd while active */
+	uint8_t cancelled;
+	uint8_t waits_ack;            /* ssend: `msg' is the ack to wait for */
+	uint8_t has_msg;              /* `msg' is a message to wait for */
+	uint8_t pending_data;         /* rendezvous data still in flight */
+	uint8_t ssend;
+	uint8_t posted;               /* in the owner's posted queue */
+	struct emu_rank *owner;
+	void *tmp;                    /* truncated rendezvous: landing area */
+	uint64_t msg_size;            /* size of the matched message */
+	const char *call;             /* MPI call that created it */
+	void *buf;
+	uint64_t cap;                 /* receive capacity / send size, bytes */
+	MPI_Datatype type;
+	int count;
+	int peer;                     /* comm rank given (may be ANY_SOURCE) */
+	int tag;
+	int32_t ctx;
+	MPI_Comm comm;
+	int32_t peer_world;           /* world rank of the peer, or -1 */
+	sibt_msgid msg;               /* message the completing SEB waits for */
+	int64_t msg_vt;               /* its send time (virtual, ps) */
+	MPI_Status status;
+} emu_req;
+
+/* The SEB a rank is building. */
+typedef struct emu_seb {
+	int64_t dur;            /* ps computed so far (ended: final) */
+	int64_t start_vt;       /* virtual time at its start (ps) */
+	const char *name;       /* default: the call that began it */
+	char *owned_name;       /* sibyl_seb_name() copy */
+	uint32_t nsends, csends;
+	sibt_send *sends;
+	uint32_t nwaits, cwaits;
+	sibt_msgid *waits;
+	uint32_t nprints, cprints;
+	sibt_print *prints;
+	uint32_t nmarkers, cmarkers;
+	sibt_marker *markers;
+	/* What the call being made gives the next SEB. */
+	uint32_t ncons, ccons;
+	sibt_msgid *cons;       /* messages it consumed */
+	int64_t cons_vt;        /* latest send time among them */
+	uint32_t nnext_markers, cnext_markers;
+	sibt_marker *next_markers;
+} emu_seb;
+
+enum emu_rank_state { RS_NEW = 0, RS_READY, RS_RUNNING, RS_BLOCKED, RS_DONE };
+
+typedef struct emu_sample_site emu_sample_site;
+
+typedef struct emu_rank {
+	int32_t world;          /* world rank (the PE) */
+	uint32_t local;         /* index in this process */
+	uint8_t state;
+	uint8_t in_call;        /* inside an MPI call: the SEB has ended */
+	uint8_t initialized;
+	uint8_t finalized;
+	const char *blocked_in; /* MPI call it waits in */
+	char blocked_what[96];  /* on what, for deadlock reports */
+	struct emu_rank *next_ready;
+	ult *u;
+	emu_req *posted_head, *posted_tail;
+	emu_msg *unexp_head, *unexp_tail;
+	emu_seb seb;
+	uint64_t send_seq;      /* next trace sequence number */
+	uint64_t nsebs;
+	int64_t t_resume;       /* clock (ns) when the rank last resumed */
+	int exit_code;
+	emu_sample_site *samples;
+	uint32_t nsamples, csamples;
+} emu_rank;
+
+/* Process-wide state. */
+typedef struct emu_state {
+	int nprocs, proc;
+	uint32_t nranks;          /* virtual world size */
+	uint32_t first, count;    /* this process's block of ranks */
+	emu_rank *ranks;          /* count of them */
+	emu_rank *current;        /* running rank, or NULL (scheduler) */
+	emu_rank *ready_head, *ready_tail;
+	uint32_t live;            /* local ranks not finished */
+	double cpu_factor;
+	double flop_rate;
+	size_t stack_size;
+	int quiet;
+	int activity;             /* something happened since the last vote */
+	uint64_t sent_remote, recvd_remote; /* for termination detection */
+	sibt_writer *writer;
+	char *trace_path;
+	char *prog;               /* program name for messages */
+	int user_argc;
+	char **user_argv;
+	int errors;               /* faults found (leaks, missing finalize) */
+	uint64_t switches;
+} emu_state;
+
+extern emu_state emu;
+
+/* ---------------------------------------------------------- runtime.c */
+
+static inline int64_t emu_now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* The calling rank; aborts with a clear message outside a rank. */
+emu_rank *emu_self(const char *call);
+int emu_owner_proc(int32_t world);
+static inline emu_rank *emu_local_rank(int32_t world)
+{
+	uint32_t i = (uint32_t)world - emu.first;
+	return i < emu.count ? &emu.ranks[i] : NULL;
+}
+/* Make a blocked rank runnable again. */
+void emu_wake(emu_rank *r);
+/* Block the running rank until emu_wake(); `call' names where. */
+void emu_block(emu_rank *r, const char *call);
+/* Let other ranks run (the rank stays runnable). */
+void emu_yield(emu_rank *r);
+
+/* Fatal error in an MPI call (MPI_ERRORS_ARE_FATAL): prints
+ * "sibyl: rank R in CALL: MPI_ERR_X: message" and aborts the job. */
+int emu_mpi_error(emu_rank *r, const char *call, int code,
+		  const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* Fatal runtime error (not an MPI error): message and abort the job. */
+void emu_fatal(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2), noreturn));
+void emu_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Tag of the synchronous-send acknowledgement in the trace. */
+#define EMU_ACK_TAG (-2)
+
+/* ------------------------------------------------------------ record.c */
+
+int emu_rec_open(char *err, size_t errlen);
+int emu_rec_close(void);
+void emu_rec_abort(void);
+/* Start of rank r's first SEB (its main begins). */
+void emu_rec_begin(emu_rank *r);
+/* Entering a communication call: the current SEB ends (not yet written). */
+void emu_rec_enter(emu_rank *r);
+/* Leaving it: the ended SEB is written and the next begins, named `call',
+ * waiting for the consumed messages (vt: their send times). */
+void emu_rec_leave(emu_rank *r, const char *call);
+void emu_rec_consume(emu_rank *r, sibt_msgid id, int64_t vt);
+/* A send of the ended SEB (at its end); returns its sequence number. */
+uint64_t emu_rec_send(emu_rank *r, int32_t dst, int32_t tag, uint64_t size);
+/* Virtual time of the rank now (ps), and at the end of its ended SEB. */
+int64_t emu_rec_vtime(emu_rank *r);
+/* The last SEB, at MPI_Finalize (no new one begins). */
+void emu_rec_final(emu_rank *r);
+void emu_rec_marker(emu_rank *r, uint32_t kind, int64_t value);
+void emu_rec_free(emu_rank *r);
+/* While the rank computes: a print at the current offset, the SEB's name,
+ * declared time (ps, not scaled), measured time (ns, scaled). */
+void emu_rec_print(emu_rank *r, const char *text, size_t len);
+void emu_rec_name(emu_rank *r, const char *name);
+void emu_rec_declare(emu_rank *r, int64_t ps);
+void emu_rec_measured(emu_rank *r, int64_t ns);
+
+/* --------------------------------------------------------------- p2p.c */
+
+emu_req *emu_req_get(int32_t handle);
+/* Leaks at the end: active requests and unreceived messages.  Returns
+ * the number reported. */
+unsigned long emu_p2p_report_leaks(unsigned long limit);
+const char *emu_type_name(MPI_Datatype t);
+int emu_type_size(MPI_Datatype t);
+
+#endif /* SIBYL_EMU_PRIVATE_H */

@@ -1,0 +1,86 @@
+/*
+ * emu_transport.h -- messages between the emulator's physical processes.
+ *
+ * transport.c is the only file of libsibyl-emu compiled against Open MPI's
+ * own mpi.h, so this header uses no MPI type.  Three real communicators
+ * (duplicates of Open MPI's world) keep the traffic apart:
+ *   control  envelopes: eager messages (envelope + payload), rendezvous
+ *            requests (envelope only) and clear-to-send replies; received
+ *            with MPI_ANY_SOURCE/MPI_ANY_TAG, so messages between two
+ *            processes are handled in the order they were sent, which is
+ *            what keeps virtual messages non-overtaking;
+ *   data     rendezvous payloads, sent straight from the sender's buffer
+ *            into the receiver's (tag = the receiver's request);
+ *   vote     the non-blocking allreduces of the idle/termination votes.
+ */
+#ifndef SIBYL_EMU_TRANSPORT_H
+#define SIBYL_EMU_TRANSPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define EMU_EAGER_LIMIT (64 * 1024) /* larger messages use rendezvous */
+
+/* A message's envelope: what travels ahead of (or with) its data. */
+typedef struct emu_env {
+	int32_t src;        /* world rank of the sender */
+	int32_t dst;        /* world rank of the receiver */
+	int32_t tag;
+	int32_t ctx;        /* communicator context */
+	uint64_t size;      /* payload bytes */
+	uint64_t seq;       /* the send's sequence number in the trace */
+	int64_t vt;         /* sender's virtual time at the send (ps) */
+	int32_t sreq;       /* sender's request (rendezvous and ssend) */
+	uint32_t flags;     /* EMU_F_* */
+} emu_env;
+
+#define EMU_F_RNDV  1u /* data not included: the receiver must ask (CTS) */
+#define EMU_F_SSEND 2u /* synchronous: the sender waits for the match */
+#define EMU_F_NOREC 4u /* not recorded in the trace (no seq) */
+
+/* Start and stop real Open MPI; nprocs/proc of the physical job. */
+int emu_tr_init(int *argc, char ***argv, int *nprocs, int *proc,
+		char *err, size_t errlen);
+void emu_tr_fini(void);
+void emu_tr_abort(int code) __attribute__((noreturn));
+/* Eager message (envelope + env->size bytes of data) or, with EMU_F_RNDV,
+ * a rendezvous request (envelope only). */
+void emu_tr_send_env(int proc, const emu_env *env, const void *data);
+/* Clear to send: this process matched request `sreq' of process `proc'
+ * with its request `rreq' and posted the data receive. */
+void emu_tr_send_cts(int proc, int32_t sreq, int32_t rreq, int has_ack,
+		     uint64_t ack_seq, int64_t ack_vt);
+/* Rendezvous payload of request sreq, to request rreq of process proc;
+ * emu_p2p_send_done(sreq) once the buffer may be reused. */
+void emu_tr_send_data(int proc, int32_t rreq, const void *buf,
+		      uint64_t size, int32_t sreq);
+/* Receive the payload for request rreq from process proc into buf;
+ * emu_p2p_data_done(rreq) once it landed. */
+void emu_tr_post_data(int proc, int32_t rreq, void *buf, uint64_t size);
+/* Handle whatever arrived or finished; returns the number of events. */
+int emu_tr_progress(void);
+/* Real operations not finished yet. */
+int emu_tr_busy(void);
+/* Non-blocking global vote: when no vote is running, contributes `mine'
+ * (4 counters, summed over processes); returns 1 and fills `sum' when a
+ * vote has finished, else 0. */
+int emu_tr_vote(const int64_t mine[4], int64_t sum[4]);
+/* 1 while a vote is running (the next emu_tr_vote does not contribute). */
+int emu_tr_voting(void);
+/* Bind this process to one core (its node-local rank modulo the cores)
+ * and describe the host topology; "" when hwloc fails. */
+const char *emu_tr_host(void);
+
+/* Real messages sent and received so far (termination detection). */
+extern uint64_t emu_tr_sent, emu_tr_recvd;
+
+/* Called by the transport (implemented in p2p.c). */
+/* A control message arrived: `block' (malloc'd, len bytes) starts with an
+ * emu_env, followed by the payload of an eager message; ownership passes. */
+void emu_p2p_arrived(int src_proc, void *block, size_t len);
+void emu_p2p_cts(int src_proc, int32_t sreq, int32_t rreq, int has_ack,
+		 uint64_t ack_seq, int64_t ack_vt);
+void emu_p2p_data_done(int32_t rreq);
+void emu_p2p_send_done(int32_t sreq);
+
+#endif /* SIBYL_EMU_TRANSPORT_H */

@@ -1,0 +1,265 @@
+/*
+ * record.c -- cutting each virtual rank's execution into SEBs and writing
+ * them to the trace.
+ *
+ * A rank's SEB ends when it enters a communication call and the next one
+ * begins when the call returns; the time in between (the runtime's own
+ * work, waiting, other ranks running) belongs to no SEB.  The ended SEB is
+ * kept open for the duration of the call: the sends the call makes, and
+ * the synchronous-send acknowledgements the rank gives while suspended in
+ * it, are added at its end.  The messages the call consumes become the
+ * waits of the next SEB.
+ */
+#ifdef HAVE_CONFIG_H
+#include <config.h>
+#endif
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emu_private.h"
+
+static int64_t scale(int64_t ns)
+{
+	if (ns <= 0)
+		return 0;
+	return (int64_t)llround((double)ns * 1000.0 * emu.cpu_factor);
+}
+
+#define GROW(arr, n, cap)                                                \
+	do {                                                             \
+		if ((n) == (cap)) {                                      \
+			uint32_t c_ = (cap) ? 2 * (cap) : 4;             \
+			void *p_ = realloc((arr), c_ * sizeof *(arr));   \
+			if (!p_)                                         \
+				emu_fatal("out of memory recording the " \
+					  "trace");                      \
+			(arr) = p_;                                      \
+			(cap) = c_;                                      \
+		}                                                        \
+	} while (0)
+
+int emu_rec_open(char *err, size_t errlen)
+{
+	sibt_writer_opts o;
+	const char *v;
+	char line[3][96];
+	const char *extra[4];
+
+	sibt_writer_opts_init(&o);
+	o.npes = emu.nranks;
+	o.nprocs = (uint32_t)emu.nprocs;
+	o.proc = (uint32_t)emu.proc;
+	o.first_pe = emu.first;
+	o.local_npes = emu.count;
+	if ((v = getenv("SIBYL_WINDOW")) && *v)
+		o.window = (uint32_t)strtoul(v, NULL, 10);
+	o.write_manifest = emu.proc == 0;
+	o.overwrite = 1;
+	o.cmdline = getenv("SIBYL_CMDLINE");
+	o.topology = emu_tr_host();
+	o.generator = "libsibyl-emu " PACKAGE_VERSION;
+	snprintf(line[0], sizeof line[0], "emu_cpu_factor = %.17g",
+		 emu.cpu_factor);
+	snprintf(line[1], sizeof line[1], "emu_stack_size = %zu",
+		 emu.stack_size);
+	snprintf(line[2], sizeof line[2], "emu_context_switch = %s",
+		 ult_backend());
+	extra[0] = line[0];
+	extra[1] = line[1];
+	extra[2] = line[2];
+	extra[3] = NULL;
+	o.extra = extra;
+	return sibt_writer_open(&emu.writer, emu.trace_path, &o, err,
+				errlen) == SIBT_OK ? 0 : -1;
+}
+
+int emu_rec_close(void)
+{
+	if (!emu.writer)
+		return 0;
+	int rc = sibt_writer_close(emu.writer);
+	emu.writer = NULL;
+	return rc == SIBT_OK ? 0 : -1;
+}
+
+void emu_rec_abort(void)
+{
+	if (emu.writer)
+		sibt_writer_abort(emu.writer);
+	emu.writer = NULL;
+}
+
+void emu_rec_begin(emu_rank *r)
+{
+	memset(&r->seb, 0, sizeof r->seb);
+	r->seb.name = "main";
+	r->t_resume = emu_now_ns();
+}
+
+void emu_rec_enter(emu_rank *r)
+{
+	int64_t now = emu_now_ns();
+	r->seb.dur += scale(now - r->t_resume);
+	r->in_call = 1;
+}
+
+static void write_seb(emu_rank *r)
+{
+	emu_seb *s = &r->seb;
+	sibt_seb w;
+
+	memset(&w, 0, sizeof w);
+	w.pe = (uint32_t)r->world;
+	w.name = s->owned_name ? s->owned_name : s->name;
+	w.duration = s->dur;
+	w.preds_default = 1;
+	w.nwaits = s->nwaits;
+	w.waits = s->waits;
+	w.nsends = s->nsends;
+	w.sends = s->sends;
+	w.nprints = s->nprints;
+	w.prints = s->prints;
+	w.nmarkers = s->nmarkers;
+	w.markers = s->markers;
+	if (sibt_writer_add(emu.writer, &w, NULL) != SIBT_OK)
+		emu_fatal("cannot write the trace %s: %s", emu.trace_path,
+			  sibt_writer_errmsg(emu.writer));
+	r->nsebs++;
+	for (uint32_t i = 0; i < s->nprints; i++)
+		free((void *)s->prints[i].text);
+	free(s->owned_name);
+	s->owned_name = NULL;
+	s->nprints = s->nsends = 0;
+}
+
+void emu_rec_leave(emu_rank *r, const char *call)
+{
+	emu_seb *s = &r->seb;
+	int64_t end = s->start_vt + s->dur;
+
+	write_seb(r);
+	/* The next SEB waits for what the call consumed. */
+	sibt_msgid *w = s->waits;
+	uint32_t cw = s->cwaits;
+	s->waits = s->cons;
+	s->cwaits = s->ccons;
+	s->nwaits = s->ncons;
+	s->cons = w;
+	s->ccons = cw;
+	s->ncons = 0;
+	sibt_marker *m = s->markers;
+	uint32_t cm = s->cmarkers;
+	s->markers = s->next_markers;
+	s->cmarkers = s->cnext_markers;
+	s->nmarkers = s->nnext_markers;
+	s->next_markers = m;
+	s->cnext_markers = cm;
+	s->nnext_markers = 0;
+	s->start_vt = end > s->cons_vt ? end : s->cons_vt;
+	s->cons_vt = 0;
+	s->dur = 0;
+	s->name = call;
+	r->in_call = 0;
+	r->t_resume = emu_now_ns();
+}
+
+void emu_rec_final(emu_rank *r)
+{
+	write_seb(r);
+	r->seb.nwaits = r->seb.nmarkers = 0;
+	r->in_call = 0;
+	if (sibt_writer_flush_pe(emu.writer, (uint32_t)r->world) != SIBT_OK)
+		emu_fatal("cannot write the trace %s: %s", emu.trace_path,
+			  sibt_writer_errmsg(emu.writer));
+}
+
+void emu_rec_consume(emu_rank *r, sibt_msgid id, int64_t vt)
+{
+	emu_seb *s = &r->seb;
+	GROW(s->cons, s->ncons, s->ccons);
+	s->cons[s->ncons++] = id;
+	if (vt > s->cons_vt)
+		s->cons_vt = vt;
+}
+
+uint64_t emu_rec_send(emu_rank *r, int32_t dst, int32_t tag, uint64_t size)
+{
+	emu_seb *s = &r->seb;
+	GROW(s->sends, s->nsends, s->csends);
+	sibt_send *m = &s->sends[s->nsends++];
+	m->dst = (uint32_t)dst;
+	m->tag = tag;
+	m->size = size;
+	m->offset = s->dur;
+	return r->send_seq++;
+}
+
+int64_t emu_rec_vtime(emu_rank *r)
+{
+	int64_t t = r->seb.start_vt + r->seb.dur;
+	if (!r->in_call && r->state == RS_RUNNING)
+		t += scale(emu_now_ns() - r->t_resume);
+	return t;
+}
+
+void emu_rec_marker(emu_rank *r, uint32_t kind, int64_t value)
+{
+	emu_seb *s = &r->seb;
+	GROW(s->next_markers, s->nnext_markers, s->cnext_markers);
+	s->next_markers[s->nnext_markers].kind = kind;
+	s->next_markers[s->nnext_markers].value = value;
+	s->nnext_markers++;
+}
+
+/* Called while the rank computes (not in a call). */
+void emu_rec_print(emu_rank *r, const char *text, size_t len)
+{
+	emu_seb *s = &r->seb;
+	char *copy = malloc(len ? len : 1);
+	if (!copy)
+		emu_fatal("out of memory recording a print");
+	memcpy(copy, text, len);
+	GROW(s->prints, s->nprints, s->cprints);
+	s->prints[s->nprints].offset = s->dur + scale(emu_now_ns() -
+						      r->t_resume);
+	s->prints[s->nprints].text = copy;
+	s->prints[s->nprints].len = (uint32_t)len;
+	s->nprints++;
+}
+
+void emu_rec_name(emu_rank *r, const char *name)
+{
+	char *copy = strdup(name ? name : "");
+	if (!copy)
+		emu_fatal("out of memory naming an SEB");
+	free(r->seb.owned_name);
+	r->seb.owned_name = copy;
+}
+
+void emu_rec_declare(emu_rank *r, int64_t ps)
+{
+	r->seb.dur += ps;
+}
+
+void emu_rec_measured(emu_rank *r, int64_t ns)
+{
+	r->seb.dur += scale(ns);
+}
+
+void emu_rec_free(emu_rank *r)
+{
+	emu_seb *s = &r->seb;
+	for (uint32_t i = 0; i < s->nprints; i++)
+		free((void *)s->prints[i].text);
+	free(s->owned_name);
+	free(s->sends);
+	free(s->waits);
+	free(s->prints);
+	free(s->markers);
+	free(s->cons);
+	free(s->next_markers);
+	memset(s, 0, sizeof *s);
+}

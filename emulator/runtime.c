@@ -1,0 +1,576 @@
+/*
+ * runtime.c -- the emulator's real main(), its scheduler, termination and
+ * deadlock detection, and the MPI environment calls.
+ *
+ * The program's main() was renamed sibyl_user_main() by <mpi.h> (and
+ * sibylcc); this main() starts Open MPI, reads the emulation options from
+ * the environment (set by `sibyl emulate', see docs/emulator.md), creates
+ * this process's block of virtual ranks and runs them as user-level
+ * threads until every rank of every process has finished.
+ *
+ * Scheduling is cooperative and round-robin: a rank runs until it blocks
+ * in, or yields from, an MPI call.  When no local rank can run, the
+ * process polls Open MPI for messages from the other processes, and votes
+ * with them (a non-blocking allreduce) on whether every process is idle
+ * with no message in flight.  Two consecutive votes that find every
+ * process idle, the same numbers of real messages sent and received, and
+ * no activity in between mean the job is quiescent: finished if no rank
+ * is left, otherwise a global deadlock, which is reported rank by rank.
+ */
+#ifdef HAVE_CONFIG_H
+#include <config.h>
+#endif
+
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "emu_private.h"
+
+emu_state emu;
+
+int sibyl_user_main(int argc, char **argv);
+
+#define REPORT_LIMIT 20 /* lines per process in fault reports */
+
+/* ------------------------------------------------------------ messages */
+
+static void vmsg(const char *kind, const char *fmt, va_list ap)
+{
+	char buf[1024];
+	int n = snprintf(buf, sizeof buf, "sibyl: %s", kind);
+	vsnprintf(buf + n, sizeof buf - (size_t)n, fmt, ap);
+	fflush(stdout);
+	fprintf(stderr, "%s\n", buf);
+	fflush(stderr);
+}
+
+void emu_fatal(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vmsg("", fmt, ap);
+	va_end(ap);
+	emu_rec_abort();
+	emu_tr_abort(3);
+}
+
+void emu_warn(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vmsg("warning: ", fmt, ap);
+	va_end(ap);
+}
+
+static const char *const err_names[] = {
+	"MPI_SUCCESS", "MPI_ERR_BUFFER", "MPI_ERR_COUNT", "MPI_ERR_TYPE",
+	"MPI_ERR_TAG", "MPI_ERR_COMM", "MPI_ERR_RANK", "MPI_ERR_REQUEST",
+	"MPI_ERR_ROOT", "MPI_ERR_GROUP", "MPI_ERR_OP", "MPI_ERR_TOPOLOGY",
+	"MPI_ERR_DIMS", "MPI_ERR_ARG", "MPI_ERR_UNKNOWN", "MPI_ERR_TRUNCATE",
+	"MPI_ERR_OTHER", "MPI_ERR_INTERN", "MPI_ERR_IN_STATUS",
+	"MPI_ERR_PENDING", "MPI_ERR_NO_MEM", "MPI_ERR_NOT_SUPPORTED"
+};
+
+static const char *const err_texts[] = {
+	"no error", "invalid buffer pointer", "invalid count argument",
+	"invalid datatype", "invalid tag argument", "invalid communicator",
+	"invalid rank", "invalid request", "invalid root",
+	"invalid group", "invalid reduce operation", "invalid topology",
+	"invalid dimension argument", "invalid argument of some other kind",
+	"unknown error", "message truncated", "known error not in this list",
+	"internal error in the Sibyl emulator",
+	"error code is in status", "pending request", "out of memory",
+	"operation not supported by the Sibyl emulator"
+};
+
+int emu_mpi_error(emu_rank *r, const char *call, int code,
+		  const char *fmt, ...)
+{
+	char detail[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(detail, sizeof detail, fmt, ap);
+	va_end(ap);
+	if (code < 0 || code > MPI_ERR_LASTCODE)
+		code = MPI_ERR_UNKNOWN;
+	fflush(stdout);
+	fprintf(stderr, "sibyl: rank %d in %s: %s: %s\n"
+		"sibyl: the error handler is MPI_ERRORS_ARE_FATAL; aborting "
+		"the emulation\n", r ? r->world : -1, call, err_names[code],
+		detail);
+	fflush(stderr);
+	emu_rec_abort();
+	emu_tr_abort(code ? code : 1);
+}
+
+/* ----------------------------------------------------------- scheduler */
+
+emu_rank *emu_self(const char *call)
+{
+	if (!emu.current)
+		emu_fatal("%s called outside a virtual rank (from a "
+			  "constructor, a destructor, an atexit handler or a "
+			  "signal handler?)", call);
+	return emu.current;
+}
+
+int emu_owner_proc(int32_t world)
+{
+	uint32_t q = emu.nranks / (uint32_t)emu.nprocs;
+	uint32_t rem = emu.nranks % (uint32_t)emu.nprocs;
+	uint32_t w = (uint32_t)world;
+	if (w < rem * (q + 1))
+		return (int)(w / (q + 1));
+	return (int)(rem + (w - rem * (q + 1)) / q);
+}
+
+static void push_ready(emu_rank *r)
+{
+	r->state = RS_READY;
+	r->next_ready = NULL;
+	if (emu.ready_tail)
+		emu.ready_tail->next_ready = r;
+	else
+		emu.ready_head = r;
+	emu.ready_tail = r;
+}
+
+static emu_rank *pop_ready(void)
+{
+	emu_rank *r = emu.ready_head;
+	if (r) {
+		emu.ready_head = r->next_ready;
+		if (!emu.ready_head)
+			emu.ready_tail = NULL;
+	}
+	return r;
+}
+
+void emu_wake(emu_rank *r)
+{
+	if (r->state == RS_BLOCKED) {
+		r->blocked_in = NULL;
+		push_ready(r);
+	}
+}
+
+void emu_block(emu_rank *r, const char *call)
+{
+	r->state = RS_BLOCKED;
+	r->blocked_in = call;
+	ult_switch(ult_main());
+}
+
+void emu_yield(emu_rank *r)
+{
+	push_ready(r);
+	ult_switch(ult_main());
+}
+
+static void rank_main(void *arg)
+{
+	emu_rank *r = arg;
+	char **argv = malloc(((size_t)emu.user_argc + 1) * sizeof *argv);
+	if (!argv)
+		emu_fatal("out of memory starting rank %d", r->world);
+	/* Each rank gets its own argv array (getopt permutes it); the
+	 * strings are shared. */
+	memcpy(argv, emu.user_argv, ((size_t)emu.user_argc + 1) *
+	       sizeof *argv);
+	emu_rec_begin(r);
+	r->exit_code = sibyl_user_main(emu.user_argc, argv);
+	free(argv);
+	if (!r->finalized) {
+		emu_warn("rank %d returned from main without calling "
+			 "MPI_Finalize%s", r->world, r->initialized ? "" :
+			 " (nor MPI_Init)");
+		emu.errors++;
+		emu_rec_enter(r);
+		emu_rec_final(r);
+		r->finalized = 1;
+	}
+}
+
+static void run(emu_rank *r)
+{
+	if (!r->u && !(r->u = ult_create(r->local, rank_main, r)))
+		emu_fatal("cannot create the thread of rank %d", r->world);
+	r->state = RS_RUNNING;
+	emu.current = r;
+	ult_switch(r->u);
+	emu.current = NULL;
+	emu.activity = 1;
+	emu.switches++;
+	ult_check(r->u);
+	if (ult_finished(r->u)) {
+		ult_destroy(r->u);
+		r->u = NULL;
+		r->state = RS_DONE;
+		emu.live--;
+	}
+}
+
+/* Print the ranks of this process that wait, grouped per call. */
+static void report_blocked(void)
+{
+	unsigned long shown = 0, total = 0;
+	for (uint32_t i = 0; i < emu.count; i++) {
+		emu_rank *r = &emu.ranks[i];
+		if (r->state != RS_BLOCKED)
+			continue;
+		total++;
+		if (shown < REPORT_LIMIT) {
+			fprintf(stderr, "sibyl:   rank %d waits in %s%s%s\n",
+				r->world, r->blocked_in ? r->blocked_in :
+				"(unknown call)", r->blocked_what[0] == '(' ?
+				"" : " ", r->blocked_what);
+			shown++;
+		}
+	}
+	if (total > shown)
+		fprintf(stderr, "sibyl:   ... and %lu more blocked rank%s in "
+			"process %d\n", total - shown, total - shown == 1 ?
+			"" : "s", emu.proc);
+}
+
+static void deadlock(int64_t live)
+{
+	fflush(stdout);
+	if (emu.proc == 0)
+		fprintf(stderr, "sibyl: deadlock: %lld rank%s blocked in MPI "
+			"calls that can never complete (every rank of every "
+			"process waits and no message is in flight):\n",
+			(long long)live, live == 1 ? " is" : "s are");
+	fflush(stderr);
+	report_blocked();
+	fflush(stderr);
+	emu_rec_abort();
+	emu_tr_fini();
+	exit(1);
+}
+
+static void schedule(void)
+{
+	int64_t prev[4] = { -1, -1, -1, -1 };
+
+	for (;;) {
+		emu_rank *r = pop_ready();
+		if (r) {
+			run(r);
+			if ((emu.switches & 63) == 0)
+				emu_tr_progress();
+			continue;
+		}
+		if (emu_tr_progress() > 0) {
+			emu.activity = 1;
+			continue;
+		}
+		if (emu.nprocs == 1) {
+			if (emu.live == 0)
+				return;
+			if (!emu_tr_busy())
+				deadlock(emu.live);
+			continue;
+		}
+		int64_t mine[4], sum[4];
+		if (!emu_tr_voting()) {
+			mine[0] = emu.activity || emu_tr_busy();
+			mine[1] = (int64_t)emu_tr_sent;
+			mine[2] = (int64_t)emu_tr_recvd;
+			mine[3] = emu.live;
+			emu.activity = 0;
+		}
+		if (!emu_tr_vote(mine, sum))
+			continue;
+		if (sum[0] == 0 && sum[1] == sum[2] && prev[0] == 0 &&
+		    prev[1] == sum[1] && prev[2] == sum[2]) {
+			if (sum[3] == 0)
+				return;
+			deadlock(sum[3]);
+		}
+		memcpy(prev, sum, sizeof prev);
+	}
+}
+
+/* -------------------------------------------------------------- options */
+
+static uint64_t env_u64(const char *name, uint64_t def, uint64_t max)
+{
+	const char *v = getenv(name);
+	char *end;
+	if (!v || !*v)
+		return def;
+	errno = 0;
+	unsigned long long x = strtoull(v, &end, 10);
+	if (errno || end == v || *end || x > max)
+		emu_fatal("%s=%s is not a number in 0..%llu", name, v,
+			  (unsigned long long)max);
+	return x;
+}
+
+/* A finite number >= 0 (> 0 unless zero_ok). */
+static double env_double(const char *name, double def, int zero_ok)
+{
+	const char *v = getenv(name);
+	char *end;
+	if (!v || !*v)
+		return def;
+	double x = strtod(v, &end);
+	if (end == v || *end || !(x >= 0) || (!zero_ok && x == 0) ||
+	    x > 1e300)
+		emu_fatal("%s=%s is not a %s number", name, v,
+			  zero_ok ? "non-negative" : "positive");
+	return x;
+}
+
+static void overflow(size_t slot, const char *how)
+{
+	char buf[512];
+	int n = snprintf(buf, sizeof buf, "sibyl: rank %u overflowed its "
+		"stack of %zu bytes (detected by %s); give the ranks more "
+		"with `sibyl emulate --stack-size SIZE' (or SIBYL_STACK_SIZE"
+		"=BYTES), e.g. --stack-size %zuKiB\n", emu.first +
+		(unsigned)slot, emu.stack_size, how, emu.stack_size / 512);
+	if (write(2, buf, (size_t)n) < 0)
+		_exit(3);
+	emu_tr_abort(3);
+}
+
+static char *default_trace(const char *argv0)
+{
+	const char *b = strrchr(argv0, '/');
+	b = b ? b + 1 : argv0;
+	size_t n = strlen(b) + 7;
+	char *p = malloc(n);
+	if (p)
+		snprintf(p, n, "%s.trace", b);
+	return p;
+}
+
+int main(int argc, char **argv)
+{
+	char err[512];
+	const char *v;
+
+	if (emu_tr_init(&argc, &argv, &emu.nprocs, &emu.proc, err,
+			sizeof err)) {
+		fprintf(stderr, "sibyl: %s\n", err);
+		return 3;
+	}
+	emu.prog = argv[0];
+	emu.user_argc = argc;
+	emu.user_argv = argv;
+	emu.nranks = (uint32_t)env_u64("SIBYL_RANKS", (uint64_t)emu.nprocs,
+				       INT_MAX);
+	if (emu.nranks < (uint32_t)emu.nprocs)
+		emu_fatal("SIBYL_RANKS=%u is less than the %d emulating "
+			  "processes; give at least one virtual rank per "
+			  "process", emu.nranks, emu.nprocs);
+	/* A CPU factor of 0 keeps declared compute only (exact replays). */
+	emu.cpu_factor = env_double("SIBYL_CPU_FACTOR", 1.0, 1);
+	emu.flop_rate = env_double("SIBYL_FLOP_RATE", 1e9, 0);
+	emu.stack_size = (size_t)env_u64("SIBYL_STACK_SIZE", 1 << 20,
+					 (uint64_t)1 << 34);
+	if (emu.stack_size < 16384)
+		emu_fatal("SIBYL_STACK_SIZE=%zu is too small (at least 16 "
+			  "KiB)", emu.stack_size);
+	emu.quiet = getenv("SIBYL_QUIET") != NULL;
+	v = getenv("SIBYL_TRACE");
+	emu.trace_path = v && *v ? strdup(v) : default_trace(argv[0]);
+	if (!emu.trace_path)
+		emu_fatal("out of memory");
+	if (!(v && *v) && emu.proc == 0) {
+		/* Run directly: replace an earlier trace of ours only. */
+		struct stat st;
+		char m[4096];
+		snprintf(m, sizeof m, "%s/MANIFEST", emu.trace_path);
+		if (stat(emu.trace_path, &st) == 0 && stat(m, &st) != 0)
+			emu_fatal("%s exists and is not a Sibyl trace; move it "
+				  "away or choose another path with "
+				  "SIBYL_TRACE", emu.trace_path);
+	}
+	sibt_block_range(emu.nranks, (uint32_t)emu.nprocs,
+			 (uint32_t)emu.proc, &emu.first, &emu.count);
+
+	ult_pool_opts po = { emu.count, emu.stack_size, -1, overflow };
+	if (ult_pool_init(&po, err, sizeof err))
+		emu_fatal("cannot reserve the stacks of %u ranks: %s",
+			  emu.count, err);
+	if (emu_rec_open(err, sizeof err))
+		emu_fatal("cannot create the trace: %s", err);
+	emu.ranks = calloc(emu.count, sizeof *emu.ranks);
+	if (!emu.ranks)
+		emu_fatal("out of memory for %u ranks", emu.count);
+	for (uint32_t i = 0; i < emu.count; i++) {
+		emu.ranks[i].world = (int32_t)(emu.first + i);
+		emu.ranks[i].local = i;
+		push_ready(&emu.ranks[i]);
+	}
+	emu.live = emu.count;
+
+	schedule();
+
+	/* Every rank of every process has finished. */
+	unsigned long leaks = emu_p2p_report_leaks(REPORT_LIMIT);
+	int code = 0;
+	for (uint32_t i = 0; i < emu.count; i++) {
+		emu_rank *r = &emu.ranks[i];
+		if (r->exit_code && !code)
+			code = r->exit_code;
+		emu_rec_free(r);
+	}
+	if (emu_rec_close())
+		emu_fatal("cannot complete the trace %s", emu.trace_path);
+	emu_tr_fini();
+	ult_pool_fini();
+	if (leaks || emu.errors) {
+		fprintf(stderr, "sibyl: process %d: %lu leaked request%s or "
+			"unreceived message%s, %d rank%s without "
+			"MPI_Finalize; the trace is complete but the program "
+			"is erroneous\n", emu.proc, leaks, leaks == 1 ? "" :
+			"s", leaks == 1 ? "" : "s", emu.errors,
+			emu.errors == 1 ? "" : "s");
+		return 1;
+	}
+	return code;
+}
+
+/* ------------------------------------------------------ MPI environment */
+
+int MPI_Init(int *argc, char ***argv)
+{
+	emu_rank *r = emu_self("MPI_Init");
+	if (r->initialized)
+		return emu_mpi_error(r, "MPI_Init", MPI_ERR_OTHER,
+				     "MPI is already initialized");
+	emu_rec_enter(r);
+	r->initialized = 1;
+	emu_rec_leave(r, "MPI_Init");
+	return MPI_SUCCESS;
+}
+
+int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+	int rc = MPI_Init(argc, argv);
+	/* Virtual ranks are single threads: at most FUNNELED is honest. */
+	if (provided)
+		*provided = required < MPI_THREAD_FUNNELED ? required :
+			MPI_THREAD_FUNNELED;
+	return rc;
+}
+
+int MPI_Query_thread(int *provided)
+{
+	*provided = MPI_THREAD_FUNNELED;
+	return MPI_SUCCESS;
+}
+
+int MPI_Is_thread_main(int *flag)
+{
+	*flag = 1;
+	return MPI_SUCCESS;
+}
+
+int MPI_Initialized(int *flag)
+{
+	emu_rank *r = emu_self("MPI_Initialized");
+	*flag = r->initialized;
+	return MPI_SUCCESS;
+}
+
+int MPI_Finalized(int *flag)
+{
+	emu_rank *r = emu_self("MPI_Finalized");
+	*flag = r->finalized;
+	return MPI_SUCCESS;
+}
+
+int MPI_Finalize(void)
+{
+	emu_rank *r = emu_self("MPI_Finalize");
+	if (!r->initialized || r->finalized)
+		return emu_mpi_error(r, "MPI_Finalize", MPI_ERR_OTHER,
+				     r->finalized ? "MPI is already finalized"
+				     : "MPI is not initialized");
+	emu_rec_enter(r);
+	emu_rec_final(r);
+	r->finalized = 1;
+	return MPI_SUCCESS;
+}
+
+int MPI_Abort(MPI_Comm comm, int errorcode)
+{
+	emu_rank *r = emu.current;
+	fflush(stdout);
+	fprintf(stderr, "sibyl: rank %d called MPI_Abort with error code "
+		"%d; aborting the emulation\n", r ? r->world : -1, errorcode);
+	emu_rec_abort();
+	emu_tr_abort(errorcode ? errorcode : 1);
+}
+
+int MPI_Get_version(int *version, int *subversion)
+{
+	*version = MPI_VERSION;
+	*subversion = MPI_SUBVERSION;
+	return MPI_SUCCESS;
+}
+
+int MPI_Get_library_version(char *version, int *resultlen)
+{
+	int n = snprintf(version, MPI_MAX_LIBRARY_VERSION_STRING, "Sibyl "
+			 "emulator (libsibyl-emu %s) over Open MPI",
+			 PACKAGE_VERSION);
+	*resultlen = n < MPI_MAX_LIBRARY_VERSION_STRING ? n :
+		MPI_MAX_LIBRARY_VERSION_STRING - 1;
+	return MPI_SUCCESS;
+}
+
+int MPI_Get_processor_name(char *name, int *resultlen)
+{
+	if (gethostname(name, MPI_MAX_PROCESSOR_NAME) != 0)
+		strcpy(name, "localhost");
+	name[MPI_MAX_PROCESSOR_NAME - 1] = 0;
+	*resultlen = (int)strlen(name);
+	return MPI_SUCCESS;
+}
+
+double MPI_Wtime(void)
+{
+	emu_rank *r = emu_self("MPI_Wtime");
+	return (double)emu_rec_vtime(r) * 1e-12;
+}
+
+double MPI_Wtick(void)
+{
+	return 1e-12;
+}
+
+int MPI_Error_string(int errorcode, char *string, int *resultlen)
+{
+	const char *s = errorcode >= 0 && errorcode <= MPI_ERR_LASTCODE ?
+		err_texts[errorcode] : NULL;
+	int n;
+	if (s)
+		n = snprintf(string, MPI_MAX_ERROR_STRING, "%s: %s",
+			     err_names[errorcode], s);
+	else
+		n = snprintf(string, MPI_MAX_ERROR_STRING, "unknown error "
+			     "code %d", errorcode);
+	*resultlen = n < MPI_MAX_ERROR_STRING ? n : MPI_MAX_ERROR_STRING - 1;
+	return s ? MPI_SUCCESS : MPI_ERR_ARG;
+}
+
+int MPI_Error_class(int errorcode, int *errorclass)
+{
+	if (errorcode < 0 || errorcode > MPI_ERR_LASTCODE)
+		return MPI_ERR_ARG;
+	*errorclass = errorcode;
+	return MPI_SUCCESS;
+}

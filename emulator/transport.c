@@ -1,0 +1,334 @@
+/*
+ * transport.c -- the emulator's messages between physical processes, over
+ * Open MPI.  See emu_transport.h for the protocol.
+ *
+ * This is the only file of libsibyl-emu that includes Open MPI's <mpi.h>.
+ */
+#ifdef HAVE_CONFIG_H
+#include <config.h>
+#endif
+
+#include <mpi.h>
+#include <hwloc.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "emu_transport.h"
+
+enum { TAG_ENV = 1, TAG_CTS = 2 };
+
+typedef struct cts_msg {
+	int32_t sreq, rreq;
+	int32_t has_ack, pad;
+	uint64_t ack_seq;
+	int64_t ack_vt;
+} cts_msg;
+
+/* A real operation in flight and what to do when it finishes. */
+typedef struct op {
+	void *buf;      /* to free (eager and CTS sends) */
+	int32_t sreq;   /* rendezvous send finished -> emu_p2p_send_done */
+	int32_t rreq;   /* rendezvous data landed -> emu_p2p_data_done */
+	int counts;     /* a receive: counts towards `recvd' */
+} op;
+
+static MPI_Comm ctrl_comm = MPI_COMM_NULL, data_comm = MPI_COMM_NULL,
+	vote_comm = MPI_COMM_NULL;
+static MPI_Request *reqs;     /* parallel arrays, compacted on completion */
+static op *ops;
+static int nops, cops;
+static int *done_idx;
+static MPI_Request vote_req = MPI_REQUEST_NULL;
+static int64_t vote_out[4], vote_in[4];
+static char host_desc[256];
+
+uint64_t emu_tr_sent, emu_tr_recvd;
+
+static void check(int rc, const char *what)
+{
+	if (rc != MPI_SUCCESS) {
+		char s[MPI_MAX_ERROR_STRING];
+		int n = 0;
+		MPI_Error_string(rc, s, &n);
+		fprintf(stderr, "sibyl: Open MPI failed in %s: %s\n", what, s);
+		MPI_Abort(MPI_COMM_WORLD, 3);
+		exit(3);
+	}
+}
+
+int emu_tr_init(int *argc, char ***argv, int *nprocs, int *proc,
+		char *err, size_t errlen)
+{
+	int provided;
+	if (MPI_Init_thread(argc, argv, MPI_THREAD_SINGLE, &provided) !=
+	    MPI_SUCCESS) {
+		snprintf(err, errlen, "Open MPI did not start (MPI_Init "
+			 "failed)");
+		return -1;
+	}
+	MPI_Comm_size(MPI_COMM_WORLD, nprocs);
+	MPI_Comm_rank(MPI_COMM_WORLD, proc);
+	check(MPI_Comm_dup(MPI_COMM_WORLD, &ctrl_comm), "MPI_Comm_dup");
+	check(MPI_Comm_dup(MPI_COMM_WORLD, &data_comm), "MPI_Comm_dup");
+	check(MPI_Comm_dup(MPI_COMM_WORLD, &vote_comm), "MPI_Comm_dup");
+	/* Errors of the real MPI are ours, not the program's: fatal. */
+	return 0;
+}
+
+void emu_tr_fini(void)
+{
+	/* Everything has been received by now (the final vote saw the
+	 * counters equal); drain our own sends. */
+	while (nops)
+		emu_tr_progress();
+	MPI_Comm_free(&ctrl_comm);
+	MPI_Comm_free(&data_comm);
+	MPI_Comm_free(&vote_comm);
+	free(reqs);
+	free(ops);
+	free(done_idx);
+	MPI_Finalize();
+}
+
+void emu_tr_abort(int code)
+{
+	fflush(stdout);
+	fflush(stderr);
+	MPI_Abort(MPI_COMM_WORLD, code);
+	_exit(code);
+}
+
+static op *add_op(MPI_Request **rq)
+{
+	if (nops == cops) {
+		int c = cops ? 2 * cops : 64;
+		MPI_Request *r = realloc(reqs, c * sizeof *r);
+		if (r)
+			reqs = r;
+		op *o = realloc(ops, c * sizeof *o);
+		if (o)
+			ops = o;
+		int *d = realloc(done_idx, c * sizeof *d);
+		if (d)
+			done_idx = d;
+		if (!r || !o || !d) {
+			fprintf(stderr, "sibyl: out of memory (transport)\n");
+			emu_tr_abort(3);
+		}
+		cops = c;
+	}
+	*rq = &reqs[nops];
+	op *o = &ops[nops++];
+	memset(o, 0, sizeof *o);
+	o->sreq = o->rreq = -1;
+	return o;
+}
+
+void emu_tr_send_env(int proc, const emu_env *env, const void *data)
+{
+	size_t len = sizeof *env;
+	if (!(env->flags & EMU_F_RNDV))
+		len += env->size;
+	char *b = malloc(len);
+	if (!b) {
+		fprintf(stderr, "sibyl: out of memory for a %zu-byte message\n",
+			len);
+		emu_tr_abort(3);
+	}
+	memcpy(b, env, sizeof *env);
+	if (len > sizeof *env)
+		memcpy(b + sizeof *env, data, env->size);
+	MPI_Request *rq;
+	op *o = add_op(&rq);
+	o->buf = b;
+	check(MPI_Isend(b, (int)len, MPI_BYTE, proc, TAG_ENV, ctrl_comm, rq),
+	      "MPI_Isend");
+	emu_tr_sent++;
+}
+
+void emu_tr_send_cts(int proc, int32_t sreq, int32_t rreq, int has_ack,
+		     uint64_t ack_seq, int64_t ack_vt)
+{
+	cts_msg *c = calloc(1, sizeof *c);
+	if (!c) {
+		fprintf(stderr, "sibyl: out of memory (transport)\n");
+		emu_tr_abort(3);
+	}
+	c->sreq = sreq;
+	c->rreq = rreq;
+	c->has_ack = has_ack;
+	c->ack_seq = ack_seq;
+	c->ack_vt = ack_vt;
+	MPI_Request *rq;
+	op *o = add_op(&rq);
+	o->buf = c;
+	check(MPI_Isend(c, sizeof *c, MPI_BYTE, proc, TAG_CTS, ctrl_comm, rq),
+	      "MPI_Isend");
+	emu_tr_sent++;
+}
+
+/* Payloads beyond INT_MAX bytes travel as a contiguous type of 1 MiB
+ * blocks plus a remainder message would complicate matching; the runtime
+ * refuses counts whose byte size does not fit an int (MPI_ERR_COUNT). */
+void emu_tr_send_data(int proc, int32_t rreq, const void *buf,
+		      uint64_t size, int32_t sreq)
+{
+	MPI_Request *rq;
+	op *o = add_op(&rq);
+	o->sreq = sreq;
+	check(MPI_Isend(buf, (int)size, MPI_BYTE, proc, rreq, data_comm, rq),
+	      "MPI_Isend");
+	emu_tr_sent++;
+}
+
+void emu_tr_post_data(int proc, int32_t rreq, void *buf, uint64_t size)
+{
+	MPI_Request *rq;
+	op *o = add_op(&rq);
+	o->rreq = rreq;
+	o->counts = 1;
+	check(MPI_Irecv(buf, (int)size, MPI_BYTE, proc, rreq, data_comm, rq),
+	      "MPI_Irecv");
+}
+
+static int poll_control(void)
+{
+	int n = 0;
+	for (;;) {
+		int flag = 0, len = 0;
+		MPI_Status st;
+		check(MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, ctrl_comm, &flag,
+				 &st), "MPI_Iprobe");
+		if (!flag)
+			return n;
+		MPI_Get_count(&st, MPI_BYTE, &len);
+		void *b = malloc(len ? (size_t)len : 1);
+		if (!b) {
+			fprintf(stderr, "sibyl: out of memory for a %d-byte "
+				"message from process %d\n", len, st.MPI_SOURCE);
+			emu_tr_abort(3);
+		}
+		check(MPI_Recv(b, len, MPI_BYTE, st.MPI_SOURCE, st.MPI_TAG,
+			       ctrl_comm, MPI_STATUS_IGNORE), "MPI_Recv");
+		emu_tr_recvd++;
+		n++;
+		if (st.MPI_TAG == TAG_CTS) {
+			cts_msg c;
+			memcpy(&c, b, sizeof c);
+			free(b);
+			emu_p2p_cts(st.MPI_SOURCE, c.sreq, c.rreq, c.has_ack,
+				    c.ack_seq, c.ack_vt);
+		} else {
+			emu_p2p_arrived(st.MPI_SOURCE, b, (size_t)len);
+		}
+	}
+}
+
+static int poll_ops(void)
+{
+	if (!nops)
+		return 0;
+	int outcount = 0;
+	check(MPI_Testsome(nops, reqs, &outcount, done_idx,
+			   MPI_STATUSES_IGNORE), "MPI_Testsome");
+	if (outcount <= 0)
+		return 0;
+	/* Run the completions first (they may add operations, which only
+	 * append), then compact the finished slots away. */
+	for (int i = 0; i < outcount; i++) {
+		op o = ops[done_idx[i]];
+		ops[done_idx[i]].buf = NULL;
+		free(o.buf);
+		if (o.counts)
+			emu_tr_recvd++;
+		if (o.sreq >= 0)
+			emu_p2p_send_done(o.sreq);
+		if (o.rreq >= 0)
+			emu_p2p_data_done(o.rreq);
+	}
+	int j = 0;
+	for (int i = 0; i < nops; i++) {
+		if (reqs[i] == MPI_REQUEST_NULL)
+			continue;
+		reqs[j] = reqs[i];
+		ops[j] = ops[i];
+		j++;
+	}
+	nops = j;
+	return outcount;
+}
+
+int emu_tr_progress(void)
+{
+	int n = poll_control();
+	n += poll_ops();
+	return n;
+}
+
+int emu_tr_busy(void)
+{
+	return nops;
+}
+
+int emu_tr_vote(const int64_t mine[4], int64_t sum[4])
+{
+	if (vote_req == MPI_REQUEST_NULL) {
+		memcpy(vote_out, mine, sizeof vote_out);
+		check(MPI_Iallreduce(vote_out, vote_in, 4, MPI_INT64_T,
+				     MPI_SUM, vote_comm, &vote_req),
+		      "MPI_Iallreduce");
+	}
+	int flag = 0;
+	check(MPI_Test(&vote_req, &flag, MPI_STATUS_IGNORE), "MPI_Test");
+	if (!flag)
+		return 0;
+	memcpy(sum, vote_in, sizeof vote_in);
+	return 1;
+}
+
+int emu_tr_voting(void)
+{
+	return vote_req != MPI_REQUEST_NULL;
+}
+
+/* Bind to one core, spread by the node-local rank, unless SIBYL_BIND is
+ * "none"; say what the host is. */
+const char *emu_tr_host(void)
+{
+	hwloc_topology_t topo;
+	const char *bind = getenv("SIBYL_BIND");
+	int local = 0, nlocal = 1;
+	MPI_Comm node;
+
+	if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0,
+				MPI_INFO_NULL, &node) == MPI_SUCCESS) {
+		MPI_Comm_rank(node, &local);
+		MPI_Comm_size(node, &nlocal);
+		MPI_Comm_free(&node);
+	}
+	if (hwloc_topology_init(&topo) || hwloc_topology_load(topo))
+		return "";
+	int npkg = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PACKAGE);
+	int ncore = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
+	int npu = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU);
+	char bound[64] = "not bound";
+	if (!(bind && strcmp(bind, "none") == 0) && ncore > 0) {
+		int c = local % ncore;
+		hwloc_obj_t core = hwloc_get_obj_by_type(topo, HWLOC_OBJ_CORE,
+							 (unsigned)c);
+		if (core && hwloc_set_cpubind(topo, core->cpuset,
+					      HWLOC_CPUBIND_PROCESS) == 0)
+			snprintf(bound, sizeof bound, "bound to core %d", c);
+		else
+			snprintf(bound, sizeof bound, "binding to core %d "
+				 "failed", c);
+	}
+	snprintf(host_desc, sizeof host_desc, "%d package%s, %d cores, %d "
+		 "PUs; %d emulating process%s on this host, %s", npkg,
+		 npkg == 1 ? "" : "s", ncore, npu, nlocal,
+		 nlocal == 1 ? "" : "es", bound);
+	hwloc_topology_destroy(topo);
+	return host_desc;
+}

@@ -1,0 +1,247 @@
+/*
+ * p2p_order.c -- non-overtaking: messages with the same (source, tag,
+ * communicator) are received in the order they were sent.
+ *
+ * For each peer distance d (size/2 and 1), every rank sends to rank+d and
+ * receives from rank-d:
+ *   posted    NALT messages alternating 8 B and 1 MiB, every receive
+ *             (Irecv) posted before the first send (a "ready" handshake);
+ *   unexpect. the same, all Isends issued before the receiver posts its
+ *             Irecvs (a "sent" message on another tag says so);
+ *   mixed     half of the receives posted before the sends, the rest
+ *             blocking Recvs after;
+ *   twotags   NSMALL small messages alternating tags A and B; all B are
+ *             received first, then all A: each subsequence in order.
+ * Then every rank sends NSELF messages to itself on MPI_COMM_WORLD and
+ * on MPI_COMM_SELF (same tag, interleaved) and receives the SELF ones
+ * first: order holds per communicator and the communicators don't mix.
+ *
+ * Ranks: any number >= 2.  Prints "PASS p2p_order" on rank 0.
+ */
+#include "emutest.h"
+
+#include <stdint.h>
+
+#define NALT 6                  /* messages per sequence: 3 small, 3 large */
+#define SMALL 8
+#define LARGE (1 << 20)
+#define NSMALL 200
+#define NSELF 20
+
+enum { TAG_POSTED = 1, TAG_UNEXP, TAG_MIXED, TAG_A, TAG_B, TAG_READY,
+       TAG_SENT, TAG_SELF };
+
+static size_t msg_len(int seq)
+{
+	return seq % 2 ? LARGE : SMALL;
+}
+
+static unsigned char pat(int src, int seq, size_t j)
+{
+	return (unsigned char)((unsigned)src * 131u + (unsigned)seq * 17u +
+			       j * 7u + (j >> 9));
+}
+
+static unsigned char **alloc_msgs(emu_test *t, int src, int fill)
+{
+	unsigned char **b = malloc(NALT * sizeof *b);
+	if (!b)
+		MPI_Abort(MPI_COMM_WORLD, 2);
+	for (int i = 0; i < NALT; i++) {
+		b[i] = malloc(msg_len(i));
+		if (!b[i]) {
+			fprintf(stderr, "%s: out of memory\n", t->name);
+			MPI_Abort(MPI_COMM_WORLD, 2);
+		}
+		for (size_t j = 0; j < msg_len(i); j++)
+			b[i][j] = fill ? pat(src, i, j) : 0xee;
+	}
+	return b;
+}
+
+static void free_msgs(unsigned char **b)
+{
+	for (int i = 0; i < NALT; i++)
+		free(b[i]);
+	free(b);
+}
+
+/* Receive i of a sequence got message i of `src'. */
+static void check_msg(emu_test *t, const char *what, int src, int i,
+		      const unsigned char *buf, const MPI_Status *st)
+{
+	int n;
+	MPI_Get_count(st, MPI_BYTE, &n);
+	EMU_EQ(t, n, msg_len(i), "%s: receive %d from %d: byte count", what,
+	       i, src);
+	EMU_EQ(t, st->MPI_SOURCE, src, "%s: receive %d: status source",
+	       what, i);
+	for (size_t j = 0; j < msg_len(i) && j < (size_t)n; j++)
+		if (!EMU_EQ(t, buf[j], pat(src, i, j),
+			    "%s: receive %d from %d: byte %zu (out of order?)",
+			    what, i, src, j))
+			break;
+}
+
+/* All receives posted before the first send. */
+static void seq_posted(emu_test *t, int to, int from)
+{
+	unsigned char **rb = alloc_msgs(t, from, 0);
+	unsigned char **sb = alloc_msgs(t, t->rank, 1);
+	MPI_Request rq[NALT + 1];
+	MPI_Status st[NALT + 1];
+	for (int i = 0; i < NALT; i++)
+		MPI_Irecv(rb[i], (int)msg_len(i), MPI_BYTE, from, TAG_POSTED,
+			  MPI_COMM_WORLD, &rq[i]);
+	int ready = 1, ready_in = 0;
+	MPI_Isend(&ready, 1, MPI_INT, from, TAG_READY, MPI_COMM_WORLD,
+		  &rq[NALT]);
+	MPI_Recv(&ready_in, 1, MPI_INT, to, TAG_READY, MPI_COMM_WORLD,
+		 MPI_STATUS_IGNORE);
+	for (int i = 0; i < NALT; i++)
+		MPI_Send(sb[i], (int)msg_len(i), MPI_BYTE, to, TAG_POSTED,
+			 MPI_COMM_WORLD);
+	MPI_Waitall(NALT + 1, rq, st);
+	for (int i = 0; i < NALT; i++)
+		check_msg(t, "posted", from, i, rb[i], &st[i]);
+	free_msgs(rb);
+	free_msgs(sb);
+}
+
+/* All sends issued before the first receive is posted. */
+static void seq_unexpected(emu_test *t, int to, int from)
+{
+	unsigned char **rb = alloc_msgs(t, from, 0);
+	unsigned char **sb = alloc_msgs(t, t->rank, 1);
+	MPI_Request sq[NALT + 1], rq[NALT];
+	MPI_Status st[NALT];
+	for (int i = 0; i < NALT; i++)
+		MPI_Isend(sb[i], (int)msg_len(i), MPI_BYTE, to, TAG_UNEXP,
+			  MPI_COMM_WORLD, &sq[i]);
+	int sent = 1, sent_in = 0;
+	MPI_Isend(&sent, 1, MPI_INT, to, TAG_SENT, MPI_COMM_WORLD,
+		  &sq[NALT]);
+	MPI_Recv(&sent_in, 1, MPI_INT, from, TAG_SENT, MPI_COMM_WORLD,
+		 MPI_STATUS_IGNORE);
+	for (int i = 0; i < NALT; i++)
+		MPI_Irecv(rb[i], (int)msg_len(i), MPI_BYTE, from, TAG_UNEXP,
+			  MPI_COMM_WORLD, &rq[i]);
+	MPI_Waitall(NALT, rq, st);
+	MPI_Waitall(NALT + 1, sq, MPI_STATUSES_IGNORE);
+	for (int i = 0; i < NALT; i++)
+		check_msg(t, "unexpected", from, i, rb[i], &st[i]);
+	free_msgs(rb);
+	free_msgs(sb);
+}
+
+/* Half the receives posted before the sends, half (blocking) after. */
+static void seq_mixed(emu_test *t, int to, int from)
+{
+	unsigned char **rb = alloc_msgs(t, from, 0);
+	unsigned char **sb = alloc_msgs(t, t->rank, 1);
+	MPI_Request rq[NALT / 2 + 1], sq[NALT];
+	MPI_Status st[NALT], wst[NALT / 2 + 1];
+	for (int i = 0; i < NALT / 2; i++)
+		MPI_Irecv(rb[i], (int)msg_len(i), MPI_BYTE, from, TAG_MIXED,
+			  MPI_COMM_WORLD, &rq[i]);
+	int ready = 1, ready_in = 0;
+	MPI_Isend(&ready, 1, MPI_INT, from, TAG_READY, MPI_COMM_WORLD,
+		  &rq[NALT / 2]);
+	MPI_Recv(&ready_in, 1, MPI_INT, to, TAG_READY, MPI_COMM_WORLD,
+		 MPI_STATUS_IGNORE);
+	for (int i = 0; i < NALT; i++)
+		MPI_Isend(sb[i], (int)msg_len(i), MPI_BYTE, to, TAG_MIXED,
+			  MPI_COMM_WORLD, &sq[i]);
+	for (int i = NALT / 2; i < NALT; i++)
+		MPI_Recv(rb[i], (int)msg_len(i), MPI_BYTE, from, TAG_MIXED,
+			 MPI_COMM_WORLD, &st[i]);
+	MPI_Waitall(NALT / 2 + 1, rq, wst);
+	memcpy(st, wst, NALT / 2 * sizeof *st);
+	MPI_Waitall(NALT, sq, MPI_STATUSES_IGNORE);
+	for (int i = 0; i < NALT; i++)
+		check_msg(t, "mixed", from, i, rb[i], &st[i]);
+	free_msgs(rb);
+	free_msgs(sb);
+}
+
+/* Small messages on two tags; each tag's subsequence stays in order. */
+static void seq_twotags(emu_test *t, int to, int from)
+{
+	int *sbuf = malloc(NSMALL * sizeof *sbuf);
+	MPI_Request *sq = malloc(NSMALL * sizeof *sq);
+	if (!sbuf || !sq)
+		MPI_Abort(MPI_COMM_WORLD, 2);
+	for (int i = 0; i < NSMALL; i++) {
+		sbuf[i] = t->rank * 100000 + i;
+		MPI_Isend(&sbuf[i], 1, MPI_INT, to, i % 2 ? TAG_B : TAG_A,
+			  MPI_COMM_WORLD, &sq[i]);
+	}
+	for (int pass = 0; pass < 2; pass++) {
+		int odd = pass == 0;    /* tag B (odd i) first */
+		for (int i = odd; i < NSMALL; i += 2) {
+			int v = -1;
+			MPI_Status st;
+			MPI_Recv(&v, 1, MPI_INT, from, odd ? TAG_B : TAG_A,
+				 MPI_COMM_WORLD, &st);
+			EMU_EQ(t, v, from * 100000 + i,
+			       "twotags: tag %s message from %d",
+			       odd ? "B" : "A", from);
+			EMU_EQ(t, st.MPI_TAG, odd ? TAG_B : TAG_A,
+			       "twotags: status tag");
+		}
+	}
+	MPI_Waitall(NSMALL, sq, MPI_STATUSES_IGNORE);
+	free(sbuf);
+	free(sq);
+}
+
+/* To itself on WORLD and SELF with the same tag, interleaved. */
+static void self_messages(emu_test *t)
+{
+	int sbuf[2 * NSELF];
+	MPI_Request sq[2 * NSELF];
+	for (int i = 0; i < NSELF; i++) {
+		sbuf[2 * i] = 1000 + i;         /* WORLD */
+		sbuf[2 * i + 1] = 2000 + i;     /* SELF */
+		MPI_Isend(&sbuf[2 * i], 1, MPI_INT, t->rank, TAG_SELF,
+			  MPI_COMM_WORLD, &sq[2 * i]);
+		MPI_Isend(&sbuf[2 * i + 1], 1, MPI_INT, 0, TAG_SELF,
+			  MPI_COMM_SELF, &sq[2 * i + 1]);
+	}
+	for (int i = 0; i < NSELF; i++) {
+		int v = -1;
+		MPI_Status st;
+		MPI_Recv(&v, 1, MPI_INT, MPI_ANY_SOURCE, TAG_SELF,
+			 MPI_COMM_SELF, &st);
+		EMU_EQ(t, v, 2000 + i, "self: MPI_COMM_SELF message %d", i);
+		EMU_EQ(t, st.MPI_SOURCE, 0, "self: COMM_SELF status source");
+	}
+	for (int i = 0; i < NSELF; i++) {
+		int v = -1;
+		MPI_Status st;
+		MPI_Recv(&v, 1, MPI_INT, t->rank, TAG_SELF, MPI_COMM_WORLD,
+			 &st);
+		EMU_EQ(t, v, 1000 + i, "self: MPI_COMM_WORLD message %d", i);
+		EMU_EQ(t, st.MPI_SOURCE, t->rank, "self: WORLD status source");
+	}
+	MPI_Waitall(2 * NSELF, sq, MPI_STATUSES_IGNORE);
+}
+
+int main(int argc, char **argv)
+{
+	emu_test t;
+	emu_init(&t, "p2p_order", &argc, &argv);
+	if (!emu_need_ranks(&t, 2))
+		return EMU_SKIP;
+	int dist[2];
+	int nd = emu_distances(&t, dist);
+	for (int k = 0; k < nd; k++) {
+		int to = emu_right(&t, dist[k]), from = emu_left(&t, dist[k]);
+		seq_posted(&t, to, from);
+		seq_unexpected(&t, to, from);
+		seq_mixed(&t, to, from);
+		seq_twotags(&t, to, from);
+	}
+	self_messages(&t);
+	return emu_finish(&t);
+}

@@ -1,0 +1,81 @@
+#!/bin/sh
+# Faults are reported, not hung on: a global deadlock lists every blocked
+# rank and its call; leaked requests and unreceived messages are listed at
+# the end; MPI errors name the rank, the call and the error class; a stack
+# overflow names the rank and says how to raise the stack size.  Each
+# ends with a non-zero exit and `sibyl emulate' keeps no complete-looking
+# trace.
+. "$SIBYL_SRCDIR/tests/lib.sh"
+. "$SIBYL_SRCDIR/tests/emulib.sh"
+
+# fault NAME NP RANKS PATTERN... : the run fails and stderr matches each.
+fault() {
+	name=$1 np=$2 ranks=$3
+	shift 3
+	checks=$((checks + 1))
+	rm -rf "$T/$name.trace" "$T/$name.trace.partial"
+	emu_run "$np" "$ranks" "$T/$name.trace" "$T/$name"
+	[ "$emu_status" -ne 0 ] ||
+		fail "$name on $np process(es) exited 0"
+	[ ! -e "$T/$name.trace" ] ||
+		fail "$name: a trace was left at $T/$name.trace"
+	for pat in "$@"; do
+		expect_grep "$pat" "$T/err"
+	done
+}
+
+for f in fault_deadlock fault_leak fault_truncate fault_badrank; do
+	emu_build $f "$SIBYL_SRCDIR/tests/emu/$f.c" || finish
+done
+
+for np in 1 2; do
+	fault fault_deadlock $np 12 \
+		"deadlock: 12 ranks are blocked" \
+		"rank 0 waits in MPI_Recv\(source=11, tag=1, MPI_COMM_WORLD\)" \
+		"rank 7 waits in MPI_Recv\(source=6, tag=1, MPI_COMM_WORLD\)"
+	fault fault_leak $np 6 \
+		"rank 0: the request of MPI_Irecv\(source=1, tag=42\) was never completed" \
+		"rank 0: a message from rank 1 \(tag 43, 4 bytes\) was never received"
+	fault fault_truncate $np 6 \
+		"rank 0 in MPI_Recv: MPI_ERR_TRUNCATE: a message of 400 bytes from rank 5"
+	fault fault_badrank $np 6 \
+		"rank 0 in MPI_Send: MPI_ERR_RANK: destination 6 is not a rank of MPI_COMM_WORLD"
+done
+
+# A deadlock among many ranks is summarised, not listed in full.
+fault fault_deadlock 1 500 "deadlock: 500 ranks" "and 480 more blocked ranks"
+
+# Stack overflow: deep recursion on a small stack.
+cat >"$T/deep.c" <<'PROG'
+#include <mpi.h>
+#include <string.h>
+static int deep(int n)
+{
+	volatile char pad[1024];
+	memset((char *)pad, n, sizeof pad);
+	return n ? deep(n - 1) + pad[7] : 0;
+}
+int main(int argc, char **argv)
+{
+	int rank;
+	MPI_Init(&argc, &argv);
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	if (rank == 3)
+		deep(1000);
+	MPI_Finalize();
+	return 0;
+}
+PROG
+emu_build deep "$T/deep.c" || finish
+for stack in 64KiB; do
+	checks=$((checks + 1))
+	"$SIBYL" emulate -q --ranks 8 -np 1 --stack-size $stack \
+		-o "$T/deep.trace" -- "$T/deep" >"$T/out" 2>"$T/err"
+	[ $? -ne 0 ] || fail "stack overflow not detected"
+	expect_grep "rank 3 overflowed its stack of 65536 bytes" "$T/err"
+	expect_grep "stack-size" "$T/err"
+done
+# The same program runs with enough stack.
+expect_ok "$SIBYL" emulate -q --ranks 8 -np 1 --stack-size 4MiB \
+	-o "$T/deep2.trace" -- "$T/deep"
+finish

@@ -1,0 +1,27 @@
+#!/bin/sh
+# The point-to-point semantics suite (tests/emu/p2p_*.c) under the
+# emulator: 40 virtual ranks on 1 and on 3 processes, so peers are both in
+# the same process and in others.  Each program checks itself and prints
+# PASS; its trace must pass `sibyl trace check' and replay in `sibyl sim'.
+. "$SIBYL_SRCDIR/tests/lib.sh"
+. "$SIBYL_SRCDIR/tests/emulib.sh"
+
+for src in "$SIBYL_SRCDIR"/tests/emu/p2p_*.c; do
+	name=$(basename "$src" .c)
+	emu_build "$name" "$src" || continue
+	for np in 1 3; do
+		tr="$T/$name.$np.trace"
+		checks=$((checks + 1))
+		emu_run $np 40 "$tr" "$T/$name"
+		if [ "$emu_status" -ne 0 ] || ! grep -q "^PASS $name" "$T/out"
+		then
+			fail "$name on $np process(es) exited $emu_status"
+			sed 's/^/  | /' "$T/out" "$T/err" | head -20 >&2
+			continue
+		fi
+		expect_ok "$SIBYL" trace check "$tr"
+		expect_ok "$SIBYL" sim -q "$tr" -o "$T/$name.$np.sim"
+		expect_grep '"predicted_time_ps"' "$T/$name.$np.sim/summary.json"
+	done
+done
+finish

@@ -1,0 +1,106 @@
+#!/bin/sh
+# Emulated traces against analytic expectations.
+#
+# With --cpu-factor 0 only declared compute (sibyl_compute) counts, so the
+# ping-pong example's replay on the simple model (latency L = 1 us,
+# bandwidth 10 GB/s) takes exactly
+#     I * (2 * (L + ceil(B * 1e12 / 1e10) ps) + 2 * C)
+# for I round trips of B bytes with C of compute on each side -- whether
+# the two ranks share a process or not, eager or rendezvous.  The recorded
+# dependencies are those of the program: rank 1's SEB after its i-th
+# MPI_Recv waits for rank 0's i-th message and sends the i-th answer.
+. "$SIBYL_SRCDIR/tests/lib.sh"
+. "$SIBYL_SRCDIR/tests/emulib.sh"
+
+emu_build pingpong "$SIBYL_SRCDIR/examples/pingpong.c" || finish
+
+# pingpong_case NP RANKS BYTES ITERS COMPUTE_US EXPECTED_PS
+pingpong_case() {
+	tr="$T/pp.$1.$2.$3.trace"
+	checks=$((checks + 1))
+	"$SIBYL" emulate -q --ranks "$2" -np "$1" --cpu-factor 0 -o "$tr" \
+		--force -- "$T/pingpong" "$3" "$4" "$5" >"$T/out" 2>"$T/err"
+	if [ $? -ne 0 ]; then
+		fail "pingpong $3 B on $1 process(es) did not emulate"
+		sed 's/^/  | /' "$T/err" | head >&2
+		return
+	fi
+	expect_grep "errors=0" "$T/out"
+	expect_ok "$SIBYL" trace check "$tr"
+	expect_ok "$SIBYL" sim -q "$tr" -o "$T/sim" --force
+	got=$(sed -n 's/.*"predicted_time_ps": \([0-9]*\).*/\1/p' \
+		"$T/sim/summary.json")
+	[ "$got" = "$6" ] ||
+		fail "pingpong $3 B x $4, ${5} us, $1 process(es): predicted" \
+			"$got ps, expected $6 ps"
+}
+
+# 1000 B: 100 ns on the wire; 10 x (2 x 1.1 us + 2 x 5 us) = 122 us.
+pingpong_case 1 2 1000 10 5 122000000
+pingpong_case 2 2 1000 10 5 122000000
+# 100,000 B (rendezvous between processes): 10 us on the wire.
+pingpong_case 2 2 100000 10 5 320000000
+pingpong_case 1 8 100000 10 5 320000000
+# No compute at all: 7 x 2 x 1.1 us.
+pingpong_case 2 5 1000 7 0 15400000
+
+# Dependencies of the 3-iteration ping-pong.
+tr="$T/dep.trace"
+expect_ok "$SIBYL" emulate -q --ranks 2 -np 1 --cpu-factor 0 -o "$tr" \
+	-- "$T/pingpong" 64 3 0
+expect_ok "$SIBYL" trace dump --pe 1 "$tr"
+cp "$T/out" "$T/dump1"
+expect_ok "$SIBYL" trace dump --pe 0 "$tr"
+cp "$T/out" "$T/dump0"
+for i in 0 1 2; do
+	# Rank 1: the block after its i-th receive waits for 0:i and sends
+	# answer i back at its end.
+	awk -v i=$i '
+		/^pe 1 seb/ { blk = $0; w = 0; next }
+		$1 == "waits" && $2 == "0:" i { w = 1; next }
+		$1 == "send" && w && $3 == i && $5 == 0 { ok = 1 }
+		END { exit !ok }' "$T/dump1" ||
+		fail "rank 1: no SEB waits for 0:$i and sends answer $i"
+	grep -q "waits   1:$i\$" "$T/dump0" ||
+		fail "rank 0: no SEB waits for answer 1:$i"
+done
+# Exactly three messages each way, nothing else waited for.
+[ "$(grep -c 'waits' "$T/dump1")" -eq 3 ] ||
+	fail "rank 1 waits for $(grep -c waits "$T/dump1") messages, not 3"
+[ "$(grep -c 'waits' "$T/dump0")" -eq 3 ] ||
+	fail "rank 0 waits for $(grep -c waits "$T/dump0") messages, not 3"
+
+# A synchronous send's completion waits for the receiver's
+# acknowledgement (tag -2), so the replay keeps the synchrony.
+cat >"$T/ssend.c" <<'PROG'
+#include <mpi.h>
+#include <sibyl.h>
+int main(int argc, char **argv)
+{
+	int rank, x = 1;
+	MPI_Init(&argc, &argv);
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	if (rank == 0) {
+		MPI_Ssend(&x, 1, MPI_INT, 1, 0, MPI_COMM_WORLD);
+	} else if (rank == 1) {
+		sibyl_compute(50e-6);
+		MPI_Recv(&x, 1, MPI_INT, 0, 0, MPI_COMM_WORLD,
+			 MPI_STATUS_IGNORE);
+	}
+	MPI_Finalize();
+	return 0;
+}
+PROG
+emu_build ssend "$T/ssend.c" || finish
+for np in 1 2; do
+	expect_ok "$SIBYL" emulate -q --ranks 2 -np $np --cpu-factor 0 \
+		-o "$T/ss$np.trace" -- "$T/ssend"
+	expect_ok "$SIBYL" trace dump "$T/ss$np.trace"
+	expect_grep "tag -2" "$T/out"
+	expect_grep "waits   1:0" "$T/out"
+	# Rank 1 posts its receive at 50 us; the acknowledgement reaches
+	# rank 0 one latency later: 50 + 1 us (the acknowledgement has no bytes).
+	expect_ok "$SIBYL" sim -q "$T/ss$np.trace" -o "$T/ss$np.sim"
+	expect_grep '"predicted_time_ps": 51000000,' "$T/ss$np.sim/summary.json"
+done
+finish

@@ -1,0 +1,1370 @@
+/*
+ * emulate.c -- `sibyl emulate': run an MPI application built with sibylcc
+ * as V virtual ranks on P Open MPI processes and keep its trace.
+ *
+ * The launcher only prepares and supervises.  It hands the emulation's
+ * parameters to the runtime (libsibyl-emu) in SIBYL_* environment
+ * variables, runs mpirun, and publishes the trace -- which the runtime
+ * writes into TRACE.partial -- under its final name only once mpirun
+ * succeeded and every data file is complete and readable.
+ */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <inttypes.h>
+#include <math.h>	/* isfinite */
+#include <sched.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tools.h"
+
+#ifndef MPIRUN_PATH
+#define MPIRUN_PATH "mpirun"
+#endif
+
+static const char emulate_usage[] =
+"Usage: sibyl emulate --ranks V [-np P] [OPTIONS] [MPIRUN-OPTIONS]\n"
+"                     -- APP [ARG]...\n"
+"\n"
+"Run the MPI application APP, built with sibylcc, as V virtual MPI ranks on\n"
+"P Open MPI processes, and record its trace: for every rank, its\n"
+"sequential execution blocks (SEBs, the computation between two MPI calls,\n"
+"timed) and the messages that tie them together.  'sibyl sim' replays the\n"
+"trace on a model of the target machine.  The ranks are user-level threads\n"
+"spread over the processes in consecutive blocks (process 0 hosts ranks\n"
+"0..V/P-1, and so on); messages are really delivered, so the application\n"
+"computes what it would on V processes.\n"
+"\n"
+"The trace is written to TRACE.partial and renamed to TRACE only when mpirun\n"
+"exits 0 and every process's data file is complete: a failed or interrupted\n"
+"run never leaves a trace that looks finished.\n"
+"\n"
+"Options (anywhere before '--'):\n"
+"  -r, --ranks V         virtual ranks to emulate (required), P to\n"
+"                        2147483647; suffixes k, M, G or Ki, Mi, Gi, e.g.\n"
+"                        64k, 1Mi\n"
+"  -n, -np, --np P       Open MPI processes to emulate on (default 1; also\n"
+"                        mpirun's -c and --n)\n"
+"  -o, --output TRACE    trace directory to write (default: ./APP.trace,\n"
+"                        after APP's base name)\n"
+"  -f, --force           replace TRACE if it is an existing trace; the old\n"
+"                        trace is removed only once the new one is complete\n"
+"                        (anything else in the way is never replaced)\n"
+"      --window N        SEBs per trace window (default 64)\n"
+"      --cpu-factor F    multiply every measured computation time by F\n"
+"                        (default 1), e.g. 0.5 when the target's cores are\n"
+"                        twice as fast as this machine's; 0 keeps only the\n"
+"                        compute declared with sibyl_compute()\n"
+"      --stack-size S    stack of each virtual rank, 16KiB to 16GiB, e.g.\n"
+"                        256KiB, 8MiB (default 1 MiB; pages never touched\n"
+"                        cost no memory)\n"
+"      --flop-rate R     rate of sibyl_compute_flops(), in flop/s, e.g.\n"
+"                        2.5e9 or 40G (default 1G)\n"
+"      --no-bind         do not bind each process to a core of its host\n"
+"      --dry-run         print the environment and the mpirun command line\n"
+"                        that would run, and run nothing\n"
+"  -q, --quiet           print nothing on success (nor does the runtime)\n"
+"  -h, --help            print this help and exit\n"
+"\n"
+"Every other argument before '--' goes to mpirun unchanged and in order,\n"
+"e.g. --hostfile FILE, -H host1,host2, --map-by node, --mca btl self,tcp.\n"
+"sibyl emulate adds to mpirun's command line: -np P; --allow-run-as-root\n"
+"when run as root; --oversubscribe when P exceeds the cores of this host\n"
+"and no host, hostfile or batch allocation says where to run; and -x NAME\n"
+"for each SIBYL_* variable, so that remote processes get it too.\n"
+"\n"
+"Environment (the runtime's interface):\n"
+"  SIBYL_RANKS=V         virtual ranks\n"
+"  SIBYL_TRACE=DIR       trace directory to write\n"
+"  SIBYL_WINDOW=N        SEBs per window\n"
+"  SIBYL_CPU_FACTOR=F    computation time factor\n"
+"  SIBYL_STACK_SIZE=B    stack bytes per rank\n"
+"  SIBYL_FLOP_RATE=R     flop/s of sibyl_compute_flops()\n"
+"  SIBYL_BIND=core|none  bind each process to a core (default core)\n"
+"  SIBYL_QUIET=1         the runtime prints nothing but errors\n"
+"  SIBYL_CMDLINE=TEXT    the command line recorded in the trace\n"
+"sibyl emulate sets SIBYL_RANKS, SIBYL_TRACE (to TRACE.partial) and\n"
+"SIBYL_CMDLINE, and the others when their option is given; it removes the\n"
+"others from mpirun's environment, so a run depends on its command line\n"
+"only.  SIBYL_MPIRUN names the mpirun to use (default " MPIRUN_PATH ").\n"
+"\n"
+"APP also runs without this launcher, e.g. 'mpirun -np 2 ./app' or just\n"
+"'./app': it then reads the variables above itself, emulates as many ranks\n"
+"as it has processes unless SIBYL_RANKS says otherwise, and writes\n"
+"./APP.trace directly (without the .partial safety).\n"
+"\n"
+"Exit status:\n"
+"  0  the emulation succeeded and TRACE is complete\n"
+"  1  the emulation failed (APP or mpirun exited non-zero, was killed, or\n"
+"     left an incomplete trace); whatever was written stays in\n"
+"     TRACE.partial for 'sibyl trace info' and 'sibyl sim'\n"
+"  2  usage error, TRACE is in the way, or mpirun cannot be run; nothing\n"
+"     was run\n"
+"\n"
+"Examples:\n"
+"  sibylcc -O2 ring.c -o ring && sibyl emulate --ranks 1024 -np 2 -- ./ring\n"
+"  sibyl emulate -r 64k -np 8 --hostfile hosts -o big.trace -- ./app -n 100\n"
+"  sibyl emulate -r 4096 --cpu-factor 0.5 --force -- ./stencil 512\n"
+"  sibyl emulate -r 256 -np 4 --dry-run -- ./ring\n";
+
+/* Upper bound of V: ranks are C ints. */
+#define MAX_RANKS 2147483647u
+
+/* The runtime's variables that only an option sets. */
+static const char *const optional_vars[] = {
+	"SIBYL_WINDOW", "SIBYL_CPU_FACTOR", "SIBYL_STACK_SIZE",
+	"SIBYL_FLOP_RATE", "SIBYL_BIND", "SIBYL_QUIET", NULL
+};
+
+struct emu_opts {
+	uint64_t ranks, procs;
+	const char *trace;          /* as given, or the default */
+	const char *window, *cpu_factor, *stack_size, *flop_rate;
+	int force, no_bind, dry_run, quiet;
+	char **pass;                /* mpirun's options, in order */
+	int npass;
+	char **app;                 /* APP and its arguments */
+	int napp;
+};
+
+/* ------------------------------------------------------------- strings */
+
+/* A growable string.  Out of memory sets oom; later additions are then
+ * ignored, so a caller checks once at the end. */
+struct sbuf {
+	char *s;
+	size_t len, cap;
+	int oom;
+};
+
+static void sb_add(struct sbuf *b, const char *s, size_t n)
+{
+	if (b->oom)
+		return;
+	if (b->len + n + 1 > b->cap) {
+		size_t cap = b->cap ? b->cap : 64;
+		char *p;
+
+		while (b->len + n + 1 > cap)
+			cap *= 2;
+		p = realloc(b->s, cap);
+		if (!p) {
+			b->oom = 1;
+			return;
+		}
+		b->s = p;
+		b->cap = cap;
+	}
+	memcpy(b->s + b->len, s, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+}
+
+static void sb_puts(struct sbuf *b, const char *s)
+{
+	sb_add(b, s, strlen(s));
+}
+
+/* s as one shell word: bare when only safe characters, else quoted. */
+static void sb_quote(struct sbuf *b, const char *s)
+{
+	static const char safe[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				   "abcdefghijklmnopqrstuvwxyz"
+				   "0123456789_./:=,+@%-";
+	const char *p;
+
+	if (*s && strspn(s, safe) == strlen(s)) {
+		sb_puts(b, s);
+		return;
+	}
+	sb_add(b, "'", 1);
+	for (p = s; *p; p++) {
+		if (*p == '\'')
+			sb_add(b, "'\\''", 4);
+		else
+			sb_add(b, p, 1);
+	}
+	sb_add(b, "'", 1);
+}
+
+/* The words quoted and joined by spaces; NULL when out of memory. */
+static char *join_quoted(char *const *words, int n)
+{
+	struct sbuf b = { NULL, 0, 0, 0 };
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (i)
+			sb_add(&b, " ", 1);
+		sb_quote(&b, words[i]);
+	}
+	if (b.oom || !b.s) {
+		free(b.s);
+		return b.oom ? NULL : strdup("");
+	}
+	return b.s;
+}
+
+static char *str_concat(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	char *s = malloc(la + lb + 1);
+
+	if (s) {
+		memcpy(s, a, la);
+		memcpy(s + la, b, lb + 1);
+	}
+	return s;
+}
+
+/* ------------------------------------------------------------- parsing */
+
+/*
+ * Our options.  They may be anywhere before "--" and are recognised only
+ * by their exact names ("--name=VALUE" too for the long ones), never by
+ * an abbreviation: every other word goes to mpirun.  -np has mpirun's
+ * spellings, so that P is always ours.
+ */
+enum {
+	O_RANKS, O_NP, O_OUTPUT, O_FORCE, O_WINDOW, O_CPU, O_STACK, O_FLOPS,
+	O_NOBIND, O_DRY, O_QUIET, O_HELP
+};
+
+static const struct emu_option {
+	const char *names[6];       /* NULL-terminated */
+	int has_arg;
+	int id;
+} emu_options[] = {
+	{ { "--ranks", "-r" }, 1, O_RANKS },
+	{ { "-np", "-n", "--np", "--n", "-c" }, 1, O_NP },
+	{ { "--output", "-o" }, 1, O_OUTPUT },
+	{ { "--force", "-f" }, 0, O_FORCE },
+	{ { "--window" }, 1, O_WINDOW },
+	{ { "--cpu-factor" }, 1, O_CPU },
+	{ { "--stack-size" }, 1, O_STACK },
+	{ { "--flop-rate" }, 1, O_FLOPS },
+	{ { "--no-bind" }, 0, O_NOBIND },
+	{ { "--dry-run" }, 0, O_DRY },
+	{ { "--quiet", "-q" }, 0, O_QUIET },
+	{ { "--help", "-h" }, 0, O_HELP },
+	{ { NULL }, 0, 0 }
+};
+
+/*
+ * The option argv[*i] names, or NULL.  An option's value comes from
+ * "--name=VALUE" or the next word (*i then points at it); *val is NULL
+ * when that word is missing.
+ */
+static const struct emu_option *find_option(int argc, char **argv, int *i,
+					    const char **val)
+{
+	const struct emu_option *opt;
+	const char *a = argv[*i];
+	int k;
+
+	*val = NULL;
+	for (opt = emu_options; opt->names[0]; opt++) {
+		for (k = 0; opt->names[k]; k++) {
+			const char *name = opt->names[k];
+			size_t n = strlen(name);
+
+			if (strcmp(a, name) == 0) {
+				if (opt->has_arg && *i + 1 < argc &&
+				    strcmp(argv[*i + 1], "--") != 0)
+					*val = argv[++*i];
+				return opt;
+			}
+			if (opt->has_arg && name[1] == '-' &&
+			    strncmp(a, name, n) == 0 && a[n] == '=') {
+				*val = a + n + 1;
+				return opt;
+			}
+		}
+	}
+	return NULL;
+}
+
+/* Parse the command line into *o.  Returns -1 to go on, or an exit
+ * status (0 after --help). */
+static int parse_args(int argc, char **argv, struct emu_opts *o)
+{
+	const char *ranks = NULL, *procs = NULL;
+	int i;
+
+	o->pass = calloc((size_t)argc, sizeof(*o->pass));
+	if (!o->pass) {
+		tool_error("out of memory");
+		return EXIT_USAGE;
+	}
+	for (i = 1; i < argc; i++) {
+		const struct emu_option *opt;
+		const char *a = argv[i], *v;
+
+		if (strcmp(a, "--") == 0) {
+			o->app = argv + i + 1;
+			o->napp = argc - i - 1;
+			break;
+		}
+		opt = find_option(argc, argv, &i, &v);
+		if (!opt) {
+			o->pass[o->npass++] = argv[i];
+			continue;
+		}
+		if (opt->has_arg && !v)
+			return tool_usage_error("option '%s' needs a value", a);
+		switch (opt->id) {
+		case O_RANKS:  ranks = v; break;
+		case O_NP:     procs = v; break;
+		case O_OUTPUT: o->trace = v; break;
+		case O_FORCE:  o->force = 1; break;
+		case O_WINDOW: o->window = v; break;
+		case O_CPU:    o->cpu_factor = v; break;
+		case O_STACK:  o->stack_size = v; break;
+		case O_FLOPS:  o->flop_rate = v; break;
+		case O_NOBIND: o->no_bind = 1; break;
+		case O_DRY:    o->dry_run = 1; break;
+		case O_QUIET:  o->quiet = 1; break;
+		case O_HELP:
+			fputs(emulate_usage, stdout);
+			return 0;
+		}
+	}
+
+	if (!o->app)
+		return tool_usage_error("the application must follow '--', "
+					"e.g. '%s --ranks 64 -- ./app ARGS'",
+					tool_name);
+	if (o->napp == 0)
+		return tool_usage_error("no application after '--'");
+	if (!o->app[0][0])
+		return tool_usage_error("the application's name is empty");
+	if (!ranks)
+		return tool_usage_error("--ranks V is required: how many "
+					"virtual ranks to emulate");
+	if (parse_u64("--ranks", ranks, &o->ranks))
+		goto bad_value;
+	if (o->ranks == 0 || o->ranks > MAX_RANKS)
+		return tool_usage_error("--ranks: %s is out of range (1 to "
+					"2147483647)", ranks);
+	o->procs = 1;
+	if (procs) {
+		if (parse_u64("-np", procs, &o->procs))
+			goto bad_value;
+		if (o->procs == 0)
+			return tool_usage_error("-np: at least one process is "
+						"needed");
+	}
+	if (o->procs > o->ranks)
+		return tool_usage_error("-np %" PRIu64 " exceeds --ranks %"
+					PRIu64 ": every process needs at least "
+					"one virtual rank", o->procs, o->ranks);
+	return -1;
+
+bad_value:
+	fprintf(stderr, "Try '%s --help'.\n", tool_name);
+	return EXIT_USAGE;
+}
+
+/* The shortest "%g" form of v that reads back as v. */
+static void shortest(char *buf, size_t len, double v)
+{
+	int prec;
+
+	for (prec = 6; prec < 17; prec++) {
+		snprintf(buf, len, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			return;
+	}
+	snprintf(buf, len, "%.17g", v);
+}
+
+/* A rate: a number with an optional k, M, G, T or P (powers of 1000). */
+static int parse_rate(const char *what, const char *s, double *out)
+{
+	static const struct { char c; double m; } sfx[] = {
+		{ 'k', 1e3 }, { 'K', 1e3 }, { 'M', 1e6 }, { 'G', 1e9 },
+		{ 'T', 1e12 }, { 'P', 1e15 }
+	};
+	char *end;
+	double v, m = 1;
+	size_t i;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (end != s && *end && !end[1]) {
+		for (i = 0; i < sizeof(sfx) / sizeof(sfx[0]); i++)
+			if (*end == sfx[i].c) {
+				m = sfx[i].m;
+				end++;
+				break;
+			}
+	}
+	if (end == s || *end) {
+		tool_error("%s: '%s' is not a rate (e.g. 1e9, 2.5G, 500M)",
+			   what, s);
+		return -1;
+	}
+	v *= m;
+	if (errno == ERANGE || !isfinite(v) || v <= 0 || v > 1e300) {
+		tool_error("%s: '%s' must be a positive, finite rate", what, s);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+/* ------------------------------------------------------ the environment */
+
+struct envvar {
+	const char *name;
+	char *value;
+};
+
+/* The variables of the run: at most the nine of the contract. */
+struct emu_env {
+	struct envvar v[9];
+	int n;
+};
+
+static int env_add(struct emu_env *e, const char *name, const char *value)
+{
+	char *s = strdup(value);
+
+	if (!s) {
+		tool_error("out of memory");
+		return -1;
+	}
+	e->v[e->n].name = name;
+	e->v[e->n].value = s;
+	e->n++;
+	return 0;
+}
+
+static void env_free(struct emu_env *e)
+{
+	int i;
+
+	for (i = 0; i < e->n; i++)
+		free(e->v[i].value);
+	e->n = 0;
+}
+
+/* The SIBYL_* variables of the run, from the options.  Returns 0, or an
+ * exit status after a message. */
+static int build_env(const struct emu_opts *o, const char *partial_abs,
+		     struct emu_env *e)
+{
+	char buf[64];
+	char *cmdline;
+	uint64_t u;
+	double d;
+
+	snprintf(buf, sizeof(buf), "%" PRIu64, o->ranks);
+	if (env_add(e, "SIBYL_RANKS", buf) ||
+	    env_add(e, "SIBYL_TRACE", partial_abs))
+		return EXIT_USAGE;
+	if (o->window) {
+		if (parse_u64("--window", o->window, &u))
+			goto bad;
+		if (u == 0 || u > UINT32_MAX)
+			return tool_usage_error("--window: %s is out of range "
+						"(1 to 4294967295 SEBs)",
+						o->window);
+		snprintf(buf, sizeof(buf), "%" PRIu64, u);
+		if (env_add(e, "SIBYL_WINDOW", buf))
+			return EXIT_USAGE;
+	}
+	if (o->cpu_factor) {
+		if (parse_double("--cpu-factor", o->cpu_factor, &d))
+			goto bad;
+		if (d < 0 || d > 1e300)
+			return tool_usage_error("--cpu-factor: %s must be "
+						"0 or more (1 keeps the "
+						"measured times, 0 keeps "
+						"declared compute only)",
+						o->cpu_factor);
+		shortest(buf, sizeof(buf), d);
+		if (env_add(e, "SIBYL_CPU_FACTOR", buf))
+			return EXIT_USAGE;
+	}
+	if (o->stack_size) {
+		if (parse_size("--stack-size", o->stack_size, &u))
+			goto bad;
+		if (u < 16384 || u > (UINT64_C(1) << 34))
+			return tool_usage_error("--stack-size: %s is out of "
+						"range (16KiB to 16GiB)",
+						o->stack_size);
+		snprintf(buf, sizeof(buf), "%" PRIu64, u);
+		if (env_add(e, "SIBYL_STACK_SIZE", buf))
+			return EXIT_USAGE;
+	}
+	if (o->flop_rate) {
+		if (parse_rate("--flop-rate", o->flop_rate, &d))
+			goto bad;
+		shortest(buf, sizeof(buf), d);
+		if (env_add(e, "SIBYL_FLOP_RATE", buf))
+			return EXIT_USAGE;
+	}
+	if (o->no_bind && env_add(e, "SIBYL_BIND", "none"))
+		return EXIT_USAGE;
+	if (o->quiet && env_add(e, "SIBYL_QUIET", "1"))
+		return EXIT_USAGE;
+	cmdline = join_quoted(o->app, o->napp);
+	if (!cmdline) {
+		tool_error("out of memory");
+		return EXIT_USAGE;
+	}
+	u = env_add(e, "SIBYL_CMDLINE", cmdline) != 0;
+	free(cmdline);
+	return u ? EXIT_USAGE : 0;
+bad:
+	fprintf(stderr, "Try '%s --help'.\n", tool_name);
+	return EXIT_USAGE;
+}
+
+/* ------------------------------------------------------ mpirun's options */
+
+/* Was one of the options `names' passed to mpirun (alone or as
+ * NAME=VALUE)? */
+static int passed(const struct emu_opts *o, const char *const *names)
+{
+	int i, k;
+
+	for (i = 0; i < o->npass; i++)
+		for (k = 0; names[k]; k++) {
+			size_t n = strlen(names[k]);
+
+			if (strncmp(o->pass[i], names[k], n) == 0 &&
+			    (o->pass[i][n] == '\0' || o->pass[i][n] == '='))
+				return 1;
+		}
+	return 0;
+}
+
+/* Does any passed option mention `word' (case-insensitive)? */
+static int passed_word(const struct emu_opts *o, const char *word)
+{
+	int i;
+
+	for (i = 0; i < o->npass; i++)
+		if (strcasestr(o->pass[i], word))
+			return 1;
+	return 0;
+}
+
+/* One number from a sysfs file of CPU `cpu', or -1. */
+static long cpu_topology(int cpu, const char *what)
+{
+	char path[96];
+	long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path),
+		 "/sys/devices/system/cpu/cpu%d/topology/%s", cpu, what);
+	if ((f = fopen(path, "r"))) {
+		if (fscanf(f, "%ld", &v) != 1)
+			v = -1;
+		fclose(f);
+	}
+	return v;
+}
+
+/*
+ * Cores of this host that this process may run on: distinct (package,
+ * core) pairs among the CPUs of its affinity mask, since Open MPI counts
+ * cores, not hardware threads, when it decides whether P processes fit.
+ * Without the topology in sysfs: the CPUs it may run on.
+ */
+static long host_cores(void)
+{
+	static long core[CPU_SETSIZE][2];
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	cpu_set_t set;
+	int cpu, n = 0, i;
+
+	if (sched_getaffinity(0, sizeof(set), &set) != 0)
+		return cpus > 0 ? cpus : 1;
+	if (cpus < 1 || CPU_COUNT(&set) < cpus)
+		cpus = CPU_COUNT(&set);
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+		long pkg, id;
+
+		if (!CPU_ISSET(cpu, &set))
+			continue;
+		pkg = cpu_topology(cpu, "physical_package_id");
+		id = cpu_topology(cpu, "core_id");
+		if (pkg < 0 || id < 0)
+			return cpus;
+		for (i = 0; i < n; i++)
+			if (core[i][0] == pkg && core[i][1] == id)
+				break;
+		if (i == n) {
+			core[n][0] = pkg;
+			core[n][1] = id;
+			n++;
+		}
+	}
+	return n > 0 && n < cpus ? n : cpus;
+}
+
+/* mpirun's argv (NULL-terminated); the strings belong to o and e, except
+ * np_buf.  NULL when out of memory. */
+static char **build_argv(const struct emu_opts *o, const struct emu_env *e,
+			 const char *mpirun, char *np_buf, size_t np_len)
+{
+	static const char *const root_opts[] = {
+		"--allow-run-as-root", "-allow-run-as-root", NULL
+	};
+	static const char *const host_opts[] = {
+		"-H", "--host", "-host", "--hostfile", "-hostfile",
+		"--machinefile", "-machinefile", "--default-hostfile",
+		"-default-hostfile", "-rf", "--rankfile", "-rankfile", NULL
+	};
+	static const char *const batch_vars[] = {
+		"SLURM_JOB_ID", "PBS_JOBID", "LSB_JOBID", "PE_HOSTFILE",
+		"FLUX_JOB_ID", NULL
+	};
+	static char np_opt[] = "-np", root_opt[] = "--allow-run-as-root",
+		    over_opt[] = "--oversubscribe", x_opt[] = "-x",
+		    dashes[] = "--";
+	/* mpirun -np P [root] [oversubscribe] -x... PASS... -- APP... NULL */
+	size_t n = 0, cap = (size_t)(5 + 2 * e->n + o->npass + 1 + o->napp +
+				     1);
+	char **av = calloc(cap, sizeof(*av));
+	int i, batch = 0;
+
+	if (!av)
+		return NULL;
+	for (i = 0; batch_vars[i]; i++)
+		if (getenv(batch_vars[i]))
+			batch = 1;
+	snprintf(np_buf, np_len, "%" PRIu64, o->procs);
+	av[n++] = (char *)mpirun;
+	av[n++] = np_opt;
+	av[n++] = np_buf;
+	if (geteuid() == 0 && !passed(o, root_opts))
+		av[n++] = root_opt;
+	if ((long)o->procs > host_cores() && !passed_word(o, "oversubscribe") &&
+	    !passed(o, host_opts) && !batch)
+		av[n++] = over_opt;
+	for (i = 0; i < e->n; i++) {
+		av[n++] = x_opt;
+		av[n++] = (char *)e->v[i].name;
+	}
+	for (i = 0; i < o->npass; i++)
+		av[n++] = o->pass[i];
+	av[n++] = dashes;
+	for (i = 0; i < o->napp; i++)
+		av[n++] = o->app[i];
+	av[n] = NULL;
+	return av;
+}
+
+/* --dry-run: the assignments and the command, as a shell would take them. */
+static void print_command(const struct emu_env *e, char **av)
+{
+	struct sbuf b = { NULL, 0, 0, 0 };
+	int i;
+
+	for (i = 0; i < e->n; i++) {
+		sb_puts(&b, e->v[i].name);
+		sb_add(&b, "=", 1);
+		sb_quote(&b, e->v[i].value);
+		sb_puts(&b, " \\\n");
+	}
+	for (i = 0; av[i]; i++) {
+		if (i)
+			sb_add(&b, " ", 1);
+		sb_quote(&b, av[i]);
+	}
+	if (b.oom) {
+		tool_error("out of memory");
+	} else {
+		fputs(b.s, stdout);
+		putchar('\n');
+	}
+	free(b.s);
+}
+
+/* --------------------------------------------------------- trace files */
+
+/* A file name a trace directory (or one being written) may hold. */
+static int trace_member(const char *name)
+{
+	return !fnmatch("MANIFEST*", name, 0) ||
+	       !fnmatch("proc-*.sdat*", name, 0);
+}
+
+/*
+ * Check that directory `dir' holds only trace files.  Returns 1 when so,
+ * 0 when not (*stranger, if not NULL, gets a copy of the first other name),
+ * -1 when it cannot be read (errno set).
+ */
+static int only_trace_files(const char *dir, char **stranger)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int ok = 1;
+
+	if (!d)
+		return -1;
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (!trace_member(de->d_name)) {
+			if (stranger)
+				*stranger = strdup(de->d_name);
+			ok = 0;
+			break;
+		}
+	}
+	closedir(d);
+	return ok;
+}
+
+/* Remove the directory `dir' of trace files (nothing else is touched).
+ * Returns 0, or -1 with errno set. */
+static int remove_trace_dir(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int rc = 0, err = 0;
+
+	if (!d)
+		return -1;
+	while ((de = readdir(d))) {
+		char *path;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (!trace_member(de->d_name)) {
+			err = ENOTEMPTY;
+			rc = -1;
+			continue;
+		}
+		path = malloc(strlen(dir) + strlen(de->d_name) + 2);
+		if (!path) {
+			err = ENOMEM;
+			rc = -1;
+			continue;
+		}
+		sprintf(path, "%s/%s", dir, de->d_name);
+		if (unlink(path) != 0) {
+			err = errno;
+			rc = -1;
+		}
+		free(path);
+	}
+	closedir(d);
+	if (rc == 0 && rmdir(dir) != 0)
+		return -1;
+	errno = err;
+	return rc;
+}
+
+static int has_manifest(const char *dir)
+{
+	char *p = str_concat(dir, "/MANIFEST");
+	struct stat st;
+	int r;
+
+	if (!p)
+		return 0;
+	r = stat(p, &st) == 0 && S_ISREG(st.st_mode);
+	free(p);
+	return r;
+}
+
+/*
+ * May the run write TRACE and TRACE.partial?  An existing TRACE needs
+ * --force and must be a trace directory; a TRACE.partial left over from an
+ * earlier run is removed (unless dry), but only when it holds nothing but
+ * trace files.  Returns 0 or an exit status after a message.
+ */
+static int check_outputs(const struct emu_opts *o, const char *trace,
+			 const char *partial, int *exists)
+{
+	struct stat st;
+	char *stranger = NULL;
+	int r;
+
+	*exists = 0;
+	if (lstat(trace, &st) == 0) {
+		if (!S_ISDIR(st.st_mode) || !has_manifest(trace)) {
+			tool_error("%s exists and is not a Sibyl trace "
+				   "directory (no MANIFEST inside); not "
+				   "replacing it, even with --force: remove it "
+				   "or choose another -o", trace);
+			return EXIT_USAGE;
+		}
+		if (!o->force) {
+			tool_error("%s already exists; use --force to replace "
+				   "it (once the new trace is complete)",
+				   trace);
+			return EXIT_USAGE;
+		}
+		r = only_trace_files(trace, &stranger);
+		if (r != 1) {
+			if (r == 0)
+				tool_error("%s holds '%s', which is not part "
+					   "of a trace; not replacing it, even "
+					   "with --force", trace, stranger);
+			else
+				tool_error("cannot read %s: %s", trace,
+					   strerror(errno));
+			free(stranger);
+			return EXIT_USAGE;
+		}
+		*exists = 1;
+	} else if (errno != ENOENT) {
+		tool_error("cannot write %s: %s", trace, strerror(errno));
+		return EXIT_USAGE;
+	}
+
+	if (lstat(partial, &st) != 0) {
+		if (errno == ENOENT)
+			return 0;
+		tool_error("cannot write %s: %s", partial, strerror(errno));
+		return EXIT_USAGE;
+	}
+	r = S_ISDIR(st.st_mode) ? only_trace_files(partial, &stranger) : 0;
+	if (r < 0) {
+		tool_error("cannot read %s: %s", partial, strerror(errno));
+		return EXIT_USAGE;
+	}
+	if (r == 0) {
+		/* Not a trace left over from an earlier run: not ours. */
+		if (stranger)
+			tool_error("%s is in the way: the run writes its "
+				   "trace there, and it holds '%s', which is "
+				   "not part of a trace; remove it or choose "
+				   "another -o", partial, stranger);
+		else
+			tool_error("%s is in the way: the run writes its "
+				   "trace there, and it is not a directory; "
+				   "remove it or choose another -o", partial);
+		free(stranger);
+		return EXIT_USAGE;
+	}
+	if (!o->dry_run && remove_trace_dir(partial) != 0) {
+		tool_error("cannot remove %s, left over from an earlier run: "
+			   "%s", partial, strerror(errno));
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------- running */
+
+static volatile sig_atomic_t got_signal;
+static volatile pid_t child_pid;
+
+/*
+ * Pass SIGINT/SIGTERM/SIGHUP on to mpirun, which forwards them to the
+ * processes.  A signal from the terminal reached mpirun already (it is in
+ * our process group): sending it again would make mpirun abort abruptly.
+ */
+static void on_signal(int sig, siginfo_t *si, void *ctx)
+{
+	(void)ctx;
+	got_signal = sig;
+#ifdef SI_KERNEL
+	if (si && si->si_code == SI_KERNEL)
+		return;
+#endif
+	if (child_pid > 0)
+		kill(child_pid, sig);
+}
+
+static double now_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/*
+ * Run av and wait for it.  Returns 0 with its wait status in *status, or
+ * -1 when it could not be started (after a message).
+ */
+static int run_mpirun(char **av, int *status)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa, old[3];
+	sigset_t block, saved;
+	int pfd[2], err = 0, rc = 0;
+	size_t i;
+	ssize_t got;
+	pid_t pid;
+
+	if (pipe(pfd) != 0) {
+		tool_error("cannot start mpirun: %s", strerror(errno));
+		return -1;
+	}
+	fcntl(pfd[0], F_SETFD, FD_CLOEXEC);
+	fcntl(pfd[1], F_SETFD, FD_CLOEXEC);
+
+	/* A signal ignored on entry (nohup, a background job of a script)
+	 * stays ignored, by us and by mpirun. */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_signal;
+	sa.sa_flags = SA_SIGINFO | SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	sigemptyset(&block);
+	for (i = 0; i < 3; i++) {
+		sigaction(sigs[i], NULL, &old[i]);
+		if (old[i].sa_handler == SIG_IGN)
+			continue;
+		sigaction(sigs[i], &sa, NULL);
+		sigaddset(&block, sigs[i]);
+	}
+	got_signal = 0;
+	sigprocmask(SIG_BLOCK, &block, &saved);
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		for (i = 0; i < 3; i++)
+			sigaction(sigs[i], &old[i], NULL);
+		sigprocmask(SIG_SETMASK, &saved, NULL);
+		close(pfd[0]);
+		execvp(av[0], av);
+		err = errno;
+		got = write(pfd[1], &err, sizeof(err));
+		(void)got;
+		_exit(127);
+	}
+	if (pid > 0)
+		child_pid = pid;
+	else
+		err = errno;
+	sigprocmask(SIG_SETMASK, &saved, NULL);
+	close(pfd[1]);
+	if (pid < 0) {
+		tool_error("cannot start mpirun: %s", strerror(err));
+		rc = -1;
+		goto out;
+	}
+
+	/* The pipe closes on a successful exec; an int means it failed. */
+	do
+		got = read(pfd[0], &err, sizeof(err));
+	while (got < 0 && errno == EINTR);
+	while (waitpid(pid, status, 0) < 0) {
+		if (errno != EINTR) {
+			tool_error("waiting for mpirun: %s", strerror(errno));
+			rc = -1;
+			break;
+		}
+	}
+	if (got == (ssize_t)sizeof(err)) {
+		tool_error("cannot run '%s': %s; set SIBYL_MPIRUN to Open "
+			   "MPI's mpirun", av[0], strerror(err));
+		rc = -1;
+	}
+out:
+	child_pid = 0;
+	close(pfd[0]);
+	for (i = 0; i < 3; i++)
+		sigaction(sigs[i], &old[i], NULL);
+	return rc;
+}
+
+/* ---------------------------------------------------------- the result */
+
+struct emu_result {
+	uint32_t npes, nprocs;
+	sibt_totals tot;
+	uint64_t msg_bytes;
+};
+
+/*
+ * Is the trace in `dir' complete: readable, every data file finished
+ * (closed by its writer), the expected ranks and processes, every window
+ * intact?  Returns 0 and fills *res, or -1 with the reason in why.
+ */
+static int verify_trace(const char *dir, const struct emu_opts *o,
+			struct emu_result *res, char *why, size_t len)
+{
+	sibt_trace *t = NULL;
+	sibt_window *win = NULL;
+	char err[512] = "";
+	uint32_t pe, i;
+	uint64_t w, nw;
+	int rc;
+
+	rc = sibt_trace_open(&t, dir, 0, err, sizeof(err));
+	if (rc < 0 || !t) {
+		snprintf(why, len, "it cannot be read: %s",
+			 err[0] ? err : sibt_strerror(rc));
+		return -1;
+	}
+	if (rc == SIBT_WARN || sibt_trace_damage_count(t)) {
+		const sibt_damage *d = sibt_trace_damage_count(t) ?
+				       sibt_trace_damage(t, 0) : NULL;
+		size_t n = sibt_trace_damage_count(t);
+
+		snprintf(why, len, "%zu data file%s %s not complete%s%s", n,
+			 n == 1 ? "" : "s", n == 1 ? "is" : "are",
+			 d && d->detail ? ": " : "",
+			 d && d->detail ? d->detail : "");
+		goto fail;
+	}
+	res->npes = sibt_trace_npes(t);
+	res->nprocs = sibt_trace_nprocs(t);
+	if (res->npes != o->ranks || res->nprocs != o->procs) {
+		snprintf(why, len, "it holds %" PRIu32 " rank%s from %" PRIu32
+			 " process%s, not %" PRIu64 " from %" PRIu64,
+			 res->npes, res->npes == 1 ? "" : "s", res->nprocs,
+			 res->nprocs == 1 ? "" : "es", o->ranks, o->procs);
+		goto fail;
+	}
+	sibt_trace_totals(t, &res->tot);
+
+	/* Decode every window: checks each CRC and adds up the payload. */
+	res->msg_bytes = 0;
+	if (!(win = sibt_window_new())) {
+		snprintf(why, len, "out of memory");
+		goto fail;
+	}
+	for (pe = 0; pe < res->npes; pe++) {
+		nw = sibt_trace_nwindows(t, pe);
+		for (w = 0; w < nw; w++) {
+			rc = sibt_trace_read_window(t, pe, w, win);
+			if (rc < 0) {
+				snprintf(why, len, "window %" PRIu64 " of rank "
+					 "%" PRIu32 " is unreadable: %s", w, pe,
+					 sibt_trace_errmsg(t));
+				goto fail;
+			}
+			for (i = 0; i < sibt_window_nsebs(win); i++) {
+				const sibt_seb *s = sibt_window_seb(win, i);
+				uint32_t k;
+
+				for (k = 0; k < s->nsends; k++)
+					res->msg_bytes += s->sends[k].size;
+			}
+		}
+	}
+	sibt_window_free(win);
+	sibt_trace_close(t);
+	return 0;
+fail:
+	sibt_window_free(win);
+	sibt_trace_close(t);
+	return -1;
+}
+
+/* Put the complete trace `partial' at `trace', replacing an old trace
+ * there (checked before the run) only now. */
+static int publish(const char *partial, const char *trace, int exists)
+{
+	struct stat st;
+	char *old;
+	char suffix[48];
+
+	if (!exists) {
+		if (lstat(trace, &st) == 0) {
+			tool_error("%s appeared during the run; the new trace "
+				   "stays in %s", trace, partial);
+			return -1;
+		}
+		if (rename(partial, trace) != 0) {
+			tool_error("cannot rename %s to %s: %s", partial, trace,
+				   strerror(errno));
+			return -1;
+		}
+		return 0;
+	}
+	snprintf(suffix, sizeof(suffix), ".old-%ld", (long)getpid());
+	old = str_concat(trace, suffix);
+	if (!old) {
+		tool_error("out of memory");
+		return -1;
+	}
+	if (rename(trace, old) != 0) {
+		tool_error("cannot move the old %s aside: %s; the new trace "
+			   "stays in %s", trace, strerror(errno), partial);
+		free(old);
+		return -1;
+	}
+	if (rename(partial, trace) != 0) {
+		tool_error("cannot rename %s to %s: %s", partial, trace,
+			   strerror(errno));
+		if (rename(old, trace) != 0)
+			tool_error("the old trace is now %s", old);
+		free(old);
+		return -1;
+	}
+	if (remove_trace_dir(old) != 0)
+		tool_warn("could not remove the old trace, now %s: %s", old,
+			  strerror(errno));
+	free(old);
+	return 0;
+}
+
+static void fmt_seconds(char *buf, size_t len, double s)
+{
+	long t = (long)(s + 0.5);
+
+	if (s < 60)
+		snprintf(buf, len, "%.2f s", s);
+	else if (t < 3600)
+		snprintf(buf, len, "%ld min %02ld s", t / 60, t % 60);
+	else
+		snprintf(buf, len, "%ld h %02ld min", t / 3600, t / 60 % 60);
+}
+
+static void print_summary(const struct emu_result *r, double seconds,
+			  const char *trace)
+{
+	char ranks[32], procs[32], wall[32], sebs[32], msgs[32], mbytes[32];
+	char tbytes[32];
+
+	fmt_count(ranks, sizeof(ranks), r->npes);
+	fmt_count(procs, sizeof(procs), r->nprocs);
+	fmt_seconds(wall, sizeof(wall), seconds);
+	fmt_count(sebs, sizeof(sebs), r->tot.sebs);
+	fmt_count(msgs, sizeof(msgs), r->tot.sends);
+	fmt_bytes(mbytes, sizeof(mbytes), (double)r->msg_bytes);
+	fmt_bytes(tbytes, sizeof(tbytes),
+		  (double)(r->tot.file_bytes + r->tot.manifest_bytes));
+	fflush(stdout);
+	fprintf(stderr, "%s: %s rank%s on %s process%s in %s: %s SEBs, %s "
+		"messages (%s), trace %s -> %s\n", tool_name, ranks,
+		r->npes == 1 ? "" : "s", procs, r->nprocs == 1 ? "" : "es",
+		wall, sebs, msgs, mbytes, tbytes, trace);
+}
+
+/*
+ * The failure report: what mpirun did (or `why', when mpirun exited 0) and
+ * what is left where.  (Whether a failed run's trace happens to be
+ * complete is not checked: opening a cut-off trace scans all of it.)
+ */
+static void report_failure(int status, const char *why, const char *partial)
+{
+	char how[160] = "", sig[64] = "";
+	struct stat st;
+	int left = lstat(partial, &st) == 0;
+	const char *what = left ? "; the incomplete trace is left in " :
+			   "; no trace was written";
+
+	if (got_signal)
+		snprintf(sig, sizeof(sig), " after %s",
+			 strsignal(got_signal));
+	if (why) {
+		tool_error("emulation failed: %s%s%s%s", why, sig, what,
+			   left ? partial : "");
+		return;
+	}
+	if (WIFSIGNALED(status))
+		snprintf(how, sizeof(how), "mpirun killed by signal %d, %s",
+			 WTERMSIG(status), strsignal(WTERMSIG(status)));
+	else
+		snprintf(how, sizeof(how), "mpirun exited %d",
+			 WEXITSTATUS(status));
+	tool_error("emulation failed (%s%s)%s%s", how, sig, what,
+		   left ? partial : "");
+}
+
+/* A name the emulator cannot write: an archive (bundle) name. */
+static int bundle_name(const char *path)
+{
+	static const char *const ext[] = {
+		".tar", ".tar.gz", ".tgz", ".tar.xz", ".tar.bz2", ".tar.zst"
+	};
+	size_t n = strlen(path), i;
+
+	for (i = 0; i < sizeof(ext) / sizeof(ext[0]); i++) {
+		size_t e = strlen(ext[i]);
+
+		if (n > e && strcmp(path + n - e, ext[i]) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * TRACE (as given without trailing slashes, or ./APP.trace), TRACE.partial
+ * and the absolute path of the latter -- absolute so that processes
+ * started in another directory (mpirun --wdir, other hosts) write to the
+ * same place.  Returns 0, or an exit status after a message; the caller
+ * frees the strings either way.
+ */
+static int trace_paths(const struct emu_opts *o, char **trace,
+		       char **partial, char **partial_abs)
+{
+	const char *rel;
+	char *cwd, *dir, *s;
+	struct stat st;
+	size_t len;
+
+	if (!o->trace) {
+		const char *slash = strrchr(o->app[0], '/');
+		char *tmp;
+
+		if (slash && !slash[1])
+			return tool_usage_error("%s names a directory, not a "
+						"program", o->app[0]);
+		tmp = str_concat("./", slash ? slash + 1 : o->app[0]);
+		*trace = tmp ? str_concat(tmp, ".trace") : NULL;
+		free(tmp);
+	} else {
+		*trace = strdup(o->trace);
+	}
+	if (!*trace)
+		goto nomem;
+	len = strlen(*trace);
+	while (len > 1 && (*trace)[len - 1] == '/')
+		(*trace)[--len] = '\0';
+	if (!len)
+		return tool_usage_error("-o: the trace path is empty");
+	if (!strcmp(*trace, "/") || !strcmp(*trace, ".") ||
+	    !strcmp(*trace, ".."))
+		return tool_usage_error("-o %s: name a new directory for the "
+					"trace", *trace);
+	if (bundle_name(*trace))
+		return tool_usage_error("%s: the emulator writes a trace "
+					"directory; pack it afterwards with "
+					"'sibyl trace pack'", *trace);
+
+	/* The directory it goes in must exist. */
+	if (!(dir = strdup(*trace)))
+		goto nomem;
+	if ((s = strrchr(dir, '/'))) {
+		*(s == dir ? s + 1 : s) = '\0';
+		errno = 0;
+		if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+			tool_error("cannot write %s: %s is not a directory%s",
+				   *trace, dir, errno == ENOENT ?
+				   " (create it first)" : "");
+			free(dir);
+			return EXIT_USAGE;
+		}
+	}
+	free(dir);
+
+	if (!(*partial = str_concat(*trace, ".partial")))
+		goto nomem;
+	if ((*partial)[0] == '/') {
+		*partial_abs = strdup(*partial);
+	} else {
+		if (!(cwd = getcwd(NULL, 0))) {
+			tool_error("cannot get the current directory: %s",
+				   strerror(errno));
+			return EXIT_USAGE;
+		}
+		for (rel = *partial; rel[0] == '.' && rel[1] == '/';)
+			for (rel += 2; *rel == '/'; rel++)
+				;
+		s = str_concat(cwd, strcmp(cwd, "/") ? "/" : "");
+		*partial_abs = s ? str_concat(s, rel) : NULL;
+		free(s);
+		free(cwd);
+	}
+	if (!*partial_abs)
+		goto nomem;
+	return 0;
+nomem:
+	tool_error("out of memory");
+	return EXIT_USAGE;
+}
+
+/* --------------------------------------------------------------- main */
+
+int cmd_emulate(int argc, char **argv)
+{
+	struct emu_opts o;
+	struct emu_env env = { .n = 0 };
+	struct emu_result res;
+	char *trace = NULL, *partial = NULL, *partial_abs = NULL;
+	char **av = NULL, np_buf[32], why[1024];
+	const char *mpirun;
+	double t0, seconds;
+	int rc, status = 0, exists, i;
+
+	memset(&o, 0, sizeof(o));
+	rc = parse_args(argc, argv, &o);
+	if (rc >= 0)
+		goto out;
+	if ((rc = trace_paths(&o, &trace, &partial, &partial_abs)) != 0)
+		goto out;
+	if ((rc = build_env(&o, partial_abs, &env)) != 0 ||
+	    (rc = check_outputs(&o, trace, partial, &exists)) != 0)
+		goto out;
+	rc = EXIT_USAGE;
+
+	mpirun = getenv("SIBYL_MPIRUN");
+	if (!mpirun || !*mpirun)
+		mpirun = MPIRUN_PATH;
+	av = build_argv(&o, &env, mpirun, np_buf, sizeof(np_buf));
+	if (!av)
+		goto nomem;
+	if (o.dry_run) {
+		print_command(&env, av);
+		rc = 0;
+		goto out;
+	}
+
+	for (i = 0; optional_vars[i]; i++)
+		unsetenv(optional_vars[i]);
+	for (i = 0; i < env.n; i++)
+		if (setenv(env.v[i].name, env.v[i].value, 1) != 0) {
+			tool_error("cannot set %s: %s", env.v[i].name,
+				   strerror(errno));
+			goto out;
+		}
+
+	t0 = now_seconds();
+	if (run_mpirun(av, &status) != 0)
+		goto out;
+	seconds = now_seconds() - t0;
+
+	rc = EXIT_PROBLEMS;
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		report_failure(status, NULL, partial);
+		goto out;
+	}
+	if (access(partial, F_OK) != 0) {
+		snprintf(why, sizeof(why), "mpirun exited 0 but no trace was "
+			 "written to %s: was %s built with sibylcc?", partial,
+			 o.app[0]);
+		report_failure(status, why, partial);
+		goto out;
+	}
+	if (verify_trace(partial, &o, &res, why, sizeof(why)) != 0) {
+		char msg[1200];
+
+		snprintf(msg, sizeof(msg), "mpirun exited 0, but the trace is "
+			 "not complete (%s)", why);
+		report_failure(status, msg, partial);
+		goto out;
+	}
+	if (publish(partial, trace, exists) != 0)
+		goto out;
+	if (!o.quiet)
+		print_summary(&res, seconds, trace);
+	rc = 0;
+	goto out;
+
+nomem:
+	tool_error("out of memory");
+	rc = EXIT_USAGE;
+out:
+	free(av);
+	env_free(&env);
+	free(partial_abs);
+	free(partial);
+	free(trace);
+	free(o.pass);
+	return rc;
+}

@@ -55,20 +55,22 @@ make -j"$(nproc 2>/dev/null || echo 2)" >make.log 2>&1 || {
 [ "${1:-}" = "--no-demo" ] && exit 0
 
 echo
-echo "== demo: a synthetic 3D stencil on 32,768 ranks, 3 iterations"
+echo "== demo: emulate the k-neighbor example on 4,096 virtual ranks (2 processes)"
 demo=$top/build/demo
 mkdir -p "$demo"
-./sibyl trace gen --pattern stencil3d --ranks 32768 --iters 3 \
-	--compute 50us --jitter 0.05 --seed 1 --window 16 --force \
-	-o "$demo/stencil.trace"
+# sibylcc from the build tree: headers and library not installed yet.
+SIBYLCC_INCDIR=$top/emulator/include SIBYLCC_LIBDIR=$top/build \
+	./emulator/sibylcc -O2 ../examples/kneighbor.c -o "$demo/kneighbor"
+./sibyl emulate --ranks 4096 -np 2 -o "$demo/kneighbor.trace" --force \
+	-- "$demo/kneighbor" 1024 5 2 100
 echo
 echo "== sibyl trace info"
-./sibyl trace info "$demo/stencil.trace"
+./sibyl trace info "$demo/kneighbor.trace"
 echo
 echo "== sibyl trace check"
-./sibyl trace check "$demo/stencil.trace"
+./sibyl trace check "$demo/kneighbor.trace"
 echo
 echo "== sibyl sim: 32 ranks per node, 1 us / 10 GB/s network"
-./sibyl sim "$demo/stencil.trace" --force -o "$demo/stencil.sim" \
+./sibyl sim "$demo/kneighbor.trace" --force -o "$demo/kneighbor.sim" \
 	--set machine.cores_per_node=32 --set net.latency=1us \
 	--set net.bandwidth=10GB/s

@@ -13,8 +13,10 @@
  *   transport.c  the only file that sees Open MPI: messages between
  *                processes, and the global idle/termination votes
  *
- * Times: the emulator measures nanoseconds of wall-clock time with
- * CLOCK_MONOTONIC; the trace and virtual clocks are in picoseconds.
+ * Times: the emulator measures nanoseconds of the process's CPU time
+ * (CLOCK_THREAD_CPUTIME_ID: a preemption by the OS does not inflate it), or
+ * with SIBYL_CLOCK=wall of CLOCK_MONOTONIC (cheaper to read); the trace and
+ * virtual clocks are in picoseconds.
  */
 #ifndef SIBYL_EMU_PRIVATE_H
 #define SIBYL_EMU_PRIVATE_H
@@ -109,7 +111,11 @@ typedef struct emu_rank {
 	uint8_t initialized;
 	uint8_t finalized;
 	const char *blocked_in; /* MPI call it waits in */
-	char blocked_what[96];  /* on what, for deadlock reports */
+	/* On what, for deadlock reports: a request, n requests (Wait/Test
+	 * any/some), or a probe (blocked_n == -1). */
+	struct emu_req *blocked_req;
+	int32_t blocked_n, blocked_src, blocked_tag;
+	MPI_Comm blocked_comm;
 	struct emu_rank *next_ready;
 	ult *u;
 	emu_req *posted_head, *posted_tail;
@@ -132,6 +138,7 @@ typedef struct emu_state {
 	emu_rank *current;        /* running rank, or NULL (scheduler) */
 	emu_rank *ready_head, *ready_tail;
 	uint32_t live;            /* local ranks not finished */
+	clockid_t clock_id;       /* CLOCK_MONOTONIC or ..._THREAD_CPUTIME_ID */
 	double cpu_factor;
 	double flop_rate;
 	size_t stack_size;
@@ -154,7 +161,7 @@ extern emu_state emu;
 static inline int64_t emu_now_ns(void)
 {
 	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(emu.clock_id, &ts);
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
@@ -219,6 +226,9 @@ emu_req *emu_req_get(int32_t handle);
 /* Leaks at the end: active requests and unreceived messages.  Returns
  * the number reported. */
 unsigned long emu_p2p_report_leaks(unsigned long limit);
+/* What a blocked rank waits for, e.g. "(source=3, tag=0, MPI_COMM_WORLD)"
+ * or "for MPI_Irecv(...)". */
+void emu_p2p_describe(const emu_rank *r, char *buf, size_t len);
 const char *emu_type_name(MPI_Datatype t);
 int emu_type_size(MPI_Datatype t);
 

@@ -653,23 +653,43 @@ static emu_req *start_recv(emu_rank *r, const char *call, void *buf,
 
 /* ------------------------------------------------------ completing ops */
 
-static void describe(emu_rank *r, const char *call, const emu_req *q)
+static const char *comm_name(MPI_Comm c)
 {
-	const char *cn = q->comm == MPI_COMM_SELF ? "MPI_COMM_SELF" :
-		"MPI_COMM_WORLD";
-	char peer[16], tag[16];
-	if (q->peer == MPI_ANY_SOURCE)
-		snprintf(peer, sizeof peer, "MPI_ANY_SOURCE");
+	return c == MPI_COMM_SELF ? "MPI_COMM_SELF" : c == MPI_COMM_WORLD ?
+		"MPI_COMM_WORLD" : "(invalid communicator)";
+}
+
+static void fmt_peer(char *buf, size_t len, int peer, int wild)
+{
+	if (peer == wild)
+		snprintf(buf, len, "%s", wild == MPI_ANY_SOURCE ?
+			 "MPI_ANY_SOURCE" : "MPI_ANY_TAG");
 	else
-		snprintf(peer, sizeof peer, "%d", q->peer);
-	if (q->tag == MPI_ANY_TAG)
-		snprintf(tag, sizeof tag, "MPI_ANY_TAG");
-	else
-		snprintf(tag, sizeof tag, "%d", q->tag);
-	int same = strcmp(call, q->call) == 0;
-	snprintf(r->blocked_what, sizeof r->blocked_what, "%s%s(%s=%s, "
-		 "tag=%s, %s)", same ? "" : "for ", same ? "" : q->call,
-		 q->kind == REQ_RECV ? "source" : "dest", peer, tag, cn);
+		snprintf(buf, len, "%d", peer);
+}
+
+void emu_p2p_describe(const emu_rank *r, char *buf, size_t len)
+{
+	char peer[24], tag[24];
+	const emu_req *q = r->blocked_req;
+
+	buf[0] = 0;
+	if (q) {
+		int same = r->blocked_in && strcmp(r->blocked_in, q->call) == 0;
+		fmt_peer(peer, sizeof peer, q->peer, MPI_ANY_SOURCE);
+		fmt_peer(tag, sizeof tag, q->tag, MPI_ANY_TAG);
+		snprintf(buf, len, "%s%s(%s=%s, tag=%s, %s)", same ? "" :
+			 "for ", same ? "" : q->call, q->kind == REQ_RECV ?
+			 "source" : "dest", peer, tag, comm_name(q->comm));
+	} else if (r->blocked_n == -1) {
+		fmt_peer(peer, sizeof peer, r->blocked_src, MPI_ANY_SOURCE);
+		fmt_peer(tag, sizeof tag, r->blocked_tag, MPI_ANY_TAG);
+		snprintf(buf, len, "(source=%s, tag=%s, %s)", peer, tag,
+			 comm_name(r->blocked_comm));
+	} else if (r->blocked_n > 0) {
+		snprintf(buf, len, "for %d request%s", r->blocked_n,
+			 r->blocked_n == 1 ? "" : "s");
+	}
 }
 
 /* Hand over a completed request: its message joins the next SEB's waits,
@@ -718,10 +738,10 @@ static void empty_status(MPI_Status *st)
 static void wait_one(emu_rank *r, const char *call, emu_req *q)
 {
 	while (!q->complete) {
-		describe(r, call, q);
+		r->blocked_req = q;
 		emu_block(r, call);
 	}
-	r->blocked_what[0] = 0;
+	r->blocked_req = NULL;
 }
 
 /* Give other ranks (and the transport) a turn inside a polling call. */
@@ -906,11 +926,11 @@ int MPI_Waitall(int count, MPI_Request reqs[], MPI_Status statuses[])
 			continue;
 		emu_req *q = emu_req_get(reqs[i]);
 		while (!q->complete) {
-			describe(r, call, q);
+			r->blocked_req = q;
 			emu_block(r, call);
 		}
 	}
-	r->blocked_what[0] = 0;
+	r->blocked_req = NULL;
 	for (int i = 0; i < count; i++) {
 		MPI_Status *st = statuses ? &statuses[i] : NULL;
 		if (reqs[i] == MPI_REQUEST_NULL) {
@@ -938,11 +958,11 @@ static int first_complete(int count, MPI_Request reqs[])
 	return active ? -1 : -2;
 }
 
-static int any_common(const char *call, int count, MPI_Request reqs[],
-		      int *index, int *flag, MPI_Status *status, int block)
+/* Index of a complete request among reqs, waiting for one when `block'
+ * (else giving other ranks one turn first); -1: none, -2: all null. */
+static int first_done(emu_rank *r, const char *call, int count,
+		      MPI_Request reqs[], int block)
 {
-	emu_rank *r = emu_self(call);
-	emu_rec_enter(r);
 	check_reqs(r, call, count, reqs);
 	int i = first_complete(count, reqs);
 	if (i == -1 && !block) {
@@ -950,12 +970,20 @@ static int any_common(const char *call, int count, MPI_Request reqs[],
 		i = first_complete(count, reqs);
 	}
 	while (i == -1 && block) {
-		snprintf(r->blocked_what, sizeof r->blocked_what, "for any of "
-			 "%d requests", count);
+		r->blocked_n = count;
 		emu_block(r, call);
 		i = first_complete(count, reqs);
 	}
-	r->blocked_what[0] = 0;
+	r->blocked_n = 0;
+	return i;
+}
+
+static int any_common(const char *call, int count, MPI_Request reqs[],
+		      int *index, int *flag, MPI_Status *status, int block)
+{
+	emu_rank *r = emu_self(call);
+	emu_rec_enter(r);
+	int i = first_done(r, call, count, reqs, block);
 	int err = MPI_SUCCESS;
 	if (i >= 0) {
 		err = finish(r, emu_req_get(reqs[i]), status);
@@ -992,19 +1020,7 @@ static int some_common(const char *call, int incount, MPI_Request reqs[],
 {
 	emu_rank *r = emu_self(call);
 	emu_rec_enter(r);
-	check_reqs(r, call, incount, reqs);
-	int i = first_complete(incount, reqs);
-	if (i == -1 && !block) {
-		poll_turn(r);
-		i = first_complete(incount, reqs);
-	}
-	while (i == -1 && block) {
-		snprintf(r->blocked_what, sizeof r->blocked_what, "for some "
-			 "of %d requests", incount);
-		emu_block(r, call);
-		i = first_complete(incount, reqs);
-	}
-	r->blocked_what[0] = 0;
+	int i = first_done(r, call, incount, reqs, block);
 	if (i == -2) {
 		*outcount = MPI_UNDEFINED;
 	} else {
@@ -1128,12 +1144,14 @@ static int probe_common(const char *call, int source, int tag, MPI_Comm comm,
 		m = find_unexpected(r, ci.ctx, src, tag, NULL);
 	}
 	while (!m && !flag) {
-		snprintf(r->blocked_what, sizeof r->blocked_what, "(source=%d,"
-			 " tag=%d, %s)", source, tag, ci.name);
+		r->blocked_n = -1;
+		r->blocked_src = source;
+		r->blocked_tag = tag;
+		r->blocked_comm = comm;
 		emu_block(r, call);
 		m = find_unexpected(r, ci.ctx, src, tag, NULL);
 	}
-	r->blocked_what[0] = 0;
+	r->blocked_n = 0;
 	if (flag)
 		*flag = m != NULL;
 	if (m && status) {

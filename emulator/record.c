@@ -45,8 +45,8 @@ int emu_rec_open(char *err, size_t errlen)
 {
 	sibt_writer_opts o;
 	const char *v;
-	char line[3][96];
-	const char *extra[4];
+	char line[4][96];
+	const char *extra[5];
 
 	sibt_writer_opts_init(&o);
 	o.npes = emu.nranks;
@@ -56,6 +56,8 @@ int emu_rec_open(char *err, size_t errlen)
 	o.local_npes = emu.count;
 	if ((v = getenv("SIBYL_WINDOW")) && *v)
 		o.window = (uint32_t)strtoul(v, NULL, 10);
+	if ((v = getenv("SIBYL_COMPRESSION")) && *v)
+		o.level = (int)strtol(v, NULL, 10);
 	o.write_manifest = emu.proc == 0;
 	o.overwrite = 1;
 	o.cmdline = getenv("SIBYL_CMDLINE");
@@ -70,7 +72,10 @@ int emu_rec_open(char *err, size_t errlen)
 	extra[0] = line[0];
 	extra[1] = line[1];
 	extra[2] = line[2];
-	extra[3] = NULL;
+	snprintf(line[3], sizeof line[3], "emu_clock = %s",
+		 emu.clock_id == CLOCK_MONOTONIC ? "wall" : "cpu");
+	extra[3] = line[3];
+	extra[4] = NULL;
 	o.extra = extra;
 	return sibt_writer_open(&emu.writer, emu.trace_path, &o, err,
 				errlen) == SIBT_OK ? 0 : -1;

@@ -227,10 +227,12 @@ static void report_blocked(void)
 			continue;
 		total++;
 		if (shown < REPORT_LIMIT) {
+			char what[160];
+			emu_p2p_describe(r, what, sizeof what);
 			fprintf(stderr, "sibyl:   rank %d waits in %s%s%s\n",
 				r->world, r->blocked_in ? r->blocked_in :
-				"(unknown call)", r->blocked_what[0] == '(' ?
-				"" : " ", r->blocked_what);
+				"(unknown call)", what[0] == '(' || !what[0] ?
+				"" : " ", what);
 			shown++;
 		}
 	}
@@ -382,6 +384,15 @@ int main(int argc, char **argv)
 		emu_fatal("SIBYL_STACK_SIZE=%zu is too small (at least 16 "
 			  "KiB)", emu.stack_size);
 	emu.quiet = getenv("SIBYL_QUIET") != NULL;
+	v = getenv("SIBYL_CLOCK");
+	/* CPU time by default: a preemption of the process would otherwise
+	 * land in some rank's SEB as milliseconds of computation. */
+	if (!v || !*v || strcmp(v, "cpu") == 0)
+		emu.clock_id = CLOCK_THREAD_CPUTIME_ID;
+	else if (strcmp(v, "wall") == 0)
+		emu.clock_id = CLOCK_MONOTONIC;
+	else
+		emu_fatal("SIBYL_CLOCK=%s: the clock is `wall' or `cpu'", v);
 	v = getenv("SIBYL_TRACE");
 	emu.trace_path = v && *v ? strdup(v) : default_trace(argv[0]);
 	if (!emu.trace_path)

@@ -83,6 +83,8 @@ usage_error --ranks 4 -np x -- ./app
 usage_error --ranks 4 --window 0 -- ./app
 usage_error --ranks 4 --window 4Gi -- ./app
 usage_error --ranks 4 --cpu-factor -1 -- ./app
+usage_error --ranks 4 --compression 10 -- ./app
+usage_error --ranks 4 --clock sundial -- ./app
 usage_error --ranks 4 --cpu-factor fast -- ./app
 expect_grep "--cpu-factor: 'fast' is not a number" "$T/err"
 usage_error --ranks 4 --stack-size 1 -- ./app

@@ -44,6 +44,21 @@ pingpong_case 1 8 100000 10 5 320000000
 # No compute at all: 7 x 2 x 1.1 us.
 pingpong_case 2 5 1000 7 0 15400000
 
+# The trace's content does not depend on how it is stored: windows of 1
+# or 1000 SEBs, compressed or not, give the same SEBs and the same replay
+# (5 x (2 x (1 us + 7 us) + 2 x 3 us) = 110 us).
+for store in "--window 1 --compression 0" "--window 1000 --compression 9"; do
+	tr="$T/store.trace"
+	expect_ok "$SIBYL" emulate -q --ranks 6 -np 2 --cpu-factor 0 $store \
+		-o "$tr" --force -- "$T/pingpong" 70000 5 3
+	expect_ok "$SIBYL" trace dump "$tr"
+	grep -v '^#' "$T/out" >"$T/dump.$(echo $store | tr -d ' -')"
+	expect_ok "$SIBYL" sim -q "$tr" -o "$T/store.sim" --force
+	expect_grep '"predicted_time_ps": 110000000,' "$T/store.sim/summary.json"
+done
+cmp -s "$T/dump.window1compression0" "$T/dump.window1000compression9" ||
+	fail "the SEBs differ between window 1 and window 1000"
+
 # Dependencies of the 3-iteration ping-pong.
 tr="$T/dep.trace"
 expect_ok "$SIBYL" emulate -q --ranks 2 -np 1 --cpu-factor 0 -o "$tr" \

@@ -10,6 +10,11 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # Keep Open MPI quiet and local in test runs.
 export OMPI_MCA_btl_base_warn_component_unused=0
 export OMPI_MCA_rmaps_base_oversubscribe=1
+# Sanitizer builds: keep Open MPI's components loaded at exit so their
+# allocations can be attributed (full unwinding: Open MPI has no frame
+# pointers), and suppress those of Open MPI itself.
+export OMPI_MCA_mca_base_component_disable_dlclose=1
+export LSAN_OPTIONS="suppressions=$SIBYL_SRCDIR/tests/data/lsan-openmpi.supp:print_suppressions=0:fast_unwind_on_malloc=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 
 emu_build() {
 	name=$1 src=$2

@@ -97,6 +97,20 @@ void progress_end(progress *p);
  */
 sibt_trace *tool_open_trace(const char *path, int flags, int *damaged);
 
+/*
+ * Trace directories as `trace gen' and `emulate' write them: nothing but
+ * MANIFEST* and proc-*.sdat* files.
+ *   tool_only_trace_files: 1 when directory dir holds only such files, 0
+ *     when not (*stranger, unless stranger is NULL, gets a malloc'ed copy
+ *     of the first other name, for the caller to free), -1 when dir
+ *     cannot be read (errno set).
+ *   tool_remove_trace_dir: unlink dir's files, then remove dir.  With
+ *     trace_only, files of other names are left alone, and so is dir
+ *     (errno ENOTEMPTY).  Returns 0, or -1 with errno set.
+ */
+int tool_only_trace_files(const char *dir, char **stranger);
+int tool_remove_trace_dir(const char *dir, int trace_only);
+
 /* Peak resident set size of this process in bytes (from getrusage). */
 uint64_t tool_peak_rss(void);
 

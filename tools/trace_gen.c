@@ -293,61 +293,12 @@ static void print_list(void)
 
 /* ------------------------------------------------------ output handling */
 
-/* A file name that a trace directory may hold. */
-static int trace_member(const char *name)
-{
-	return !fnmatch("MANIFEST*", name, 0) ||
-	       !fnmatch("proc-*.sdat*", name, 0);
-}
-
-/*
- * Remove directory dir, which must hold only trace files (when
- * trace_only) or is ours.  Returns 0, or -1 with errno set.
- */
-static int remove_dir(const char *dir, int trace_only)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	char path[4096];
-	int rc = 0;
-
-	if (!d)
-		return -1;
-	while ((e = readdir(d))) {
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		if (trace_only && !trace_member(e->d_name)) {
-			errno = ENOTEMPTY;
-			rc = -1;
-			continue;
-		}
-		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-		if (unlink(path) != 0)
-			rc = -1;
-	}
-	closedir(d);
-	if (rc == 0 && rmdir(dir) != 0)
-		rc = -1;
-	return rc;
-}
-
 /* May --force replace path?  Only a file or a trace directory. */
 static int replaceable(const char *path, const struct stat *st)
 {
-	DIR *d;
-	struct dirent *e;
-	int ok = 1;
-
 	if (!S_ISDIR(st->st_mode))
 		return S_ISREG(st->st_mode) || S_ISLNK(st->st_mode);
-	if (!(d = opendir(path)))
-		return 0;
-	while ((e = readdir(d)))
-		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") &&
-		    !trace_member(e->d_name))
-			ok = 0;
-	closedir(d);
-	return ok;
+	return tool_only_trace_files(path, NULL) == 1;
 }
 
 /* Put the finished trace tmp at out, replacing what was there. */
@@ -377,7 +328,8 @@ static int install(const char *tmp, const char *out, int exists)
 		return -1;
 	}
 	if (lstat(old, &st) == 0 &&
-	    (S_ISDIR(st.st_mode) ? remove_dir(old, 1) : unlink(old)) != 0)
+	    (S_ISDIR(st.st_mode) ? tool_remove_trace_dir(old, 1)
+				 : unlink(old)) != 0)
 		tool_warn("could not remove the old trace, now %s: %s", old,
 			  strerror(errno));
 	return 0;
@@ -938,7 +890,7 @@ int cmd_trace_gen(int argc, char **argv)
 	if (rc == 0)
 		rc = install(tmp, o.out, exists);
 	if (rc != 0) {
-		if (remove_dir(tmp, 0) != 0 && errno != ENOENT)
+		if (tool_remove_trace_dir(tmp, 0) != 0 && errno != ENOENT)
 			tool_warn("could not remove the partial output %s: %s",
 				  tmp, strerror(errno));
 		else

@@ -1,11 +1,14 @@
 /*
  * util.c -- shared helpers of the `sibyl' driver: messages, number and
- * range parsing, formatting, JSON strings, the progress bar and opening a
- * trace with the tools' error conventions.  See tools.h.
+ * range parsing, formatting, JSON strings, the progress bar, opening a
+ * trace with the tools' error conventions and replacing trace
+ * directories.  See tools.h.
  */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <inttypes.h>
 #include <math.h>	/* isfinite */
 #include <stdarg.h>
@@ -711,6 +714,75 @@ sibt_trace *tool_open_trace(const char *path, int flags, int *damaged)
 			warn_damage(t, path, sibt_trace_damage(t, i));
 	}
 	return t;
+}
+
+/* ---------------------------------------------------- trace directories */
+
+/* A file name a trace directory (or one being written) may hold. */
+static int trace_member(const char *name)
+{
+	return !fnmatch("MANIFEST*", name, 0) ||
+	       !fnmatch("proc-*.sdat*", name, 0);
+}
+
+int tool_only_trace_files(const char *dir, char **stranger)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int ok = 1;
+
+	if (!d)
+		return -1;
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (!trace_member(de->d_name)) {
+			if (stranger)
+				*stranger = strdup(de->d_name);
+			ok = 0;
+			break;
+		}
+	}
+	closedir(d);
+	return ok;
+}
+
+int tool_remove_trace_dir(const char *dir, int trace_only)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int rc = 0, err = 0;
+
+	if (!d)
+		return -1;
+	while ((de = readdir(d))) {
+		char *path;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (trace_only && !trace_member(de->d_name)) {
+			err = ENOTEMPTY;
+			rc = -1;
+			continue;
+		}
+		path = malloc(strlen(dir) + strlen(de->d_name) + 2);
+		if (!path) {
+			err = ENOMEM;
+			rc = -1;
+			continue;
+		}
+		sprintf(path, "%s/%s", dir, de->d_name);
+		if (unlink(path) != 0) {
+			err = errno;
+			rc = -1;
+		}
+		free(path);
+	}
+	closedir(d);
+	if (rc == 0 && rmdir(dir) != 0)
+		return -1;
+	errno = err;
+	return rc;
 }
 
 uint64_t tool_peak_rss(void)

@@ -17,6 +17,7 @@
 #define TF_WIN_HDR_MAX 64
 #define TF_DICT_HDR 16
 #define TF_DICT_SIZE 1024   /* preset deflate dictionary per data file */
+#define TF_DEFLATE_MEMLEVEL 4 /* see compress_payload() in tf_writer.c */
 #define TF_STR_HDR 24
 #define TF_IDX_HDR 36
 #define TF_TRAILER 32

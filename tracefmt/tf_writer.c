@@ -172,8 +172,13 @@ static int compress_payload(sibt_writer *w, const uint8_t *src, size_t len,
 	if (!force && (w->level == 0 || len == 0))
 		return 0;
 	if (!w->zinit) {
+		/* memLevel 4 (a 2^11-entry hash table instead of 2^15):
+		 * deflateReset clears the table before every window, and
+		 * windows are a few KiB, so the big table cost far more
+		 * time clearing than it gained in ratio. */
 		if (deflateInit2(&w->z, w->level ? w->level :
-				 Z_DEFAULT_COMPRESSION, Z_DEFLATED, -15, 8,
+				 Z_DEFAULT_COMPRESSION, Z_DEFLATED, -15,
+				 TF_DEFLATE_MEMLEVEL,
 				 Z_DEFAULT_STRATEGY) != Z_OK)
 			return -1;
 		w->zinit = 1;

@@ -63,6 +63,18 @@ typedef struct emu_test {
 	void (*after_finalize)(struct emu_test *t);
 } emu_test;
 
+/* n zeroed elements of `size' bytes (room for one when n is 0), for the
+ * caller to free; out of memory aborts the run. */
+static inline void *emu_alloc(const emu_test *t, size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size);
+	if (!p) {
+		fprintf(stderr, "%s: out of memory\n", t->name);
+		MPI_Abort(MPI_COMM_WORLD, 2);
+	}
+	return p;
+}
+
 static inline void emu_init(emu_test *t, const char *name, int *argc,
 			    char ***argv)
 {
@@ -72,12 +84,9 @@ static inline void emu_init(emu_test *t, const char *name, int *argc,
 	MPI_Comm_rank(MPI_COMM_WORLD, &t->rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &t->size);
 	if (t->rank == 0) {
-		t->stash = calloc((size_t)t->size * EMU_VLEN, sizeof(int));
-		t->stashed = calloc((size_t)t->size, 1);
-		if (!t->stash || !t->stashed) {
-			fprintf(stderr, "%s: out of memory\n", name);
-			MPI_Abort(MPI_COMM_WORLD, 2);
-		}
+		t->stash = emu_alloc(t, (size_t)t->size * EMU_VLEN,
+				     sizeof(int));
+		t->stashed = emu_alloc(t, (size_t)t->size, 1);
 	}
 }
 
@@ -137,6 +146,38 @@ static inline int emu_eq(emu_test *t, long long got, long long want,
 /* EMU_TRUE(t, cond, "printf format", ...) */
 #define EMU_TRUE(t, cond, ...)                                            \
 	emu_true((t), (cond) != 0, __LINE__, __VA_ARGS__)
+
+static inline int emu_seq(emu_test *t, const int *b, int n, long long first,
+			  int line, const char *fmt, ...) EMU_PRINTF(6, 7);
+static inline int emu_seq(emu_test *t, const int *b, int n, long long first,
+			  int line, const char *fmt, ...)
+{
+	for (int i = 0; i < n; i++) {
+		if (b[i] == first + i)
+			continue;
+		char ctx[EMU_WHAT];
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(ctx, sizeof ctx, fmt, ap);
+		va_end(ap);
+		emu_fail(t, line, "%s: int %d: got %d, want %lld", ctx, i,
+			 b[i], first + i);
+		return 0;
+	}
+	return 1;
+}
+
+/* EMU_SEQ(t, b, n, first, "printf format", ...): the n ints at b are
+ * first, first + 1, ...; only the first one that is not fails. */
+#define EMU_SEQ(t, b, n, first, ...)                                      \
+	emu_seq((t), (b), (n), (first), __LINE__, __VA_ARGS__)
+
+/* Fill b with the n ints first, first + 1, ... (see EMU_SEQ). */
+static inline void emu_fill_seq(int *b, int n, int first)
+{
+	for (int i = 0; i < n; i++)
+		b[i] = first + i;
+}
 
 /* 1 when the world has at least n ranks; otherwise rank 0 prints SKIP,
  * every rank finalizes, and the caller returns EMU_SKIP. */
@@ -286,6 +327,34 @@ static inline int emu_distances(const emu_test *t, int d[2])
 	if (t->size / 2 != 1)
 		d[n++] = 1;
 	return n;
+}
+
+/* part(t, to, from) for each distance d of emu_distances(), in order,
+ * with to = rank+d and from = rank-d. */
+static inline void emu_each_peer(emu_test *t,
+				 void (*part)(emu_test *t, int to, int from))
+{
+	int dist[2];
+	int nd = emu_distances(t, dist);
+	for (int k = 0; k < nd; k++)
+		part(t, emu_right(t, dist[k]), emu_left(t, dist[k]));
+}
+
+/*
+ * A handshake on `tag': tell rank `tell' (a one-int MPI_Isend, whose
+ * request the caller completes later in *rq) and wait until rank
+ * `wait_for' tells this rank the same.  In a shift to rank+d,
+ * emu_handshake(from, to, ...) reads "my receive is posted; go on once
+ * my receiver's is too".
+ */
+static inline void emu_handshake(int tell, int wait_for, int tag,
+				 MPI_Request *rq)
+{
+	static const int one = 1;
+	int in = 0;
+	MPI_Isend(&one, 1, MPI_INT, tell, tag, MPI_COMM_WORLD, rq);
+	MPI_Recv(&in, 1, MPI_INT, wait_for, tag, MPI_COMM_WORLD,
+		 MPI_STATUS_IGNORE);
 }
 
 #endif /* EMUTEST_H */

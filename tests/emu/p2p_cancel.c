@@ -24,7 +24,7 @@ enum { TAG_C1 = 1, TAG_C2, TAG_GO, TAG_POSTED, TAG_MATCHED,
 
 static void unmatched(emu_test *t, int to, int from)
 {
-	int b1 = -1, b2 = -1, flag = -1, go = 1, in = 0;
+	int b1 = -1, b2 = -1, flag = -1;
 	MPI_Request r1, r2, sq[2];
 	MPI_Status st;
 
@@ -50,9 +50,7 @@ static void unmatched(emu_test *t, int to, int from)
 
 	/* Now let the sender send tag C1; a fresh receive gets it. */
 	int v = t->rank * 10 + 1;
-	MPI_Isend(&go, 1, MPI_INT, from, TAG_GO, MPI_COMM_WORLD, &sq[0]);
-	MPI_Recv(&in, 1, MPI_INT, to, TAG_GO, MPI_COMM_WORLD,
-		 MPI_STATUS_IGNORE);
+	emu_handshake(from, to, TAG_GO, &sq[0]);
 	MPI_Isend(&v, 1, MPI_INT, to, TAG_C1, MPI_COMM_WORLD, &sq[1]);
 	MPI_Recv(&b1, 1, MPI_INT, from, TAG_C1, MPI_COMM_WORLD, &st);
 	EMU_EQ(t, b1, from * 10 + 1, "unmatched: message after the cancel");
@@ -64,21 +62,17 @@ static void unmatched(emu_test *t, int to, int from)
 
 static void matched(emu_test *t, int to, int from)
 {
-	int b = -1, posted = 1, said = 1, in = 0;
-	int v = t->rank * 10 + 2, flag = -1;
+	int b = -1, v = t->rank * 10 + 2, flag = -1;
 	MPI_Request rq, sq[2];
 	MPI_Status st;
 
 	MPI_Irecv(&b, 1, MPI_INT, from, TAG_C2, MPI_COMM_WORLD, &rq);
-	MPI_Isend(&posted, 1, MPI_INT, from, TAG_POSTED, MPI_COMM_WORLD, &sq[0]);
 	/* as the sender: once the receive is posted, Ssend, then say so */
-	MPI_Recv(&in, 1, MPI_INT, to, TAG_POSTED, MPI_COMM_WORLD,
-		 MPI_STATUS_IGNORE);
+	emu_handshake(from, to, TAG_POSTED, &sq[0]);
 	MPI_Ssend(&v, 1, MPI_INT, to, TAG_C2, MPI_COMM_WORLD);
-	MPI_Isend(&said, 1, MPI_INT, to, TAG_MATCHED, MPI_COMM_WORLD, &sq[1]);
-	/* as the receiver: the Irecv is matched; cancelling must fail */
-	MPI_Recv(&in, 1, MPI_INT, from, TAG_MATCHED, MPI_COMM_WORLD,
-		 MPI_STATUS_IGNORE);
+	/* as the receiver, once told: the Irecv is matched; cancelling must
+	 * fail */
+	emu_handshake(to, from, TAG_MATCHED, &sq[1]);
 	MPI_Cancel(&rq);
 	MPI_Wait(&rq, &st);
 	MPI_Test_cancelled(&st, &flag);
@@ -89,18 +83,19 @@ static void matched(emu_test *t, int to, int from)
 	MPI_Waitall(2, sq, MPI_STATUSES_IGNORE);
 }
 
+/* The parts for one peer distance, in order. */
+static void peer_parts(emu_test *t, int to, int from)
+{
+	unmatched(t, to, from);
+	matched(t, to, from);
+}
+
 int main(int argc, char **argv)
 {
 	emu_test t;
 	emu_init(&t, "p2p_cancel", &argc, &argv);
 	if (!emu_need_ranks(&t, 2))
 		return EMU_SKIP;
-	int dist[2];
-	int nd = emu_distances(&t, dist);
-	for (int k = 0; k < nd; k++) {
-		int to = emu_right(&t, dist[k]), from = emu_left(&t, dist[k]);
-		unmatched(&t, to, from);
-		matched(&t, to, from);
-	}
+	emu_each_peer(&t, peer_parts);
 	return emu_finish(&t);
 }

@@ -43,14 +43,6 @@ static int val(int s, int d, int i, int round)
 	return (int)(h & 0x7fffffff);
 }
 
-static int *xalloc(size_t n)
-{
-	int *p = malloc((n ? n : 1) * sizeof *p);
-	if (!p)
-		MPI_Abort(MPI_COMM_WORLD, 2);
-	return p;
-}
-
 /* Check a received message; returns 0 if its source is bad. */
 static int check_msg(emu_test *t, const char *part, const MPI_Status *st,
 		     const int *buf, char *seen, int round)
@@ -76,12 +68,11 @@ static int check_msg(emu_test *t, const char *part, const MPI_Status *st,
 static void posted(emu_test *t)
 {
 	int p = t->size - 1;
-	int *rb = xalloc((size_t)p * MAX2), *sb = xalloc((size_t)p * MAX2);
-	MPI_Request *rq = malloc(2 * (size_t)p * sizeof *rq);
-	MPI_Status *st = malloc((size_t)p * sizeof *st);
-	char *seen = calloc((size_t)t->size, 1);
-	if (!rq || !st || !seen)
-		MPI_Abort(MPI_COMM_WORLD, 2);
+	int *rb = emu_alloc(t, (size_t)p * MAX2, sizeof *rb);
+	int *sb = emu_alloc(t, (size_t)p * MAX2, sizeof *sb);
+	MPI_Request *rq = emu_alloc(t, 2 * (size_t)p, sizeof *rq);
+	MPI_Status *st = emu_alloc(t, (size_t)p, sizeof *st);
+	char *seen = emu_alloc(t, (size_t)t->size, 1);
 	for (int j = 0; j < p; j++)
 		MPI_Irecv(rb + (size_t)j * MAX2, MAX2, MPI_INT, MPI_ANY_SOURCE,
 			  TAG_POSTED, MPI_COMM_WORLD, &rq[j]);
@@ -111,12 +102,10 @@ static void anyany(emu_test *t)
 	for (int d = 0; d < t->size; d++)
 		if (d != t->rank)
 			total += (size_t)n1(t->rank, d);
-	int *sb = xalloc(total);
-	int *rb = xalloc(MAX1 > EMU_VLEN ? MAX1 : EMU_VLEN);
-	MPI_Request *sq = malloc((size_t)p * sizeof *sq);
-	char *seen = calloc((size_t)t->size, 1);
-	if (!sq || !seen)
-		MPI_Abort(MPI_COMM_WORLD, 2);
+	int *sb = emu_alloc(t, total, sizeof *sb);
+	int *rb = emu_alloc(t, MAX1 > EMU_VLEN ? MAX1 : EMU_VLEN, sizeof *rb);
+	MPI_Request *sq = emu_alloc(t, (size_t)p, sizeof *sq);
+	char *seen = emu_alloc(t, (size_t)t->size, 1);
 	size_t off = 0;
 	for (int j = 0; j < p; j++) {
 		int d = (t->rank + 1 + j) % t->size, n = n1(t->rank, d);

@@ -44,15 +44,9 @@ static unsigned char pat(int src, int seq, size_t j)
 
 static unsigned char **alloc_msgs(emu_test *t, int src, int fill)
 {
-	unsigned char **b = malloc(NALT * sizeof *b);
-	if (!b)
-		MPI_Abort(MPI_COMM_WORLD, 2);
+	unsigned char **b = emu_alloc(t, NALT, sizeof *b);
 	for (int i = 0; i < NALT; i++) {
-		b[i] = malloc(msg_len(i));
-		if (!b[i]) {
-			fprintf(stderr, "%s: out of memory\n", t->name);
-			MPI_Abort(MPI_COMM_WORLD, 2);
-		}
+		b[i] = emu_alloc(t, msg_len(i), 1);
 		for (size_t j = 0; j < msg_len(i); j++)
 			b[i][j] = fill ? pat(src, i, j) : 0xee;
 	}
@@ -93,11 +87,7 @@ static void seq_posted(emu_test *t, int to, int from)
 	for (int i = 0; i < NALT; i++)
 		MPI_Irecv(rb[i], (int)msg_len(i), MPI_BYTE, from, TAG_POSTED,
 			  MPI_COMM_WORLD, &rq[i]);
-	int ready = 1, ready_in = 0;
-	MPI_Isend(&ready, 1, MPI_INT, from, TAG_READY, MPI_COMM_WORLD,
-		  &rq[NALT]);
-	MPI_Recv(&ready_in, 1, MPI_INT, to, TAG_READY, MPI_COMM_WORLD,
-		 MPI_STATUS_IGNORE);
+	emu_handshake(from, to, TAG_READY, &rq[NALT]);
 	for (int i = 0; i < NALT; i++)
 		MPI_Send(sb[i], (int)msg_len(i), MPI_BYTE, to, TAG_POSTED,
 			 MPI_COMM_WORLD);
@@ -118,11 +108,7 @@ static void seq_unexpected(emu_test *t, int to, int from)
 	for (int i = 0; i < NALT; i++)
 		MPI_Isend(sb[i], (int)msg_len(i), MPI_BYTE, to, TAG_UNEXP,
 			  MPI_COMM_WORLD, &sq[i]);
-	int sent = 1, sent_in = 0;
-	MPI_Isend(&sent, 1, MPI_INT, to, TAG_SENT, MPI_COMM_WORLD,
-		  &sq[NALT]);
-	MPI_Recv(&sent_in, 1, MPI_INT, from, TAG_SENT, MPI_COMM_WORLD,
-		 MPI_STATUS_IGNORE);
+	emu_handshake(to, from, TAG_SENT, &sq[NALT]);
 	for (int i = 0; i < NALT; i++)
 		MPI_Irecv(rb[i], (int)msg_len(i), MPI_BYTE, from, TAG_UNEXP,
 			  MPI_COMM_WORLD, &rq[i]);
@@ -144,11 +130,7 @@ static void seq_mixed(emu_test *t, int to, int from)
 	for (int i = 0; i < NALT / 2; i++)
 		MPI_Irecv(rb[i], (int)msg_len(i), MPI_BYTE, from, TAG_MIXED,
 			  MPI_COMM_WORLD, &rq[i]);
-	int ready = 1, ready_in = 0;
-	MPI_Isend(&ready, 1, MPI_INT, from, TAG_READY, MPI_COMM_WORLD,
-		  &rq[NALT / 2]);
-	MPI_Recv(&ready_in, 1, MPI_INT, to, TAG_READY, MPI_COMM_WORLD,
-		 MPI_STATUS_IGNORE);
+	emu_handshake(from, to, TAG_READY, &rq[NALT / 2]);
 	for (int i = 0; i < NALT; i++)
 		MPI_Isend(sb[i], (int)msg_len(i), MPI_BYTE, to, TAG_MIXED,
 			  MPI_COMM_WORLD, &sq[i]);
@@ -167,10 +149,8 @@ static void seq_mixed(emu_test *t, int to, int from)
 /* Small messages on two tags; each tag's subsequence stays in order. */
 static void seq_twotags(emu_test *t, int to, int from)
 {
-	int *sbuf = malloc(NSMALL * sizeof *sbuf);
-	MPI_Request *sq = malloc(NSMALL * sizeof *sq);
-	if (!sbuf || !sq)
-		MPI_Abort(MPI_COMM_WORLD, 2);
+	int *sbuf = emu_alloc(t, NSMALL, sizeof *sbuf);
+	MPI_Request *sq = emu_alloc(t, NSMALL, sizeof *sq);
 	for (int i = 0; i < NSMALL; i++) {
 		sbuf[i] = t->rank * 100000 + i;
 		MPI_Isend(&sbuf[i], 1, MPI_INT, to, i % 2 ? TAG_B : TAG_A,
@@ -227,21 +207,22 @@ static void self_messages(emu_test *t)
 	MPI_Waitall(2 * NSELF, sq, MPI_STATUSES_IGNORE);
 }
 
+/* The sequences for one peer distance, in order. */
+static void peer_parts(emu_test *t, int to, int from)
+{
+	seq_posted(t, to, from);
+	seq_unexpected(t, to, from);
+	seq_mixed(t, to, from);
+	seq_twotags(t, to, from);
+}
+
 int main(int argc, char **argv)
 {
 	emu_test t;
 	emu_init(&t, "p2p_order", &argc, &argv);
 	if (!emu_need_ranks(&t, 2))
 		return EMU_SKIP;
-	int dist[2];
-	int nd = emu_distances(&t, dist);
-	for (int k = 0; k < nd; k++) {
-		int to = emu_right(&t, dist[k]), from = emu_left(&t, dist[k]);
-		seq_posted(&t, to, from);
-		seq_unexpected(&t, to, from);
-		seq_mixed(&t, to, from);
-		seq_twotags(&t, to, from);
-	}
+	emu_each_peer(&t, peer_parts);
 	self_messages(&t);
 	return emu_finish(&t);
 }

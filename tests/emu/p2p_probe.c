@@ -34,7 +34,7 @@ static int p1_len(int src)
 
 static void part_empty(emu_test *t, int to, int from)
 {
-	int flag = -1, go = 1, go_in = 0;
+	int flag = -1;
 	MPI_Status st;
 	MPI_Iprobe(from, TAG_P1, MPI_COMM_WORLD, &flag, &st);
 	EMU_EQ(t, flag, 0, "empty: Iprobe(%d, P1) before the go", from);
@@ -45,12 +45,9 @@ static void part_empty(emu_test *t, int to, int from)
 	EMU_EQ(t, flag, 0, "empty: Iprobe(%d, NEVER)", from);
 
 	MPI_Request rq[2];
-	MPI_Isend(&go, 1, MPI_INT, from, TAG_GO, MPI_COMM_WORLD, &rq[0]);
-	MPI_Recv(&go_in, 1, MPI_INT, to, TAG_GO, MPI_COMM_WORLD,
-		 MPI_STATUS_IGNORE);
+	emu_handshake(from, to, TAG_GO, &rq[0]);
 	int sbuf[61];
-	for (int i = 0; i < p1_len(t->rank); i++)
-		sbuf[i] = t->rank + i;
+	emu_fill_seq(sbuf, p1_len(t->rank), t->rank);
 	MPI_Isend(sbuf, p1_len(t->rank), MPI_INT, to, TAG_P1,
 		  MPI_COMM_WORLD, &rq[1]);
 
@@ -60,17 +57,13 @@ static void part_empty(emu_test *t, int to, int from)
 	EMU_EQ(t, st.MPI_SOURCE, from, "empty: Probe status source");
 	EMU_EQ(t, st.MPI_TAG, TAG_P1, "empty: Probe status tag");
 	EMU_EQ(t, n, p1_len(from), "empty: Probe count");
-	int *rbuf = malloc((size_t)(n > 0 ? n : 1) * sizeof *rbuf);
-	if (!rbuf)
-		MPI_Abort(MPI_COMM_WORLD, 2);
+	int *rbuf = emu_alloc(t, (size_t)(n > 0 ? n : 1), sizeof *rbuf);
 	MPI_Recv(rbuf, n, MPI_INT, st.MPI_SOURCE, st.MPI_TAG,
 		 MPI_COMM_WORLD, &st);
 	int m = -1;
 	MPI_Get_count(&st, MPI_INT, &m);
 	EMU_EQ(t, m, n, "empty: Recv count vs probed count");
-	for (int i = 0; i < m; i++)
-		if (!EMU_EQ(t, rbuf[i], from + i, "empty: int %d", i))
-			break;
+	EMU_SEQ(t, rbuf, m, from, "empty");
 	free(rbuf);
 	MPI_Waitall(2, rq, MPI_STATUSES_IGNORE);
 }
@@ -136,9 +129,7 @@ static void part_sizes(emu_test *t, int to, int from)
 	double *s[NSIZES];
 	MPI_Request rq[NSIZES];
 	for (int j = 0; j < NSIZES; j++) {
-		s[j] = malloc((size_t)(sizes[j] + 1) * sizeof(double));
-		if (!s[j])
-			MPI_Abort(MPI_COMM_WORLD, 2);
+		s[j] = emu_alloc(t, (size_t)sizes[j] + 1, sizeof(double));
 		for (int i = 0; i < sizes[j]; i++)
 			s[j][i] = t->rank * 0.5 + i;
 		MPI_Isend(s[j], sizes[j], MPI_DOUBLE, to, TAG_P4,
@@ -152,9 +143,7 @@ static void part_sizes(emu_test *t, int to, int from)
 		if (!EMU_EQ(t, n, sizes[j], "sizes: probed count of #%d", j)
 		    || n < 0)
 			n = sizes[NSIZES - 1];
-		double *r = malloc((size_t)(n + 1) * sizeof *r);
-		if (!r)
-			MPI_Abort(MPI_COMM_WORLD, 2);
+		double *r = emu_alloc(t, (size_t)n + 1, sizeof *r);
 		MPI_Recv(r, n, MPI_DOUBLE, from, TAG_P4, MPI_COMM_WORLD, &st);
 		MPI_Get_count(&st, MPI_DOUBLE, &m);
 		EMU_EQ(t, m, sizes[j], "sizes: received count of #%d", j);
@@ -246,20 +235,21 @@ static void part_nothing_left(emu_test *t)
 	}
 }
 
+/* The parts for one peer distance, in order. */
+static void peer_parts(emu_test *t, int to, int from)
+{
+	part_empty(t, to, from);
+	part_keep(t, to, from);
+	part_sizes(t, to, from);
+}
+
 int main(int argc, char **argv)
 {
 	emu_test t;
 	emu_init(&t, "p2p_probe", &argc, &argv);
 	if (!emu_need_ranks(&t, 2))
 		return EMU_SKIP;
-	int dist[2];
-	int nd = emu_distances(&t, dist);
-	for (int k = 0; k < nd; k++) {
-		int to = emu_right(&t, dist[k]), from = emu_left(&t, dist[k]);
-		part_empty(&t, to, from);
-		part_keep(&t, to, from);
-		part_sizes(&t, to, from);
-	}
+	emu_each_peer(&t, peer_parts);
 	part_anysource(&t);
 	part_procnull(&t);
 	part_nothing_left(&t);

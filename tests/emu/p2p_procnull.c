@@ -29,16 +29,12 @@ static void check_null_status(emu_test *t, const MPI_Status *st,
 
 static void check_untouched(emu_test *t, const int *b, const char *what)
 {
-	for (int i = 0; i < N; i++)
-		if (!EMU_EQ(t, b[i], 7000 + i, "%s: buffer int %d changed",
-			    what, i))
-			break;
+	EMU_SEQ(t, b, N, 7000, "%s: buffer changed", what);
 }
 
 static void fill(int *b)
 {
-	for (int i = 0; i < N; i++)
-		b[i] = 7000 + i;
+	emu_fill_seq(b, N, 7000);
 }
 
 static void blocking(emu_test *t)
@@ -112,8 +108,7 @@ static void chain(emu_test *t)
 	int left = t->rank > 0 ? t->rank - 1 : MPI_PROC_NULL;
 	int s[N], r[N];
 	MPI_Status st;
-	for (int i = 0; i < N; i++)
-		s[i] = t->rank * 100 + i;
+	emu_fill_seq(s, N, t->rank * 100);
 	fill(r);
 	MPI_Sendrecv(s, N, MPI_INT, right, 8, r, N, MPI_INT, left, 8,
 		     MPI_COMM_WORLD, &st);
@@ -123,21 +118,15 @@ static void chain(emu_test *t)
 	} else {
 		EMU_EQ(t, st.MPI_SOURCE, left, "chain Sendrecv: source");
 		EMU_EQ(t, st.MPI_TAG, 8, "chain Sendrecv: tag");
-		for (int i = 0; i < N; i++)
-			EMU_EQ(t, r[i], left * 100 + i, "chain Sendrecv: int %d",
-			       i);
+		EMU_SEQ(t, r, N, left * 100, "chain Sendrecv");
 	}
 
 	/* Sendrecv_replace leftwards. */
-	for (int i = 0; i < N; i++)
-		s[i] = t->rank * 100 + 50 + i;
+	emu_fill_seq(s, N, t->rank * 100 + 50);
 	MPI_Sendrecv_replace(s, N, MPI_INT, left, 9, right, MPI_ANY_TAG,
 			     MPI_COMM_WORLD, &st);
-	for (int i = 0; i < N; i++) {
-		int want = right == MPI_PROC_NULL ? t->rank * 100 + 50 + i
-						  : right * 100 + 50 + i;
-		EMU_EQ(t, s[i], want, "chain Sendrecv_replace: int %d", i);
-	}
+	EMU_SEQ(t, s, N, (right == MPI_PROC_NULL ? t->rank : right) * 100 + 50,
+		"chain Sendrecv_replace");
 	if (right == MPI_PROC_NULL)
 		check_null_status(t, &st, "chain Sendrecv_replace");
 	else

@@ -44,9 +44,8 @@ static void small(emu_test *t, int d)
 		       dir);
 		EMU_EQ(t, n, small_len(from), "small d=%d dir=%d: count", d,
 		       dir);
-		for (int i = 0; i < n && i < 8; i++)
-			EMU_EQ(t, r[i], from * 100 + dir * 10 + i,
-			       "small d=%d dir=%d: int %d", d, dir, i);
+		EMU_SEQ(t, r, n < 8 ? n : 8, from * 100 + dir * 10,
+			"small d=%d dir=%d", d, dir);
 		EMU_EQ(t, r[small_len(from)], -1, "small d=%d dir=%d: written "
 		       "past the count", d, dir);
 	}
@@ -55,11 +54,9 @@ static void small(emu_test *t, int d)
 static void large(emu_test *t, int d)
 {
 	int to = emu_right(t, d), from = emu_left(t, d), n;
-	double *s = malloc((LARGE_D + 2) * sizeof *s);
-	double *r = malloc((LARGE_D + 2) * sizeof *r);
+	double *s = emu_alloc(t, LARGE_D + 2, sizeof *s);
+	double *r = emu_alloc(t, LARGE_D + 2, sizeof *r);
 	MPI_Status st;
-	if (!s || !r)
-		MPI_Abort(MPI_COMM_WORLD, 2);
 	for (int i = 0; i < LARGE_D + 2; i++)
 		s[i] = t->rank + i * 0.25, r[i] = -1;
 	MPI_Sendrecv(s, LARGE_D + t->rank % 3, MPI_DOUBLE, to, 3, r,
@@ -80,28 +77,21 @@ static void replace(emu_test *t, int d)
 	int to = emu_right(t, d), from = emu_left(t, d), n;
 	int b[5];
 	MPI_Status st;
-	for (int i = 0; i < 5; i++)
-		b[i] = t->rank * 10 + i;
+	emu_fill_seq(b, 5, t->rank * 10);
 	MPI_Sendrecv_replace(b, 5, MPI_INT, to, 4, from, 4, MPI_COMM_WORLD,
 			     &st);
 	MPI_Get_count(&st, MPI_INT, &n);
 	EMU_EQ(t, n, 5, "replace small d=%d: count", d);
 	EMU_EQ(t, st.MPI_SOURCE, from, "replace small d=%d: source", d);
-	for (int i = 0; i < 5; i++)
-		EMU_EQ(t, b[i], from * 10 + i, "replace small d=%d: int %d", d,
-		       i);
+	EMU_SEQ(t, b, 5, from * 10, "replace small d=%d", d);
 	/* back the other way, another tag, MPI_ANY_TAG: our own data again */
 	MPI_Sendrecv_replace(b, 5, MPI_INT, from, 5, to, MPI_ANY_TAG,
 			     MPI_COMM_WORLD, &st);
 	EMU_EQ(t, st.MPI_TAG, 5, "replace small back d=%d: tag", d);
 	EMU_EQ(t, st.MPI_SOURCE, to, "replace small back d=%d: source", d);
-	for (int i = 0; i < 5; i++)
-		EMU_EQ(t, b[i], t->rank * 10 + i, "replace small back d=%d: "
-		       "int %d", d, i);
+	EMU_SEQ(t, b, 5, t->rank * 10, "replace small back d=%d", d);
 
-	int *l = malloc(LARGE_I * sizeof *l);
-	if (!l)
-		MPI_Abort(MPI_COMM_WORLD, 2);
+	int *l = emu_alloc(t, LARGE_I, sizeof *l);
 	for (int i = 0; i < LARGE_I; i++)
 		l[i] = t->rank ^ i;
 	MPI_Sendrecv_replace(l, LARGE_I, MPI_INT, to, 6, MPI_ANY_SOURCE, 6,

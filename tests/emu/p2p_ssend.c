@@ -28,13 +28,10 @@ enum { TAG_DATA = 1, TAG_GO, TAG_REL, TAG_PROBED, TAG_AFTER, TAG_READY };
 
 #define BIG (256 * 1024 / (int)sizeof(int))
 
-static int *alloc_ints(int n, int v)
+static int *alloc_ints(emu_test *t, int n, int v)
 {
-	int *b = malloc((size_t)n * sizeof *b);
-	if (!b)
-		MPI_Abort(MPI_COMM_WORLD, 2);
-	for (int i = 0; i < n; i++)
-		b[i] = v + i;
+	int *b = emu_alloc(t, (size_t)n, sizeof *b);
+	emu_fill_seq(b, n, v);
 	return b;
 }
 
@@ -54,38 +51,29 @@ static void check_data(emu_test *t, const char *part, const int *b, int n,
 	MPI_Get_count(st, MPI_INT, &m);
 	EMU_EQ(t, m, n, "%s: count from %d", part, from);
 	EMU_EQ(t, st->MPI_SOURCE, from, "%s: status source", part);
-	for (int i = 0; i < n && i < m; i++)
-		if (!EMU_EQ(t, b[i], from * 7 + i, "%s: int %d from %d", part,
-			    i, from))
-			break;
+	EMU_SEQ(t, b, n < m ? n : m, from * 7, "%s: from %d", part, from);
 }
 
 static void gate(emu_test *t, int to, int from, int n, int probe)
 {
 	const char *part = probe ? "probed" : "gate";
-	int *s = alloc_ints(n, t->rank * 7), *r = alloc_ints(n, -1);
-	int go = 1, probed = 1, in = 0;
+	int *s = alloc_ints(t, n, t->rank * 7), *r = alloc_ints(t, n, -1);
 	MPI_Request ss, rq[2];
 	MPI_Status st;
 	MPI_Issend(s, n, MPI_INT, to, TAG_DATA, MPI_COMM_WORLD, &ss);
 	EMU_TRUE(t, stays_incomplete(&ss), "%s: Issend of %d ints to %d "
 		 "completed before the receive was posted", part, n, to);
 	if (probe) {
-		/* receiver: probe, then tell the sender */
+		/* receiver: probe, then tell the sender; sender: wait
+		 * until the receiver has probed, not received */
 		MPI_Probe(from, TAG_DATA, MPI_COMM_WORLD, &st);
-		MPI_Isend(&probed, 1, MPI_INT, from, TAG_PROBED,
-			  MPI_COMM_WORLD, &rq[1]);
-		/* sender: the receiver has probed, not received */
-		MPI_Recv(&in, 1, MPI_INT, to, TAG_PROBED, MPI_COMM_WORLD,
-			 MPI_STATUS_IGNORE);
+		emu_handshake(from, to, TAG_PROBED, &rq[1]);
 		EMU_TRUE(t, stays_incomplete(&ss), "probed: Issend to %d "
 			 "completed after a mere Probe", to);
 	} else {
 		rq[1] = MPI_REQUEST_NULL;
 	}
-	MPI_Isend(&go, 1, MPI_INT, to, TAG_GO, MPI_COMM_WORLD, &rq[0]);
-	MPI_Recv(&in, 1, MPI_INT, from, TAG_GO, MPI_COMM_WORLD,
-		 MPI_STATUS_IGNORE);
+	emu_handshake(to, from, TAG_GO, &rq[0]);
 	MPI_Recv(r, n, MPI_INT, from, TAG_DATA, MPI_COMM_WORLD, &st);
 	check_data(t, part, r, n, from, &st);
 	MPI_Wait(&ss, MPI_STATUS_IGNORE);
@@ -99,26 +87,21 @@ static void gate(emu_test *t, int to, int from, int n, int probe)
 static void relay(emu_test *t, int dr, int dg)
 {
 	int to = emu_right(t, dr), from = emu_left(t, dr);
-	int n = 3, s[3], r[3] = { -1, -1, -1 }, go = 1, rel = 1, in = 0;
-	for (int i = 0; i < n; i++)
-		s[i] = t->rank * 7 + i;
+	int n = 3, s[3], r[3] = { -1, -1, -1 };
+	emu_fill_seq(s, n, t->rank * 7);
 	MPI_Request ss, rq[2];
 	MPI_Status st;
 	MPI_Issend(s, n, MPI_INT, to, TAG_DATA, MPI_COMM_WORLD, &ss);
 	EMU_TRUE(t, stays_incomplete(&ss), "relay: Issend to %d completed "
 		 "before the receive was posted", to);
-	MPI_Isend(&go, 1, MPI_INT, emu_right(t, dg), TAG_GO, MPI_COMM_WORLD,
-		  &rq[0]);
-	/* as the go-between of rank-dg */
-	MPI_Recv(&in, 1, MPI_INT, emu_left(t, dg), TAG_GO, MPI_COMM_WORLD,
-		 MPI_STATUS_IGNORE);
-	MPI_Isend(&rel, 1, MPI_INT,
-		  (int)(((long)t->rank - dg + dr + 2L * t->size) % t->size),
-		  TAG_REL, MPI_COMM_WORLD, &rq[1]);
-	/* as the receiver */
-	MPI_Recv(&in, 1, MPI_INT,
-		 (int)(((long)t->rank - dr + dg + 2L * t->size) % t->size),
-		 TAG_REL, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+	/* the receiver of rank-dg, and the go-between of my sender */
+	int fwd_to = (int)(((long)t->rank - dg + dr + 2L * t->size) % t->size);
+	int via = (int)(((long)t->rank - dr + dg + 2L * t->size) % t->size);
+	/* the go to my go-between; as the go-between of rank-dg, wait for
+	 * its go */
+	emu_handshake(emu_right(t, dg), emu_left(t, dg), TAG_GO, &rq[0]);
+	/* forward it; as the receiver, wait for the go from my sender */
+	emu_handshake(fwd_to, via, TAG_REL, &rq[1]);
 	MPI_Recv(r, n, MPI_INT, from, TAG_DATA, MPI_COMM_WORLD, &st);
 	check_data(t, "relay", r, n, from, &st);
 	MPI_Wait(&ss, MPI_STATUS_IGNORE);
@@ -127,7 +110,7 @@ static void relay(emu_test *t, int dr, int dg)
 
 static void blocking(emu_test *t, int to, int from, int n)
 {
-	int *s = alloc_ints(n, t->rank * 7), *r = alloc_ints(n, -1);
+	int *s = alloc_ints(t, n, t->rank * 7), *r = alloc_ints(t, n, -1);
 	int after = -1, mine = t->rank;
 	MPI_Request ra, rd;
 	MPI_Status st;
@@ -148,18 +131,26 @@ static void blocking(emu_test *t, int to, int from, int n)
 static void posted(emu_test *t, int to, int from)
 {
 	int s[2] = { t->rank * 7, t->rank * 7 + 1 }, r[2] = { -1, -1 };
-	int ready = 1, in = 0;
 	MPI_Request rd, rr, ss;
 	MPI_Status st;
 	MPI_Irecv(r, 2, MPI_INT, from, TAG_DATA, MPI_COMM_WORLD, &rd);
-	MPI_Isend(&ready, 1, MPI_INT, from, TAG_READY, MPI_COMM_WORLD, &rr);
-	MPI_Recv(&in, 1, MPI_INT, to, TAG_READY, MPI_COMM_WORLD,
-		 MPI_STATUS_IGNORE);
+	emu_handshake(from, to, TAG_READY, &rr);
 	MPI_Issend(s, 2, MPI_INT, to, TAG_DATA, MPI_COMM_WORLD, &ss);
 	MPI_Wait(&ss, MPI_STATUS_IGNORE);
 	MPI_Wait(&rd, &st);
 	check_data(t, "posted", r, 2, from, &st);
 	MPI_Wait(&rr, MPI_STATUS_IGNORE);
+}
+
+/* The parts for one peer distance, in order. */
+static void peer_parts(emu_test *t, int to, int from)
+{
+	gate(t, to, from, 1, 0);
+	gate(t, to, from, BIG, 0);
+	gate(t, to, from, 1, 1);
+	blocking(t, to, from, 1);
+	blocking(t, to, from, BIG);
+	posted(t, to, from);
 }
 
 int main(int argc, char **argv)
@@ -168,17 +159,7 @@ int main(int argc, char **argv)
 	emu_init(&t, "p2p_ssend", &argc, &argv);
 	if (!emu_need_ranks(&t, 2))
 		return EMU_SKIP;
-	int dist[2];
-	int nd = emu_distances(&t, dist);
-	for (int k = 0; k < nd; k++) {
-		int to = emu_right(&t, dist[k]), from = emu_left(&t, dist[k]);
-		gate(&t, to, from, 1, 0);
-		gate(&t, to, from, BIG, 0);
-		gate(&t, to, from, 1, 1);
-		blocking(&t, to, from, 1);
-		blocking(&t, to, from, BIG);
-		posted(&t, to, from);
-	}
+	emu_each_peer(&t, peer_parts);
 	if (t.size >= 4)
 		relay(&t, t.size / 2, 1);
 	else if (t.size == 3)

@@ -35,8 +35,7 @@ static void count(emu_test *t)
 	int s[4][12];
 	MPI_Request sq[4];
 	for (int j = 0; j < 4; j++) {
-		for (int i = 0; i < 12; i++)
-			s[j][i] = t->rank * 100 + j * 20 + i;
+		emu_fill_seq(s[j], 12, t->rank * 100 + j * 20);
 		MPI_Isend(s[j], lens[j], MPI_INT, to, TAG_COUNT,
 			  MPI_COMM_WORLD, &sq[j]);
 	}
@@ -190,9 +189,7 @@ static void env(emu_test *t)
 	MPI_Get_version(&v, &sv);
 	EMU_TRUE(t, v >= 3 && sv >= 0, "Get_version %d.%d", v, sv);
 	/* Sibyl's mpi.h has no MPI_MAX_LIBRARY_VERSION_STRING yet */
-	char *lib = malloc(8192);
-	if (!lib)
-		MPI_Abort(MPI_COMM_WORLD, 2);
+	char *lib = emu_alloc(t, 8192, 1);
 	len = -1;
 	MPI_Get_library_version(lib, &len);
 	EMU_TRUE(t, len > 0, "Get_library_version: resultlen %d", len);

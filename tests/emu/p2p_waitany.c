@@ -50,13 +50,7 @@ static void post(ctx *c, MPI_Request *rq, int slot, int tag)
 /* Tell my sender I have looked; wait until my receiver has too. */
 static void sync_step(ctx *c)
 {
-	int x = 0;
-	c->vals[c->nsq] = 0;
-	MPI_Isend(&c->vals[c->nsq], 1, MPI_INT, c->from, TAG_NEXT,
-		  MPI_COMM_WORLD, &c->sq[c->nsq]);
-	c->nsq++;
-	MPI_Recv(&x, 1, MPI_INT, c->to, TAG_NEXT, MPI_COMM_WORLD,
-		 MPI_STATUS_IGNORE);
+	emu_handshake(c->from, c->to, TAG_NEXT, &c->sq[c->nsq++]);
 }
 
 static void check_empty(emu_test *t, const MPI_Status *st, const char *what)

@@ -74,10 +74,10 @@ def build(args, tmp):
     return progs
 
 
-def emulate(args, tmp, prog, ranks, np, extra=(), stack=None):
+def emulate(args, tmp, prog, ranks, np, extra=(), stack=None, opts=()):
     trace = os.path.join(tmp, "t.trace")
     cmd = [os.path.join(args.build, "sibyl"), "emulate", "-q", "--ranks",
-           str(ranks), "-np", str(np), "-o", trace, "--force"]
+           str(ranks), "-np", str(np), "-o", trace, "--force"] + list(opts)
     if stack:
         cmd += ["--stack-size", stack]
     return run(cmd + ["--", prog] + list(extra))
@@ -122,11 +122,16 @@ def main():
             row("thread creation", "%.0f ns" % j["create_ns"])
         # Message rate.
         for np, where in ((1, "same process"), (2, "two processes")):
-            out, _, _ = emulate(args, tmp, progs["msgrate"], 2, np,
-                                ["200000" if np == 1 else "50000"])
-            r = float(re.search(r"msgs_per_s=(\d+)", out).group(1))
-            row("message rate, %s" % where, "%.2fM msg/s" % (r / 1e6),
-                "8 B ping-pong, trace recorded")
+            for opts, how in (([], "--clock cpu (default)"),
+                              (["--clock", "wall"], "--clock wall"),
+                              (["--clock", "wall", "--compression", "0"],
+                               "--clock wall --compression 0")):
+                out, _, _ = emulate(args, tmp, progs["msgrate"], 2, np,
+                                    ["200000" if np == 1 else "50000"],
+                                    opts=opts)
+                r = float(re.search(r"msgs_per_s=(\d+)", out).group(1))
+                row("message rate, %s" % where, "%.2fM msg/s" % (r / 1e6),
+                    "8 B ping-pong, trace recorded, %s" % how)
         out, _, _ = run(["mpirun", "-np", "2", progs["msgrate"] + ".native",
                          "50000"])
         r = float(re.search(r"msgs_per_s=(\d+)", out).group(1))

@@ -1,0 +1,56 @@
+#!/bin/sh
+# The compute-modelling API (<sibyl.h>) as the trace records it: declared
+# compute (seconds and flops), SEB names, prints with virtual time, skip
+# points, iteration and user markers, sample-then-replay, MPI_Wtime as
+# virtual time.
+. "$SIBYL_SRCDIR/tests/lib.sh"
+. "$SIBYL_SRCDIR/tests/emulib.sh"
+
+emu_build compute_api "$SIBYL_SRCDIR/tests/emu/compute_api.c" || finish
+
+# Declared compute only: every duration is exact.
+tr="$T/c0.trace"
+expect_ok "$SIBYL" emulate -q --ranks 3 -np 2 --cpu-factor 0 -o "$tr" \
+	-- "$T/compute_api"
+expect_grep "^ran=2 wtime=0.000035000$" "$T/out"
+expect_ok "$SIBYL" trace dump --pe 1 "$tr"
+d="$T/out"
+expect_grep '^pe 1 seb 1 "setup" 5.000 us$' "$d"
+expect_grep '^    print   @5.000 us "rank 1 at 0.000005000"$' "$d"
+expect_grep '^pe 1 seb 2 "sibyl_skip_begin" 0 ps$' "$d"
+expect_grep '^    mark    skip_start 0$' "$d"
+for i in 0 1 2; do
+	expect_grep "^pe 1 seb $((3 + i)) \"sibyl_iteration\" 10.000 us\$" "$d"
+	expect_grep "^    mark    iter $i\$" "$d"
+done
+expect_grep '^    mark    skip_end 0$' "$d"
+expect_grep '^    mark    user 42$' "$d"
+# The replay: 5 + 3 x 10 us; prints come out with the predicted time.
+expect_ok "$SIBYL" sim -q "$tr" -o "$T/c0.sim"
+expect_grep '"predicted_time_ps": 35000000,' "$T/c0.sim/summary.json"
+expect_grep '^5000000 ps  PE 2  rank 2 at 0.000005000$' "$T/c0.sim/prints.txt"
+# Only the skip region: the three iterations.
+expect_ok "$SIBYL" sim -q "$tr" --skip -o "$T/c0s.sim"
+expect_grep '"predicted_time_ps": 30000000,' "$T/c0s.sim/summary.json"
+
+# --flop-rate changes the flops' time: 3000 flops at 1 Mflop/s = 3 ms.
+expect_ok "$SIBYL" emulate -q --ranks 1 --cpu-factor 0 --flop-rate 1e6 \
+	-o "$T/c1.trace" -- "$T/compute_api"
+expect_grep "^ran=2 wtime=0.003032000$" "$T/out"
+
+# Sample then replay with measured time: the block ran twice; the third
+# iteration is charged the mean of the two measured runs instead.
+expect_ok "$SIBYL" emulate -q --ranks 1 -o "$T/c2.trace" -- \
+	"$T/compute_api"
+expect_grep "^ran=2 " "$T/out"
+expect_ok "$SIBYL" trace dump --json "$T/c2.trace"
+python3 - "$T/out" <<'PY' || fail "the replayed iteration is not charged the sampled mean"
+import json, sys
+d = {s["seb"]: s["duration_ps"] for s in map(json.loads, open(sys.argv[1]))
+     if s["pe"] == 0}
+# SEBs 3, 4, 5: iterations 0..2 (10 us declared + the block or its mean).
+a, b, c = d[3] - 10**7, d[4] - 10**7, d[5] - 10**7
+mean = (a + b) / 2
+sys.exit(0 if mean > 0 and 0.5 * mean <= c <= 2 * mean else 1)
+PY
+finish

@@ -436,6 +436,7 @@ int main(int argc, char **argv)
 		if (r->exit_code && !code)
 			code = r->exit_code;
 		emu_rec_free(r);
+		free(r->samples);
 	}
 	if (emu_rec_close())
 		emu_fatal("cannot complete the trace %s", emu.trace_path);

@@ -915,6 +915,21 @@ static void check_reqs(emu_rank *r, const char *call, int count,
 			req_of(r, call, reqs[i]);
 }
 
+/* Hand over every request of a completed Waitall/Testall. */
+static void finish_all(emu_rank *r, int count, MPI_Request reqs[],
+		       MPI_Status statuses[])
+{
+	for (int i = 0; i < count; i++) {
+		MPI_Status *st = statuses ? &statuses[i] : NULL;
+		if (reqs[i] == MPI_REQUEST_NULL) {
+			empty_status(st);
+			continue;
+		}
+		finish(r, emu_req_get(reqs[i]), st);
+		reqs[i] = MPI_REQUEST_NULL;
+	}
+}
+
 int MPI_Waitall(int count, MPI_Request reqs[], MPI_Status statuses[])
 {
 	const char *call = "MPI_Waitall";
@@ -931,15 +946,7 @@ int MPI_Waitall(int count, MPI_Request reqs[], MPI_Status statuses[])
 		}
 	}
 	r->blocked_req = NULL;
-	for (int i = 0; i < count; i++) {
-		MPI_Status *st = statuses ? &statuses[i] : NULL;
-		if (reqs[i] == MPI_REQUEST_NULL) {
-			empty_status(st);
-			continue;
-		}
-		finish(r, emu_req_get(reqs[i]), st);
-		reqs[i] = MPI_REQUEST_NULL;
-	}
+	finish_all(r, count, reqs, statuses);
 	emu_rec_leave(r, call);
 	return MPI_SUCCESS;
 }
@@ -1097,15 +1104,7 @@ int MPI_Testall(int count, MPI_Request reqs[], int *flag,
 		poll_turn(r);
 	*flag = all_complete(count, reqs);
 	if (*flag) {
-		for (int i = 0; i < count; i++) {
-			MPI_Status *st = statuses ? &statuses[i] : NULL;
-			if (reqs[i] == MPI_REQUEST_NULL) {
-				empty_status(st);
-				continue;
-			}
-			finish(r, emu_req_get(reqs[i]), st);
-			reqs[i] = MPI_REQUEST_NULL;
-		}
+		finish_all(r, count, reqs, statuses);
 	}
 	emu_rec_leave(r, call);
 	return MPI_SUCCESS;

@@ -442,6 +442,10 @@ int main(int argc, char **argv)
 		emu_fatal("cannot complete the trace %s", emu.trace_path);
 	emu_tr_fini();
 	ult_pool_fini();
+	if (!emu.quiet && emu.proc == 0 && !leaks && !emu.errors)
+		fprintf(stderr, "sibyl: %u ranks on %d process%s finished; "
+			"trace in %s\n", emu.nranks, emu.nprocs,
+			emu.nprocs == 1 ? "" : "es", emu.trace_path);
 	if (leaks || emu.errors) {
 		fprintf(stderr, "sibyl: process %d: %lu leaked request%s or "
 			"unreceived message%s, %d rank%s without "

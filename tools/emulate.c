@@ -77,7 +77,7 @@ static const char emulate_usage[] =
 "      --no-bind         do not bind each process to a core of its host\n"
 "      --dry-run         print the environment and the mpirun command line\n"
 "                        that would run, and run nothing\n"
-"  -q, --quiet           print nothing on success (nor does the runtime)\n"
+"  -q, --quiet           print nothing on success\n"
 "  -h, --help            print this help and exit\n"
 "\n"
 "Every other argument before '--' goes to mpirun unchanged and in order,\n"
@@ -97,7 +97,7 @@ static const char emulate_usage[] =
 "  SIBYL_STACK_SIZE=B    stack bytes per rank\n"
 "  SIBYL_FLOP_RATE=R     flop/s of sibyl_compute_flops()\n"
 "  SIBYL_BIND=core|none  bind each process to a core (default core)\n"
-"  SIBYL_QUIET=1         the runtime prints nothing but errors\n"
+"  SIBYL_QUIET=1         the runtime prints no summary of its own\n"
 "  SIBYL_CMDLINE=TEXT    the command line recorded in the trace\n"
 "sibyl emulate sets SIBYL_RANKS, SIBYL_TRACE (to TRACE.partial) and\n"
 "SIBYL_CMDLINE, and the others when their option is given; it removes the\n"
@@ -559,7 +559,8 @@ static int build_env(const struct emu_opts *o, const char *partial_abs,
 	}
 	if (o->no_bind && env_add(e, "SIBYL_BIND", "none"))
 		return EXIT_USAGE;
-	if (o->quiet && env_add(e, "SIBYL_QUIET", "1"))
+	/* The summary is ours to print, not each run's. */
+	if (env_add(e, "SIBYL_QUIET", "1"))
 		return EXIT_USAGE;
 	cmdline = join_quoted(o->app, o->napp);
 	if (!cmdline) {

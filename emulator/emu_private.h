@@ -54,9 +54,7 @@ typedef struct emu_req {
 	uint8_t complete;
 	uint8_t freed;                /* MPI_Request_free'd while active */
 	uint8_t cancelled;
-	uint8_t waits_ack;            /* ssend: `msg' is the ack to wait for */
 	uint8_t has_msg;              /* `msg' is a message to wait for */
-	uint8_t pending_data;         /* rendezvous data still in flight */
 	uint8_t ssend;
 	uint8_t posted;               /* in the owner's posted queue */
 	struct emu_rank *owner;
@@ -122,7 +120,6 @@ typedef struct emu_rank {
 	emu_msg *unexp_head, *unexp_tail;
 	emu_seb seb;
 	uint64_t send_seq;      /* next trace sequence number */
-	uint64_t nsebs;
 	int64_t t_resume;       /* clock (ns) when the rank last resumed */
 	int exit_code;
 	emu_sample_site *samples;
@@ -147,7 +144,6 @@ typedef struct emu_state {
 	uint64_t sent_remote, recvd_remote; /* for termination detection */
 	sibt_writer *writer;
 	char *trace_path;
-	char *prog;               /* program name for messages */
 	int user_argc;
 	char **user_argv;
 	int errors;               /* faults found (leaks, missing finalize) */

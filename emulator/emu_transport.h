@@ -36,7 +36,6 @@ typedef struct emu_env {
 
 #define EMU_F_RNDV  1u /* data not included: the receiver must ask (CTS) */
 #define EMU_F_SSEND 2u /* synchronous: the sender waits for the match */
-#define EMU_F_NOREC 4u /* not recorded in the trace (no seq) */
 
 /* Start and stop real Open MPI; nprocs/proc of the physical job. */
 int emu_tr_init(int *argc, char ***argv, int *nprocs, int *proc,

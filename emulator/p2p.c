@@ -355,12 +355,10 @@ static void recv_matched(emu_req *q, const emu_env *e, const void *data)
 	q->status.MPI_ERROR = e->size > q->cap ? MPI_ERR_TRUNCATE :
 		MPI_SUCCESS;
 	q->status.sibyl_count = (long long)n;
-	if (!(e->flags & EMU_F_NOREC)) {
-		q->has_msg = 1;
-		q->msg.src = (uint32_t)e->src;
-		q->msg.seq = e->seq;
-		q->msg_vt = e->vt;
-	}
+	q->has_msg = 1;
+	q->msg.src = (uint32_t)e->src;
+	q->msg.seq = e->seq;
+	q->msg_vt = e->vt;
 }
 
 /* Hand message m to the matching receive q (m is consumed). */
@@ -398,7 +396,6 @@ static void deliver(emu_req *q, emu_msg *m)
 					  (unsigned long long)e->size);
 			dst = q->tmp;
 		}
-		q->pending_data = 1;
 		emu_tr_post_data(m->src_proc, q->handle, dst, n);
 		uint64_t seq = 0;
 		int64_t vt = 0;
@@ -452,7 +449,6 @@ void emu_p2p_cts(int src_proc, int32_t sreq, int32_t rreq, int has_ack,
 		s->msg.seq = ack_seq;
 		s->msg_vt = ack_vt;
 	}
-	s->pending_data = 1;
 	emu_tr_send_data(src_proc, rreq, s->buf, s->cap, sreq);
 }
 
@@ -460,7 +456,6 @@ void emu_p2p_send_done(int32_t sreq)
 {
 	emu_req *s = emu_req_get(sreq);
 	if (s) {
-		s->pending_data = 0;
 		req_done(s);
 	}
 }
@@ -470,7 +465,6 @@ void emu_p2p_data_done(int32_t rreq)
 	emu_req *q = emu_req_get(rreq);
 	if (!q)
 		return;
-	q->pending_data = 0;
 	if (q->tmp) {
 		memcpy(q->buf, q->tmp, q->cap);
 		free(q->tmp);
@@ -607,6 +601,20 @@ static emu_req *start_send(emu_rank *r, const char *call, const void *buf,
 	return q;
 }
 
+/* The (source, tag) of a receive or probe: wildcards allowed. */
+static void check_source_tag(emu_rank *r, const char *call,
+			     const comm_info *ci, int source, int tag)
+{
+	if (tag != MPI_ANY_TAG && (tag < 0 || tag > MPI_TAG_UB_VALUE))
+		emu_mpi_error(r, call, MPI_ERR_TAG, "tag %d is not "
+			      "MPI_ANY_TAG nor in 0..%d", tag,
+			      MPI_TAG_UB_VALUE);
+	if (source != MPI_PROC_NULL && source != MPI_ANY_SOURCE &&
+	    (source < 0 || source >= ci->size))
+		emu_mpi_error(r, call, MPI_ERR_RANK, "source %d is not a rank "
+			      "of %s (size %d)", source, ci->name, ci->size);
+}
+
 static emu_req *start_recv(emu_rank *r, const char *call, void *buf,
 			   int count, MPI_Datatype type, int source, int tag,
 			   MPI_Comm comm)
@@ -614,14 +622,7 @@ static emu_req *start_recv(emu_rank *r, const char *call, void *buf,
 	comm_info ci;
 	comm_get(r, comm, call, &ci);
 	uint64_t bytes = check_buffer(r, call, buf, count, type);
-	if (tag != MPI_ANY_TAG && (tag < 0 || tag > MPI_TAG_UB_VALUE))
-		emu_mpi_error(r, call, MPI_ERR_TAG, "tag %d is not "
-			      "MPI_ANY_TAG nor in 0..%d", tag,
-			      MPI_TAG_UB_VALUE);
-	if (source != MPI_PROC_NULL && source != MPI_ANY_SOURCE &&
-	    (source < 0 || source >= ci.size))
-		emu_mpi_error(r, call, MPI_ERR_RANK, "source %d is not a rank "
-			      "of %s (size %d)", source, ci.name, ci.size);
+	check_source_tag(r, call, &ci, source, tag);
 
 	emu_req *q = req_new(r, REQ_RECV, call);
 	q->comm = comm;
@@ -1116,14 +1117,7 @@ static int probe_common(const char *call, int source, int tag, MPI_Comm comm,
 	emu_rank *r = emu_self(call);
 	comm_info ci;
 	comm_get(r, comm, call, &ci);
-	if (tag != MPI_ANY_TAG && (tag < 0 || tag > MPI_TAG_UB_VALUE))
-		emu_mpi_error(r, call, MPI_ERR_TAG, "tag %d is not "
-			      "MPI_ANY_TAG nor in 0..%d", tag,
-			      MPI_TAG_UB_VALUE);
-	if (source != MPI_PROC_NULL && source != MPI_ANY_SOURCE &&
-	    (source < 0 || source >= ci.size))
-		emu_mpi_error(r, call, MPI_ERR_RANK, "source %d is not a rank "
-			      "of %s (size %d)", source, ci.name, ci.size);
+	check_source_tag(r, call, &ci, source, tag);
 	emu_rec_enter(r);
 	if (source == MPI_PROC_NULL) {
 		if (flag)

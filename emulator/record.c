@@ -132,7 +132,6 @@ static void write_seb(emu_rank *r)
 	if (sibt_writer_add(emu.writer, &w, NULL) != SIBT_OK)
 		emu_fatal("cannot write the trace %s: %s", emu.trace_path,
 			  sibt_writer_errmsg(emu.writer));
-	r->nsebs++;
 	for (uint32_t i = 0; i < s->nprints; i++)
 		free((void *)s->prints[i].text);
 	free(s->owned_name);

@@ -366,7 +366,6 @@ int main(int argc, char **argv)
 		fprintf(stderr, "sibyl: %s\n", err);
 		return 3;
 	}
-	emu.prog = argv[0];
 	emu.user_argc = argc;
 	emu.user_argv = argv;
 	emu.nranks = (uint32_t)env_u64("SIBYL_RANKS", (uint64_t)emu.nprocs,

@@ -10,6 +10,13 @@
  *   p2p.c        matching, requests and the point-to-point MPI API
  *   record.c     SEB recording into the trace (tracefmt writer)
  *   compute.c    sibyl.h: declared compute, prints, markers, sampling
+ *   comm.c topo.c  communicators, groups, attributes, error handlers,
+ *                Cartesian topologies (emu_comm.h)
+ *   datatype.c   basic and derived datatypes, packing (emu_dt.h)
+ *   coll*.c op.c collectives as algorithms over messages, reduction
+ *                operations (emu_coll.h)
+ *   privatize.c libc.c fold.c  per-rank globals and libc state, memory
+ *                folding (emu_priv.h)
  *   transport.c  the only file that sees Open MPI: messages between
  *                processes, and the global idle/termination votes
  *
@@ -21,6 +28,7 @@
 #ifndef SIBYL_EMU_PRIVATE_H
 #define SIBYL_EMU_PRIVATE_H
 
+#include <setjmp.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <time.h>
@@ -30,6 +38,10 @@
 #include "sibyl_trace.h"
 #include "ult.h"
 #include "emu_transport.h"
+#include "emu_comm.h"
+#include "emu_dt.h"
+#include "emu_coll.h"
+#include "emu_priv.h"
 
 
 struct emu_rank;
@@ -37,7 +49,8 @@ struct emu_req;
 
 /* An unexpected message (arrived before a matching receive was posted). */
 typedef struct emu_msg {
-	struct emu_msg *next;
+	struct emu_msg *next, *prev;    /* arrival order */
+	struct emu_msg *snext, *sprev;  /* same context and source (indexed) */
 	emu_env env;
 	void *data;          /* owned payload (eager), or NULL */
 	void *block;         /* allocation to free (may contain data) */
@@ -45,7 +58,7 @@ typedef struct emu_msg {
 	int src_proc;        /* process the message came from */
 } emu_msg;
 
-enum emu_req_kind { REQ_FREE = 0, REQ_SEND, REQ_RECV };
+enum emu_req_kind { REQ_FREE = 0, REQ_SEND, REQ_RECV, REQ_COLL };
 
 typedef struct emu_req {
 	struct emu_req *next, *prev;  /* posted-receive queue */
@@ -70,6 +83,10 @@ typedef struct emu_req {
 	int32_t ctx;
 	MPI_Comm comm;
 	int32_t peer_world;           /* world rank of the peer, or -1 */
+	void *pack;                   /* packed copy of a non-contiguous
+	                                 buffer (send) or landing area
+	                                 (receive), or NULL */
+	void *coll;                   /* REQ_COLL: coll.c's schedule */
 	sibt_msgid msg;               /* message the completing SEB waits for */
 	int64_t msg_vt;               /* its send time (virtual, ps) */
 	MPI_Status status;
@@ -118,12 +135,30 @@ typedef struct emu_rank {
 	ult *u;
 	emu_req *posted_head, *posted_tail;
 	emu_msg *unexp_head, *unexp_tail;
+	struct emu_uidx *uidx;  /* p2p.c: unexpected messages by source */
+	uint32_t nunexp;
 	emu_seb seb;
 	uint64_t send_seq;      /* next trace sequence number */
 	int64_t t_resume;       /* clock (ns) when the rank last resumed */
 	int exit_code;
 	emu_sample_site *samples;
 	uint32_t nsamples, csamples;
+	/* comm.c: handle h is comms[h] (NULL: free), groups likewise. */
+	struct emu_comm **comms;
+	uint32_t ncomms;
+	struct emu_group **groups;
+	uint32_t ngroups;
+	int32_t next_ctx;       /* lowest context id this rank has not used */
+	/* Errors: the communicator whose handler applies to the running
+	 * call, and (MPI_ERRORS_RETURN somewhere) where EMU_API returns. */
+	MPI_Comm err_comm;
+	uint8_t err_return;     /* some communicator has MPI_ERRORS_RETURN */
+	jmp_buf *err_jb;        /* armed by EMU_API, or NULL */
+	int err_code;
+	void *coll_active;      /* coll.c: its active non-blocking collectives */
+	void *libc;             /* libc.c: per-rank getopt/rand/strtok state */
+	void *priv;             /* privatize.c: the rank's image of globals */
+	jmp_buf *exit_jb;       /* where emu_rank_exit() ends the rank */
 } emu_rank;
 
 /* Process-wide state. */
@@ -147,6 +182,7 @@ typedef struct emu_state {
 	int user_argc;
 	char **user_argv;
 	int errors;               /* faults found (leaks, missing finalize) */
+	int node_size;            /* ranks per node (SIBYL_NODE_SIZE) */
 	uint64_t switches;
 } emu_state;
 
@@ -176,10 +212,40 @@ void emu_block(emu_rank *r, const char *call);
 /* Let other ranks run (the rank stays runnable). */
 void emu_yield(emu_rank *r);
 
-/* Fatal error in an MPI call (MPI_ERRORS_ARE_FATAL): prints
- * "sibyl: rank R in CALL: MPI_ERR_X: message" and aborts the job. */
+/* Error in an MPI call.  MPI_ERRORS_ARE_FATAL (the default): prints
+ * "sibyl: rank R in CALL: MPI_ERR_X: message" and aborts the job;
+ * MPI_ERRORS_RETURN on r->err_comm: returns `code' from the MPI function
+ * through the EMU_API jump point (never returns here either way). */
 int emu_mpi_error(emu_rank *r, const char *call, int code,
-		  const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+		  const char *fmt, ...) __attribute__((format(printf, 4, 5),
+						      noreturn));
+/* Every public MPI function that reports errors begins with
+ *     EMU_API(r, "MPI_X");
+ * which declares `emu_rank *r' (the calling rank).  When some
+ * communicator of the rank has MPI_ERRORS_RETURN, it arms a jump point:
+ * emu_mpi_error() then returns to it and the function returns the error
+ * code (the call's SEB bookkeeping is closed first). */
+typedef struct emu_api_guard {
+	emu_rank *r;
+	jmp_buf *prev;
+} emu_api_guard;
+void emu_api_disarm(emu_api_guard *g);
+int emu_api_failed(emu_rank *r, const char *call);
+#define EMU_API(r, call)                                                 \
+	emu_rank *r = emu_self(call);                                    \
+	jmp_buf emu_jb_;                                                 \
+	emu_api_guard emu_guard_ __attribute__((cleanup(emu_api_disarm))) \
+		= { r, r->err_jb };                                      \
+	r->err_comm = MPI_COMM_WORLD;                                    \
+	if (r->err_return) {                                             \
+		r->err_jb = &emu_jb_;                                    \
+		if (setjmp(emu_jb_))                                     \
+			return emu_api_failed(r, call);                  \
+	}
+
+/* End rank r now with exit status `code' (exit() in a rank). */
+void emu_rank_exit(emu_rank *r, int code) __attribute__((noreturn));
+
 /* Fatal runtime error (not an MPI error): message and abort the job. */
 void emu_fatal(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2), noreturn));
@@ -207,6 +273,11 @@ uint64_t emu_rec_send(emu_rank *r, int32_t dst, int32_t tag, uint64_t size);
 int64_t emu_rec_vtime(emu_rank *r);
 /* The last SEB, at MPI_Finalize (no new one begins). */
 void emu_rec_final(emu_rank *r);
+/* Inside a call: the ended SEB is written and a new one (named `name',
+ * lasting `ps', waiting for what was consumed so far) ends at once --
+ * collectives cut one per round, so what a round sends depends on what
+ * the rounds before it received. */
+void emu_rec_step(emu_rank *r, const char *name, int64_t ps);
 void emu_rec_marker(emu_rank *r, uint32_t kind, int64_t value);
 void emu_rec_free(emu_rank *r);
 /* While the rank computes: a print at the current offset, the SEB's name,
@@ -219,13 +290,30 @@ void emu_rec_measured(emu_rank *r, int64_t ns);
 /* --------------------------------------------------------------- p2p.c */
 
 emu_req *emu_req_get(int32_t handle);
+/* For collectives: a send or receive of `bytes' contiguous bytes between
+ * r and world rank `peer' on context ctx (comm: the handle, for reports;
+ * src may be -1 for any source).  Completes like any other request. */
+emu_req *emu_p2p_isend_raw(emu_rank *r, const char *call, const void *buf,
+			   uint64_t bytes, int32_t peer, int32_t ctx, int tag,
+			   MPI_Comm comm);
+emu_req *emu_p2p_irecv_raw(emu_rank *r, const char *call, void *buf,
+			   uint64_t bytes, int32_t peer, int32_t ctx, int tag,
+			   MPI_Comm comm);
+/* Block r (inside a call) until q completes; r's non-blocking
+ * collectives progress meanwhile. */
+void emu_p2p_wait(emu_rank *r, const char *call, emu_req *q);
+/* Hand over a completed request: its message joins the waits of the next
+ * SEB, status copied out, request freed.  Returns its error. */
+int emu_p2p_finish(emu_rank *r, emu_req *q, MPI_Status *st);
+/* A request for a non-blocking collective (kind REQ_COLL, q->coll =
+ * sched); emu_req_complete() when the schedule has finished. */
+emu_req *emu_req_new_coll(emu_rank *r, const char *call, void *sched);
+void emu_req_complete(emu_req *q);
 /* Leaks at the end: active requests and unreceived messages.  Returns
  * the number reported. */
 unsigned long emu_p2p_report_leaks(unsigned long limit);
 /* What a blocked rank waits for, e.g. "(source=3, tag=0, MPI_COMM_WORLD)"
  * or "for MPI_Irecv(...)". */
 void emu_p2p_describe(const emu_rank *r, char *buf, size_t len);
-const char *emu_type_name(MPI_Datatype t);
-int emu_type_size(MPI_Datatype t);
 
 #endif /* SIBYL_EMU_PRIVATE_H */

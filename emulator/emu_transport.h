@@ -5,7 +5,8 @@
  * own mpi.h, so this header uses no MPI type.  Three real communicators
  * (duplicates of Open MPI's world) keep the traffic apart:
  *   control  envelopes: eager messages (envelope + payload), rendezvous
- *            requests (envelope only) and clear-to-send replies; received
+ *            requests (envelope only), clear-to-send replies, and the
+ *            runtime's own messages (emu_tr_send_rt); received
  *            with MPI_ANY_SOURCE/MPI_ANY_TAG, so messages between two
  *            processes are handled in the order they were sent, which is
  *            what keeps virtual messages non-overtaking;
@@ -53,6 +54,11 @@ void emu_tr_send_cts(int proc, int32_t sreq, int32_t rreq, int has_ack,
  * emu_p2p_send_done(sreq) once the buffer may be reused. */
 void emu_tr_send_data(int proc, int32_t rreq, const void *buf,
 		      uint64_t size, int32_t sreq);
+/* A runtime message (not a virtual rank's, not traced): len bytes of
+ * data (copied) for process proc, handed to emu_comm_rt_arrived() there.
+ * Counted in emu_tr_sent/emu_tr_recvd like every control message, so the
+ * termination vote waits for it. */
+void emu_tr_send_rt(int proc, const void *data, size_t len);
 /* Receive the payload for request rreq from process proc into buf;
  * emu_p2p_data_done(rreq) once it landed. */
 void emu_tr_post_data(int proc, int32_t rreq, void *buf, uint64_t size);
@@ -81,5 +87,8 @@ void emu_p2p_cts(int src_proc, int32_t sreq, int32_t rreq, int has_ack,
 		 uint64_t ack_seq, int64_t ack_vt);
 void emu_p2p_data_done(int32_t rreq);
 void emu_p2p_send_done(int32_t sreq);
+/* A runtime message arrived (implemented in comm.c): `block' (malloc'd,
+ * len bytes) as emu_tr_send_rt sent it; ownership passes. */
+void emu_comm_rt_arrived(int src_proc, void *block, size_t len);
 
 #endif /* SIBYL_EMU_TRANSPORT_H */

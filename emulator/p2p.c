@@ -39,137 +39,29 @@
 
 #include "emu_private.h"
 
-/* --------------------------------------------------------- datatypes */
-
-static const struct {
-	const char *name;
-	int size;
-} types[SIBYL_MPI_NBASIC_TYPES] = {
-	[MPI_DATATYPE_NULL] = { "MPI_DATATYPE_NULL", 0 },
-	[MPI_CHAR] = { "MPI_CHAR", sizeof(char) },
-	[MPI_SIGNED_CHAR] = { "MPI_SIGNED_CHAR", sizeof(signed char) },
-	[MPI_UNSIGNED_CHAR] = { "MPI_UNSIGNED_CHAR", sizeof(unsigned char) },
-	[MPI_BYTE] = { "MPI_BYTE", 1 },
-	[MPI_SHORT] = { "MPI_SHORT", sizeof(short) },
-	[MPI_UNSIGNED_SHORT] = { "MPI_UNSIGNED_SHORT", sizeof(short) },
-	[MPI_INT] = { "MPI_INT", sizeof(int) },
-	[MPI_UNSIGNED] = { "MPI_UNSIGNED", sizeof(unsigned) },
-	[MPI_LONG] = { "MPI_LONG", sizeof(long) },
-	[MPI_UNSIGNED_LONG] = { "MPI_UNSIGNED_LONG", sizeof(long) },
-	[MPI_LONG_LONG_INT] = { "MPI_LONG_LONG_INT", sizeof(long long) },
-	[MPI_UNSIGNED_LONG_LONG] = { "MPI_UNSIGNED_LONG_LONG",
-				     sizeof(long long) },
-	[MPI_FLOAT] = { "MPI_FLOAT", sizeof(float) },
-	[MPI_DOUBLE] = { "MPI_DOUBLE", sizeof(double) },
-	[MPI_LONG_DOUBLE] = { "MPI_LONG_DOUBLE", sizeof(long double) },
-	[MPI_WCHAR] = { "MPI_WCHAR", 4 },
-	[MPI_C_BOOL] = { "MPI_C_BOOL", sizeof(_Bool) },
-	[MPI_INT8_T] = { "MPI_INT8_T", 1 },
-	[MPI_INT16_T] = { "MPI_INT16_T", 2 },
-	[MPI_INT32_T] = { "MPI_INT32_T", 4 },
-	[MPI_INT64_T] = { "MPI_INT64_T", 8 },
-	[MPI_UINT8_T] = { "MPI_UINT8_T", 1 },
-	[MPI_UINT16_T] = { "MPI_UINT16_T", 2 },
-	[MPI_UINT32_T] = { "MPI_UINT32_T", 4 },
-	[MPI_UINT64_T] = { "MPI_UINT64_T", 8 },
-	[MPI_AINT] = { "MPI_AINT", sizeof(MPI_Aint) },
-	[MPI_OFFSET] = { "MPI_OFFSET", sizeof(MPI_Offset) },
-	[MPI_COUNT] = { "MPI_COUNT", sizeof(MPI_Count) },
-	[MPI_PACKED] = { "MPI_PACKED", 1 },
-	[MPI_FLOAT_INT] = { "MPI_FLOAT_INT", sizeof(struct { float a;
-							      int b; }) },
-	[MPI_DOUBLE_INT] = { "MPI_DOUBLE_INT", sizeof(struct { double a;
-								int b; }) },
-	[MPI_LONG_INT] = { "MPI_LONG_INT", sizeof(struct { long a; int b; }) },
-	[MPI_2INT] = { "MPI_2INT", 2 * sizeof(int) },
-	[MPI_SHORT_INT] = { "MPI_SHORT_INT", sizeof(struct { short a;
-							      int b; }) },
-	[MPI_LONG_DOUBLE_INT] = { "MPI_LONG_DOUBLE_INT",
-				  sizeof(struct { long double a; int b; }) },
-	[MPI_C_FLOAT_COMPLEX] = { "MPI_C_FLOAT_COMPLEX", 2 * sizeof(float) },
-	[MPI_C_DOUBLE_COMPLEX] = { "MPI_C_DOUBLE_COMPLEX",
-				   2 * sizeof(double) },
-};
-
-int emu_type_size(MPI_Datatype t)
-{
-	return t > 0 && t < SIBYL_MPI_NBASIC_TYPES ? types[t].size : -1;
-}
-
-const char *emu_type_name(MPI_Datatype t)
-{
-	return t >= 0 && t < SIBYL_MPI_NBASIC_TYPES ? types[t].name :
-		"(invalid datatype)";
-}
-
-int MPI_Type_size(MPI_Datatype datatype, int *size)
-{
-	int s = emu_type_size(datatype);
-	if (s < 0)
-		return emu_mpi_error(emu.current, "MPI_Type_size",
-				     MPI_ERR_TYPE, "%d is not a datatype",
-				     datatype);
-	*size = s;
-	return MPI_SUCCESS;
-}
-
 /* ------------------------------------------------------ communicators */
-
-typedef struct comm_info {
-	int32_t ctx;
-	int size, rank;
-	const char *name;
-} comm_info;
-
-static void comm_get(emu_rank *r, MPI_Comm c, const char *call,
-		     comm_info *ci)
-{
-	ci->ctx = -1;
-	ci->size = ci->rank = 0;
-	ci->name = "?";
-	if (c == MPI_COMM_WORLD) {
-		ci->ctx = 0;
-		ci->size = (int)emu.nranks;
-		ci->rank = r->world;
-		ci->name = "MPI_COMM_WORLD";
-	} else if (c == MPI_COMM_SELF) {
-		ci->ctx = 1;
-		ci->size = 1;
-		ci->rank = 0;
-		ci->name = "MPI_COMM_SELF";
-	} else {
-		emu_mpi_error(r, call, MPI_ERR_COMM, "%d is not a "
-			      "communicator%s", c, c == MPI_COMM_NULL ?
-			      " (MPI_COMM_NULL)" : "");
-	}
-}
-
-static int32_t to_world(emu_rank *r, MPI_Comm c, int rank)
-{
-	return c == MPI_COMM_SELF ? r->world : rank;
-}
-
-static int from_world(emu_rank *r, MPI_Comm c, int32_t w)
-{
-	return c == MPI_COMM_SELF ? 0 : w;
-}
 
 int MPI_Comm_rank(MPI_Comm comm, int *rank)
 {
-	emu_rank *r = emu_self("MPI_Comm_rank");
-	comm_info ci;
-	comm_get(r, comm, "MPI_Comm_rank", &ci);
-	*rank = ci.rank;
+	EMU_API(r, "MPI_Comm_rank");
+	*rank = emu_comm_get(r, comm, "MPI_Comm_rank")->rank;
 	return MPI_SUCCESS;
 }
 
 int MPI_Comm_size(MPI_Comm comm, int *size)
 {
-	emu_rank *r = emu_self("MPI_Comm_size");
-	comm_info ci;
-	comm_get(r, comm, "MPI_Comm_size", &ci);
-	*size = ci.size;
+	EMU_API(r, "MPI_Comm_size");
+	*size = emu_comm_size(emu_comm_get(r, comm, "MPI_Comm_size"));
 	return MPI_SUCCESS;
+}
+
+/* The source of a received message as a rank of the receive's
+ * communicator (its world rank if the communicator is gone). */
+static int source_rank(emu_rank *r, MPI_Comm comm, int32_t w)
+{
+	emu_comm *c = emu_comm_lookup(r, comm);
+	int i = c ? emu_comm_rank_of(c, w) : -1;
+	return i >= 0 ? i : w;
 }
 
 /* ----------------------------------------------------------- requests */
@@ -213,6 +105,13 @@ static void req_release(emu_req *q)
 {
 	free(q->tmp);
 	q->tmp = NULL;
+	if (q->kind == REQ_RECV && q->pack)
+		emu_dt_release(q->type);
+	free(q->pack);
+	q->pack = NULL;
+	if (q->kind == REQ_COLL && q->coll)
+		emu_coll_release(q);
+	q->coll = NULL;
 	q->kind = REQ_FREE;
 	q->next = free_reqs;
 	free_reqs = q;
@@ -241,14 +140,40 @@ static emu_req *req_of(emu_rank *r, const char *call, MPI_Request h)
 	return q;
 }
 
-/* A request finished: wake its owner, or drop it if it was freed. */
+/* Where rank r's buffer p (n bytes) is now: other ranks may be running,
+ * and each rank has its own copy of the program's globals (privatize.c). */
+static void *at(const emu_rank *r, const void *p, uint64_t n)
+{
+	return emu_priv_addr(r, p, (size_t)n);
+}
+
+/* A request finished: wake its owner, or drop it if it was freed.  A
+ * receive into a non-contiguous buffer unpacks what it received. */
 static void req_done(emu_req *q)
 {
+	if (q->kind == REQ_RECV && q->pack) {
+		uint64_t n = q->msg_size < q->cap ? q->msg_size : q->cap;
+		emu_dt_unpack(q->pack, n, at(q->owner, q->buf, 1), q->count,
+			      q->type);
+	}
 	q->complete = 1;
 	if (q->freed)
 		req_release(q);
 	else
 		emu_wake(q->owner);
+}
+
+emu_req *emu_req_new_coll(emu_rank *r, const char *call, void *sched)
+{
+	emu_req *q = req_new(r, REQ_COLL, call);
+	q->coll = sched;
+	q->peer = MPI_PROC_NULL;
+	return q;
+}
+
+void emu_req_complete(emu_req *q)
+{
+	req_done(q);
 }
 
 /* ------------------------------------------------------------ queues */
@@ -295,37 +220,154 @@ static emu_req *match_posted(emu_rank *d, const emu_env *e)
 	return NULL;
 }
 
-static emu_msg *find_unexpected(emu_rank *r, int32_t ctx, int32_t src,
-				int tag, emu_msg **prevp)
+/*
+ * Unexpected messages are kept in arrival order.  A rank that collects
+ * from many sources in a fixed order (a root receiving from every rank in
+ * turn) would scan that list once per receive -- quadratic at 256K
+ * ranks -- so once the list grows beyond UIDX_MIN messages it is also
+ * indexed by (context, source): a hash table of per-source chains, also
+ * in arrival order.  Receives from a given source look in its chain;
+ * MPI_ANY_SOURCE receives scan the whole list, which is the order MPI
+ * requires.
+ */
+#define UIDX_MIN 64
+
+typedef struct uchain {
+	int32_t ctx, src;          /* ctx == INT32_MIN: an empty slot */
+	emu_msg *head, *tail;
+} uchain;
+
+typedef struct emu_uidx {
+	uint32_t cap, used;        /* slots (a power of two), keys in use */
+	uchain *b;
+} emu_uidx;
+
+static uint32_t uhash(int32_t ctx, int32_t src)
 {
-	emu_msg *prev = NULL;
-	for (emu_msg *m = r->unexp_head; m; prev = m, m = m->next)
-		if (matches(ctx, src, tag, &m->env)) {
-			if (prevp)
-				*prevp = prev;
-			return m;
+	uint64_t k = ((uint64_t)(uint32_t)ctx << 32) | (uint32_t)src;
+	k *= UINT64_C(0x9e3779b97f4a7c15);
+	return (uint32_t)(k >> 32);
+}
+
+static uchain *uidx_slot(emu_uidx *x, int32_t ctx, int32_t src, int create)
+{
+	uint32_t mask = x->cap - 1;
+	for (uint32_t i = uhash(ctx, src) & mask;; i = (i + 1) & mask) {
+		uchain *c = &x->b[i];
+		if (c->ctx == INT32_MIN) {
+			if (!create)
+				return NULL;
+			c->ctx = ctx;
+			c->src = src;
+			c->head = c->tail = NULL;
+			x->used++;
+			return c;
 		}
+		if (c->ctx == ctx && c->src == src)
+			return c;
+	}
+}
+
+static void uchain_append(emu_uidx *x, emu_msg *m)
+{
+	uchain *c = uidx_slot(x, m->env.ctx, m->env.src, 1);
+	m->snext = NULL;
+	m->sprev = c->tail;
+	if (c->tail)
+		c->tail->snext = m;
+	else
+		c->head = m;
+	c->tail = m;
+}
+
+/* (Re)build r's index with room for twice its messages' sources; keys
+ * whose chain has emptied are dropped. */
+static void uidx_build(emu_rank *r)
+{
+	emu_uidx *x = r->uidx;
+	uint32_t cap = 256;
+	while (cap < 4 * r->nunexp)
+		cap *= 2;
+	if (!x && !(x = r->uidx = calloc(1, sizeof *x)))
+		emu_fatal("out of memory");
+	free(x->b);
+	if (!(x->b = malloc(cap * sizeof *x->b)))
+		emu_fatal("out of memory indexing %u messages", r->nunexp);
+	for (uint32_t i = 0; i < cap; i++)
+		x->b[i].ctx = INT32_MIN;
+	x->cap = cap;
+	x->used = 0;
+	for (emu_msg *m = r->unexp_head; m; m = m->next)
+		uchain_append(x, m);
+}
+
+static void uidx_free(emu_rank *r)
+{
+	if (r->uidx) {
+		free(r->uidx->b);
+		free(r->uidx);
+		r->uidx = NULL;
+	}
+}
+
+static emu_msg *find_unexpected(emu_rank *r, int32_t ctx, int32_t src,
+				int tag)
+{
+	if (r->uidx && src >= 0) {
+		uchain *c = uidx_slot(r->uidx, ctx, src, 0);
+		for (emu_msg *m = c ? c->head : NULL; m; m = m->snext)
+			if (tag == MPI_ANY_TAG || m->env.tag == tag)
+				return m;
+		return NULL;
+	}
+	for (emu_msg *m = r->unexp_head; m; m = m->next)
+		if (matches(ctx, src, tag, &m->env))
+			return m;
 	return NULL;
 }
 
 static void unexpected_append(emu_rank *r, emu_msg *m)
 {
 	m->next = NULL;
+	m->prev = r->unexp_tail;
 	if (r->unexp_tail)
 		r->unexp_tail->next = m;
 	else
 		r->unexp_head = m;
 	r->unexp_tail = m;
+	r->nunexp++;
+	if (r->uidx && 2 * (r->uidx->used + 1) <= r->uidx->cap)
+		uchain_append(r->uidx, m);
+	else if (r->uidx || r->nunexp > UIDX_MIN)
+		uidx_build(r);
 }
 
-static void unexpected_remove(emu_rank *r, emu_msg *m, emu_msg *prev)
+static void unexpected_remove(emu_rank *r, emu_msg *m)
 {
-	if (prev)
-		prev->next = m->next;
+	if (m->prev)
+		m->prev->next = m->next;
 	else
 		r->unexp_head = m->next;
-	if (r->unexp_tail == m)
-		r->unexp_tail = prev;
+	if (m->next)
+		m->next->prev = m->prev;
+	else
+		r->unexp_tail = m->prev;
+	r->nunexp--;
+	if (!r->uidx)
+		return;
+	if (r->nunexp == 0) {
+		uidx_free(r);
+		return;
+	}
+	uchain *c = uidx_slot(r->uidx, m->env.ctx, m->env.src, 0);
+	if (m->sprev)
+		m->sprev->snext = m->snext;
+	else
+		c->head = m->snext;
+	if (m->snext)
+		m->snext->sprev = m->sprev;
+	else
+		c->tail = m->sprev;
 }
 
 /* ----------------------------------------------------------- delivery */
@@ -348,9 +390,10 @@ static void recv_matched(emu_req *q, const emu_env *e, const void *data)
 {
 	uint64_t n = e->size < q->cap ? e->size : q->cap;
 	if (data && n)
-		memcpy(q->buf, data, n);
+		memcpy(q->pack ? q->pack : at(q->owner, q->buf, n), data, n);
 	q->msg_size = e->size;
-	q->status.MPI_SOURCE = from_world(q->owner, q->comm, e->src);
+	/* A world rank until finish() (the communicator's rank then). */
+	q->status.MPI_SOURCE = e->src;
 	q->status.MPI_TAG = e->tag;
 	q->status.MPI_ERROR = e->size > q->cap ? MPI_ERR_TRUNCATE :
 		MPI_SUCCESS;
@@ -370,7 +413,8 @@ static void deliver(emu_req *q, emu_msg *m)
 	if (m->sbuf) {
 		/* Same process, rendezvous: copy from the sender's buffer
 		 * and complete the send. */
-		recv_matched(q, e, m->sbuf);
+		recv_matched(q, e, at(emu_local_rank(e->src), m->sbuf,
+				      e->size));
 		emu_req *s = emu_req_get(e->sreq);
 		if (s) {
 			uint64_t seq;
@@ -389,9 +433,13 @@ static void deliver(emu_req *q, emu_msg *m)
 		 * tell the sender to go ahead. */
 		recv_matched(q, e, NULL);
 		uint64_t n = e->size;
-		void *dst = q->buf;
-		if (e->size > q->cap) {
-			if (!(q->tmp = malloc(e->size)))
+		void *dst = q->pack ? q->pack : at(d, q->buf, n < q->cap ?
+						     n : q->cap);
+		/* Open MPI writes it later: not straight into globals that
+		 * move at every switch. */
+		if (e->size > q->cap || (!q->pack &&
+					 !emu_priv_stable(q->buf, n))) {
+			if (!(q->tmp = malloc(e->size ? e->size : 1)))
 				emu_fatal("out of memory receiving %llu bytes",
 					  (unsigned long long)e->size);
 			dst = q->tmp;
@@ -449,7 +497,16 @@ void emu_p2p_cts(int src_proc, int32_t sreq, int32_t rreq, int has_ack,
 		s->msg.seq = ack_seq;
 		s->msg_vt = ack_vt;
 	}
-	emu_tr_send_data(src_proc, rreq, s->buf, s->cap, sreq);
+	const void *src = at(s->owner, s->buf, s->cap);
+	if (!emu_priv_stable(s->buf, s->cap)) {
+		/* Globals that move at every switch: send a copy. */
+		if (!(s->tmp = malloc(s->cap ? s->cap : 1)))
+			emu_fatal("out of memory sending %llu bytes",
+				  (unsigned long long)s->cap);
+		memcpy(s->tmp, src, s->cap);
+		src = s->tmp;
+	}
+	emu_tr_send_data(src_proc, rreq, src, s->cap, sreq);
 }
 
 void emu_p2p_send_done(int32_t sreq)
@@ -466,7 +523,8 @@ void emu_p2p_data_done(int32_t rreq)
 	if (!q)
 		return;
 	if (q->tmp) {
-		memcpy(q->buf, q->tmp, q->cap);
+		uint64_t n = q->msg_size < q->cap ? q->msg_size : q->cap;
+		memcpy(q->pack ? q->pack : at(q->owner, q->buf, n), q->tmp, n);
 		free(q->tmp);
 		q->tmp = NULL;
 	}
@@ -478,65 +536,41 @@ void emu_p2p_data_done(int32_t rreq)
 static uint64_t check_buffer(emu_rank *r, const char *call, const void *buf,
 			     int count, MPI_Datatype type)
 {
-	int ts = emu_type_size(type);
-	if (ts < 0 || type == MPI_DATATYPE_NULL)
-		emu_mpi_error(r, call, MPI_ERR_TYPE, "%d is not a datatype%s",
-			      type, type == MPI_DATATYPE_NULL ?
-			      " (MPI_DATATYPE_NULL)" : "");
+	emu_dt_check(r, call, type);
 	if (count < 0)
 		emu_mpi_error(r, call, MPI_ERR_COUNT, "negative count %d",
 			      count);
-	uint64_t bytes = (uint64_t)count * (uint64_t)ts;
+	uint64_t bytes = (uint64_t)count * (uint64_t)emu_dt_size(type);
 	if (bytes > INT_MAX)
 		emu_mpi_error(r, call, MPI_ERR_COUNT, "%llu bytes in one "
 			      "message; this version moves at most %d",
 			      (unsigned long long)bytes, INT_MAX);
-	if (bytes && !buf)
+	/* A derived type may address absolute locations (MPI_BOTTOM). */
+	if (bytes && !buf && type < SIBYL_MPI_NBASIC_TYPES)
 		emu_mpi_error(r, call, MPI_ERR_BUFFER, "NULL buffer for %d "
-			      "elements of %s", count, emu_type_name(type));
+			      "elements of %s", count, emu_dt_name(type));
 	return bytes;
 }
 
-static emu_req *start_send(emu_rank *r, const char *call, const void *buf,
-			   int count, MPI_Datatype type, int dest, int tag,
-			   MPI_Comm comm, int ssend)
+/* Send `bytes' contiguous bytes at buf from r to world rank dw (q set up
+ * by the caller: kind, comm, peer, tag, ctx).  Completes q when the data
+ * has left (eager) or been matched (rendezvous, synchronous). */
+static void post_send(emu_rank *r, emu_req *q, const void *buf,
+		      uint64_t bytes, int32_t dw, int ssend)
 {
-	comm_info ci;
-	comm_get(r, comm, call, &ci);
-	uint64_t bytes = check_buffer(r, call, buf, count, type);
-	if (tag < 0 || tag > MPI_TAG_UB_VALUE)
-		emu_mpi_error(r, call, MPI_ERR_TAG, "tag %d is not in 0..%d",
-			      tag, MPI_TAG_UB_VALUE);
-	if (dest != MPI_PROC_NULL && (dest < 0 || dest >= ci.size))
-		emu_mpi_error(r, call, MPI_ERR_RANK, "destination %d is not "
-			      "a rank of %s (size %d)", dest, ci.name,
-			      ci.size);
-
-	emu_req *q = req_new(r, REQ_SEND, call);
-	q->comm = comm;
-	q->peer = dest;
-	q->tag = tag;
-	q->ctx = ci.ctx;
+	q->peer_world = dw;
 	q->ssend = (uint8_t)ssend;
 	q->cap = bytes;
 	q->buf = (void *)buf;
-	q->type = type;
-	q->count = count;
-	if (dest == MPI_PROC_NULL) {
-		q->complete = 1;
-		return q;
-	}
-	int32_t dw = to_world(r, comm, dest);
-	q->peer_world = dw;
 
 	emu_env e;
 	memset(&e, 0, sizeof e);
 	e.src = r->world;
 	e.dst = dw;
-	e.tag = tag;
-	e.ctx = ci.ctx;
+	e.tag = q->tag;
+	e.ctx = q->ctx;
 	e.size = bytes;
-	e.seq = emu_rec_send(r, dw, tag, bytes);
+	e.seq = emu_rec_send(r, dw, q->tag, bytes);
 	e.vt = emu_rec_vtime(r);
 	e.sreq = q->handle;
 	if (ssend)
@@ -547,24 +581,20 @@ static emu_req *start_send(emu_rank *r, const char *call, const void *buf,
 		emu_req *rq = match_posted(d, &e);
 		emu_msg *m;
 		if (rq) {
-			emu_msg tmp;
-			memset(&tmp, 0, sizeof tmp);
-			tmp.env = e;
 			if (!ssend) {
 				recv_matched(rq, &e, buf);
 				req_done(rq);
 				q->complete = 1;
-				return q;
+				return;
 			}
 			/* Synchronous: go through the rendezvous path so
 			 * the acknowledgement is recorded. */
-			m = malloc(sizeof *m);
-			if (!m)
+			if (!(m = calloc(1, sizeof *m)))
 				emu_fatal("out of memory");
-			*m = tmp;
+			m->env = e;
 			m->sbuf = buf ? buf : (const void *)"";
 			deliver(rq, m);
-			return q;
+			return;
 		}
 		if (!ssend && bytes <= EMU_EAGER_LIMIT) {
 			m = malloc(sizeof *m + bytes);
@@ -588,7 +618,7 @@ static emu_req *start_send(emu_rank *r, const char *call, const void *buf,
 		m->src_proc = emu.proc;
 		unexpected_append(d, m);
 		emu_wake(d);
-		return q;
+		return;
 	}
 	int p = emu_owner_proc(dw);
 	if (!ssend && bytes <= EMU_EAGER_LIMIT) {
@@ -598,37 +628,102 @@ static emu_req *start_send(emu_rank *r, const char *call, const void *buf,
 		e.flags |= EMU_F_RNDV;
 		emu_tr_send_env(p, &e, NULL);
 	}
+}
+
+static emu_req *start_send(emu_rank *r, const char *call, const void *buf,
+			   int count, MPI_Datatype type, int dest, int tag,
+			   MPI_Comm comm, int ssend)
+{
+	emu_comm *c = emu_comm_get(r, comm, call);
+	uint64_t bytes = check_buffer(r, call, buf, count, type);
+	if (tag < 0 || tag > MPI_TAG_UB_VALUE)
+		emu_mpi_error(r, call, MPI_ERR_TAG, "tag %d is not in 0..%d",
+			      tag, MPI_TAG_UB_VALUE);
+	if (dest != MPI_PROC_NULL && (dest < 0 || dest >= emu_comm_size(c)))
+		emu_mpi_error(r, call, MPI_ERR_RANK, "destination %d is not "
+			      "a rank of %s (size %d)", dest,
+			      emu_comm_describe(r, comm), emu_comm_size(c));
+
+	emu_req *q = req_new(r, REQ_SEND, call);
+	q->comm = comm;
+	q->peer = dest;
+	q->tag = tag;
+	q->ctx = c->ctx;
+	q->type = type;
+	q->count = count;
+	if (dest == MPI_PROC_NULL) {
+		q->complete = 1;
+		return q;
+	}
+	if (bytes && !emu_dt_contiguous(type)) {
+		if (!(q->pack = malloc(bytes)))
+			emu_mpi_error(r, call, MPI_ERR_NO_MEM, "no memory to "
+				      "pack %llu bytes",
+				      (unsigned long long)bytes);
+		emu_dt_pack(buf, count, type, q->pack);
+		buf = q->pack;
+	}
+	post_send(r, q, buf, bytes, emu_comm_world(c, dest), ssend);
+	return q;
+}
+
+emu_req *emu_p2p_isend_raw(emu_rank *r, const char *call, const void *buf,
+			   uint64_t bytes, int32_t peer, int32_t ctx, int tag,
+			   MPI_Comm comm)
+{
+	emu_req *q = req_new(r, REQ_SEND, call);
+	q->comm = comm;
+	q->peer = peer;
+	q->tag = tag;
+	q->ctx = ctx;
+	q->type = MPI_BYTE;
+	q->count = (int)bytes;
+	post_send(r, q, buf, bytes, peer, 0);
 	return q;
 }
 
 /* The (source, tag) of a receive or probe: wildcards allowed. */
-static void check_source_tag(emu_rank *r, const char *call,
-			     const comm_info *ci, int source, int tag)
+static void check_source_tag(emu_rank *r, const char *call, emu_comm *c,
+			     MPI_Comm comm, int source, int tag)
 {
 	if (tag != MPI_ANY_TAG && (tag < 0 || tag > MPI_TAG_UB_VALUE))
 		emu_mpi_error(r, call, MPI_ERR_TAG, "tag %d is not "
 			      "MPI_ANY_TAG nor in 0..%d", tag,
 			      MPI_TAG_UB_VALUE);
 	if (source != MPI_PROC_NULL && source != MPI_ANY_SOURCE &&
-	    (source < 0 || source >= ci->size))
+	    (source < 0 || source >= emu_comm_size(c)))
 		emu_mpi_error(r, call, MPI_ERR_RANK, "source %d is not a rank "
-			      "of %s (size %d)", source, ci->name, ci->size);
+			      "of %s (size %d)", source,
+			      emu_comm_describe(r, comm), emu_comm_size(c));
+}
+
+/* Post receive q (set up by the caller) from world rank src (-1: any):
+ * match an unexpected message or join the posted queue. */
+static void post_recv(emu_rank *r, emu_req *q, int32_t src)
+{
+	q->peer_world = src;
+	emu_msg *m = find_unexpected(r, q->ctx, src, q->tag);
+	if (m) {
+		unexpected_remove(r, m);
+		deliver(q, m);
+	} else {
+		posted_append(r, q);
+	}
 }
 
 static emu_req *start_recv(emu_rank *r, const char *call, void *buf,
 			   int count, MPI_Datatype type, int source, int tag,
 			   MPI_Comm comm)
 {
-	comm_info ci;
-	comm_get(r, comm, call, &ci);
+	emu_comm *c = emu_comm_get(r, comm, call);
 	uint64_t bytes = check_buffer(r, call, buf, count, type);
-	check_source_tag(r, call, &ci, source, tag);
+	check_source_tag(r, call, c, comm, source, tag);
 
 	emu_req *q = req_new(r, REQ_RECV, call);
 	q->comm = comm;
 	q->peer = source;
 	q->tag = tag;
-	q->ctx = ci.ctx;
+	q->ctx = c->ctx;
 	q->buf = buf;
 	q->cap = bytes;
 	q->type = type;
@@ -639,26 +734,35 @@ static emu_req *start_recv(emu_rank *r, const char *call, void *buf,
 		q->complete = 1;
 		return q;
 	}
-	q->peer_world = source == MPI_ANY_SOURCE ? -1 :
-		to_world(r, comm, source);
-	emu_msg *prev;
-	emu_msg *m = find_unexpected(r, q->ctx, q->peer_world, tag, &prev);
-	if (m) {
-		unexpected_remove(r, m, prev);
-		deliver(q, m);
-	} else {
-		posted_append(r, q);
-	}
+	if (bytes && !emu_dt_contiguous(type) && !(q->pack = malloc(bytes)))
+		emu_mpi_error(r, call, MPI_ERR_NO_MEM, "no memory for a "
+			      "%llu-byte receive", (unsigned long long)bytes);
+	/* The type must outlive an MPI_Type_free until the data is in. */
+	if (q->pack)
+		emu_dt_retain(type);
+	post_recv(r, q, source == MPI_ANY_SOURCE ? -1 :
+		  emu_comm_world(c, source));
+	return q;
+}
+
+emu_req *emu_p2p_irecv_raw(emu_rank *r, const char *call, void *buf,
+			   uint64_t bytes, int32_t peer, int32_t ctx, int tag,
+			   MPI_Comm comm)
+{
+	emu_req *q = req_new(r, REQ_RECV, call);
+	q->comm = comm;
+	q->peer = peer;
+	q->tag = tag;
+	q->ctx = ctx;
+	q->buf = buf;
+	q->cap = bytes;
+	q->type = MPI_BYTE;
+	q->count = (int)bytes;
+	post_recv(r, q, peer);
 	return q;
 }
 
 /* ------------------------------------------------------ completing ops */
-
-static const char *comm_name(MPI_Comm c)
-{
-	return c == MPI_COMM_SELF ? "MPI_COMM_SELF" : c == MPI_COMM_WORLD ?
-		"MPI_COMM_WORLD" : "(invalid communicator)";
-}
 
 static void fmt_peer(char *buf, size_t len, int peer, int wild)
 {
@@ -675,18 +779,21 @@ void emu_p2p_describe(const emu_rank *r, char *buf, size_t len)
 	const emu_req *q = r->blocked_req;
 
 	buf[0] = 0;
-	if (q) {
+	if (q && q->kind == REQ_COLL) {
+		emu_coll_describe(q, buf, len);
+	} else if (q) {
 		int same = r->blocked_in && strcmp(r->blocked_in, q->call) == 0;
 		fmt_peer(peer, sizeof peer, q->peer, MPI_ANY_SOURCE);
 		fmt_peer(tag, sizeof tag, q->tag, MPI_ANY_TAG);
 		snprintf(buf, len, "%s%s(%s=%s, tag=%s, %s)", same ? "" :
 			 "for ", same ? "" : q->call, q->kind == REQ_RECV ?
-			 "source" : "dest", peer, tag, comm_name(q->comm));
+			 "source" : "dest", peer, tag,
+			 emu_comm_describe((emu_rank *)r, q->comm));
 	} else if (r->blocked_n == -1) {
 		fmt_peer(peer, sizeof peer, r->blocked_src, MPI_ANY_SOURCE);
 		fmt_peer(tag, sizeof tag, r->blocked_tag, MPI_ANY_TAG);
 		snprintf(buf, len, "(source=%s, tag=%s, %s)", peer, tag,
-			 comm_name(r->blocked_comm));
+			 emu_comm_describe((emu_rank *)r, r->blocked_comm));
 	} else if (r->blocked_n > 0) {
 		snprintf(buf, len, "for %d request%s", r->blocked_n,
 			 r->blocked_n == 1 ? "" : "s");
@@ -695,14 +802,25 @@ void emu_p2p_describe(const emu_rank *r, char *buf, size_t len)
 
 /* Hand over a completed request: its message joins the next SEB's waits,
  * its status is copied out, the request is freed.  Returns its error. */
+static void empty_status(MPI_Status *st);
+
 static int finish(emu_rank *r, emu_req *q, MPI_Status *st)
 {
+	if (q->kind == REQ_COLL) {
+		empty_status(st);
+		req_release(q);
+		return MPI_SUCCESS;
+	}
 	int err = q->kind == REQ_RECV ? q->status.MPI_ERROR : MPI_SUCCESS;
+	int src = q->status.MPI_SOURCE;
+	if (q->kind == REQ_RECV && src >= 0)
+		src = source_rank(r, q->comm, src);
 	if (q->has_msg)
 		emu_rec_consume(r, q->msg, q->msg_vt);
 	if (st) {
 		if (q->kind == REQ_RECV) {
 			*st = q->status;
+			st->MPI_SOURCE = src;
 		} else {
 			st->MPI_ERROR = MPI_SUCCESS;
 			st->sibyl_cancelled = 0;
@@ -711,18 +829,24 @@ static int finish(emu_rank *r, emu_req *q, MPI_Status *st)
 		st->sibyl_cancelled = q->cancelled;
 	}
 	if (err == MPI_ERR_TRUNCATE) {
-		char src[16];
-		snprintf(src, sizeof src, "%d", q->status.MPI_SOURCE);
-		emu_mpi_error(r, q->call, MPI_ERR_TRUNCATE, "a message of "
-			      "%llu bytes from rank %s (tag %d) does not fit "
-			      "the receive buffer of %d x %s = %llu bytes",
-			      (unsigned long long)q->msg_size, src,
-			      q->status.MPI_TAG, q->count,
-			      emu_type_name(q->type),
-			      (unsigned long long)q->cap);
+		char what[256];
+		snprintf(what, sizeof what, "a message of %llu bytes from "
+			 "rank %d (tag %d) does not fit the receive buffer of "
+			 "%d x %s = %llu bytes",
+			 (unsigned long long)q->msg_size, src,
+			 q->status.MPI_TAG, q->count, emu_dt_name(q->type),
+			 (unsigned long long)q->cap);
+		const char *call = q->call;
+		req_release(q);
+		emu_mpi_error(r, call, MPI_ERR_TRUNCATE, "%s", what);
 	}
 	req_release(q);
 	return err;
+}
+
+int emu_p2p_finish(emu_rank *r, emu_req *q, MPI_Status *st)
+{
+	return finish(r, q, st);
 }
 
 static void empty_status(MPI_Status *st)
@@ -736,20 +860,40 @@ static void empty_status(MPI_Status *st)
 	}
 }
 
+/* Advance r's non-blocking collectives: whenever a rank is in an MPI
+ * call (its SEB has ended), what they wait for may have come. */
+static inline void nbc_turn(emu_rank *r)
+{
+	if (r->coll_active)
+		emu_coll_progress_rank(r);
+}
+
 static void wait_one(emu_rank *r, const char *call, emu_req *q)
 {
-	while (!q->complete) {
+	for (;;) {
+		if (q->kind == REQ_COLL && !q->complete)
+			emu_coll_progress(r, q);
+		nbc_turn(r);
+		if (q->complete)
+			break;
 		r->blocked_req = q;
 		emu_block(r, call);
 	}
 	r->blocked_req = NULL;
 }
 
+void emu_p2p_wait(emu_rank *r, const char *call, emu_req *q)
+{
+	wait_one(r, call, q);
+}
+
 /* Give other ranks (and the transport) a turn inside a polling call. */
 static void poll_turn(emu_rank *r)
 {
+	nbc_turn(r);
 	emu_tr_progress();
 	emu_yield(r);
+	nbc_turn(r);
 }
 
 /* ---------------------------------------------------- the MPI calls */
@@ -758,7 +902,7 @@ static int send_common(const char *call, const void *buf, int count,
 		       MPI_Datatype type, int dest, int tag, MPI_Comm comm,
 		       int ssend)
 {
-	emu_rank *r = emu_self(call);
+	EMU_API(r, call);
 	emu_rec_enter(r);
 	emu_req *q = start_send(r, call, buf, count, type, dest, tag, comm,
 				ssend);
@@ -793,7 +937,7 @@ static int isend_common(const char *call, const void *buf, int count,
 			MPI_Datatype type, int dest, int tag, MPI_Comm comm,
 			int ssend, MPI_Request *request)
 {
-	emu_rank *r = emu_self(call);
+	EMU_API(r, call);
 	emu_rec_enter(r);
 	emu_req *q = start_send(r, call, buf, count, type, dest, tag, comm,
 				ssend);
@@ -819,7 +963,7 @@ int MPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest,
 int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source,
 	     int tag, MPI_Comm comm, MPI_Status *status)
 {
-	emu_rank *r = emu_self("MPI_Recv");
+	EMU_API(r, "MPI_Recv");
 	emu_rec_enter(r);
 	emu_req *q = start_recv(r, "MPI_Recv", buf, count, datatype, source,
 				tag, comm);
@@ -832,7 +976,7 @@ int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source,
 int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source,
 	      int tag, MPI_Comm comm, MPI_Request *request)
 {
-	emu_rank *r = emu_self("MPI_Irecv");
+	EMU_API(r, "MPI_Irecv");
 	emu_rec_enter(r);
 	emu_req *q = start_recv(r, "MPI_Irecv", buf, count, datatype, source,
 				tag, comm);
@@ -847,7 +991,7 @@ int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 		 MPI_Comm comm, MPI_Status *status)
 {
 	const char *call = "MPI_Sendrecv";
-	emu_rank *r = emu_self(call);
+	EMU_API(r, call);
 	emu_rec_enter(r);
 	emu_req *rq = start_recv(r, call, recvbuf, recvcount, recvtype,
 				 source, recvtag, comm);
@@ -866,18 +1010,19 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype,
 			 MPI_Comm comm, MPI_Status *status)
 {
 	const char *call = "MPI_Sendrecv_replace";
-	emu_rank *r = emu_self(call);
+	EMU_API(r, call);
 	uint64_t bytes = check_buffer(r, call, buf, count, datatype);
 	void *copy = malloc(bytes ? bytes : 1);
 	if (!copy)
 		emu_mpi_error(r, call, MPI_ERR_NO_MEM, "no memory for a "
 			      "%llu-byte copy", (unsigned long long)bytes);
 	if (bytes)
-		memcpy(copy, buf, bytes);
+		emu_dt_pack(buf, count, datatype, copy);
 	emu_rec_enter(r);
 	emu_req *rq = start_recv(r, call, buf, count, datatype, source,
 				 recvtag, comm);
-	emu_req *sq = start_send(r, call, copy, count, datatype, dest,
+	/* The copy is packed: it goes as bytes. */
+	emu_req *sq = start_send(r, call, copy, (int)bytes, MPI_BYTE, dest,
 				 sendtag, comm, 0);
 	wait_one(r, call, sq);
 	wait_one(r, call, rq);
@@ -890,7 +1035,7 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype,
 
 int MPI_Wait(MPI_Request *request, MPI_Status *status)
 {
-	emu_rank *r = emu_self("MPI_Wait");
+	EMU_API(r, "MPI_Wait");
 	emu_rec_enter(r);
 	int err = MPI_SUCCESS;
 	if (*request == MPI_REQUEST_NULL) {
@@ -934,19 +1079,14 @@ static void finish_all(emu_rank *r, int count, MPI_Request reqs[],
 int MPI_Waitall(int count, MPI_Request reqs[], MPI_Status statuses[])
 {
 	const char *call = "MPI_Waitall";
-	emu_rank *r = emu_self(call);
+	EMU_API(r, call);
 	emu_rec_enter(r);
 	check_reqs(r, call, count, reqs);
 	for (int i = 0; i < count; i++) {
 		if (reqs[i] == MPI_REQUEST_NULL)
 			continue;
-		emu_req *q = emu_req_get(reqs[i]);
-		while (!q->complete) {
-			r->blocked_req = q;
-			emu_block(r, call);
-		}
+		wait_one(r, call, emu_req_get(reqs[i]));
 	}
-	r->blocked_req = NULL;
 	finish_all(r, count, reqs, statuses);
 	emu_rec_leave(r, call);
 	return MPI_SUCCESS;
@@ -972,6 +1112,7 @@ static int first_done(emu_rank *r, const char *call, int count,
 		      MPI_Request reqs[], int block)
 {
 	check_reqs(r, call, count, reqs);
+	nbc_turn(r);
 	int i = first_complete(count, reqs);
 	if (i == -1 && !block) {
 		poll_turn(r);
@@ -980,6 +1121,7 @@ static int first_done(emu_rank *r, const char *call, int count,
 	while (i == -1 && block) {
 		r->blocked_n = count;
 		emu_block(r, call);
+		nbc_turn(r);
 		i = first_complete(count, reqs);
 	}
 	r->blocked_n = 0;
@@ -989,7 +1131,7 @@ static int first_done(emu_rank *r, const char *call, int count,
 static int any_common(const char *call, int count, MPI_Request reqs[],
 		      int *index, int *flag, MPI_Status *status, int block)
 {
-	emu_rank *r = emu_self(call);
+	EMU_API(r, call);
 	emu_rec_enter(r);
 	int i = first_done(r, call, count, reqs, block);
 	int err = MPI_SUCCESS;
@@ -1026,7 +1168,7 @@ static int some_common(const char *call, int incount, MPI_Request reqs[],
 		       int *outcount, int indices[], MPI_Status statuses[],
 		       int block)
 {
-	emu_rank *r = emu_self(call);
+	EMU_API(r, call);
 	emu_rec_enter(r);
 	int i = first_done(r, call, incount, reqs, block);
 	if (i == -2) {
@@ -1065,7 +1207,7 @@ int MPI_Testsome(int incount, MPI_Request reqs[], int *outcount,
 
 int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 {
-	emu_rank *r = emu_self("MPI_Test");
+	EMU_API(r, "MPI_Test");
 	emu_rec_enter(r);
 	int err = MPI_SUCCESS;
 	if (*request == MPI_REQUEST_NULL) {
@@ -1073,6 +1215,7 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 		empty_status(status);
 	} else {
 		emu_req *q = req_of(r, "MPI_Test", *request);
+		nbc_turn(r);
 		if (!q->complete)
 			poll_turn(r);
 		*flag = q->complete;
@@ -1098,9 +1241,10 @@ int MPI_Testall(int count, MPI_Request reqs[], int *flag,
 		MPI_Status statuses[])
 {
 	const char *call = "MPI_Testall";
-	emu_rank *r = emu_self(call);
+	EMU_API(r, call);
 	emu_rec_enter(r);
 	check_reqs(r, call, count, reqs);
+	nbc_turn(r);
 	if (!all_complete(count, reqs))
 		poll_turn(r);
 	*flag = all_complete(count, reqs);
@@ -1114,10 +1258,9 @@ int MPI_Testall(int count, MPI_Request reqs[], int *flag,
 static int probe_common(const char *call, int source, int tag, MPI_Comm comm,
 			int *flag, MPI_Status *status)
 {
-	emu_rank *r = emu_self(call);
-	comm_info ci;
-	comm_get(r, comm, call, &ci);
-	check_source_tag(r, call, &ci, source, tag);
+	EMU_API(r, call);
+	emu_comm *c = emu_comm_get(r, comm, call);
+	check_source_tag(r, call, c, comm, source, tag);
 	emu_rec_enter(r);
 	if (source == MPI_PROC_NULL) {
 		if (flag)
@@ -1130,11 +1273,11 @@ static int probe_common(const char *call, int source, int tag, MPI_Comm comm,
 		return MPI_SUCCESS;
 	}
 	int32_t src = source == MPI_ANY_SOURCE ? -1 :
-		to_world(r, comm, source);
-	emu_msg *m = find_unexpected(r, ci.ctx, src, tag, NULL);
+		emu_comm_world(c, source);
+	emu_msg *m = find_unexpected(r, c->ctx, src, tag);
 	if (!m && flag) {
 		poll_turn(r);
-		m = find_unexpected(r, ci.ctx, src, tag, NULL);
+		m = find_unexpected(r, c->ctx, src, tag);
 	}
 	while (!m && !flag) {
 		r->blocked_n = -1;
@@ -1142,13 +1285,13 @@ static int probe_common(const char *call, int source, int tag, MPI_Comm comm,
 		r->blocked_tag = tag;
 		r->blocked_comm = comm;
 		emu_block(r, call);
-		m = find_unexpected(r, ci.ctx, src, tag, NULL);
+		m = find_unexpected(r, c->ctx, src, tag);
 	}
 	r->blocked_n = 0;
 	if (flag)
 		*flag = m != NULL;
 	if (m && status) {
-		status->MPI_SOURCE = from_world(r, comm, m->env.src);
+		status->MPI_SOURCE = source_rank(r, comm, m->env.src);
 		status->MPI_TAG = m->env.tag;
 		status->MPI_ERROR = MPI_SUCCESS;
 		status->sibyl_cancelled = 0;
@@ -1171,7 +1314,7 @@ int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag,
 
 int MPI_Request_free(MPI_Request *request)
 {
-	emu_rank *r = emu_self("MPI_Request_free");
+	EMU_API(r, "MPI_Request_free");
 	emu_req *q = req_of(r, "MPI_Request_free", *request);
 	if (q->complete)
 		req_release(q);
@@ -1183,10 +1326,14 @@ int MPI_Request_free(MPI_Request *request)
 
 int MPI_Cancel(MPI_Request *request)
 {
-	emu_rank *r = emu_self("MPI_Cancel");
+	EMU_API(r, "MPI_Cancel");
 	emu_req *q = req_of(r, "MPI_Cancel", *request);
 	/* Only a receive not matched yet can be cancelled; cancelling a
 	 * send has no effect (MPI_Test_cancelled then says false). */
+	if (q->kind == REQ_COLL)
+		emu_mpi_error(r, "MPI_Cancel", MPI_ERR_REQUEST, "the request "
+			      "of %s is a non-blocking collective, which MPI "
+			      "does not allow to cancel", q->call);
 	if (q->kind == REQ_RECV && q->posted) {
 		posted_remove(r, q);
 		q->cancelled = 1;
@@ -1205,27 +1352,6 @@ int MPI_Test_cancelled(const MPI_Status *status, int *flag)
 	return MPI_SUCCESS;
 }
 
-int MPI_Get_count(const MPI_Status *status, MPI_Datatype datatype,
-		  int *count)
-{
-	int ts = emu_type_size(datatype);
-	if (ts <= 0)
-		return emu_mpi_error(emu.current, "MPI_Get_count",
-				     MPI_ERR_TYPE, "%d is not a datatype",
-				     datatype);
-	if (status->sibyl_count % ts)
-		*count = MPI_UNDEFINED;
-	else
-		*count = (int)(status->sibyl_count / ts);
-	return MPI_SUCCESS;
-}
-
-int MPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype,
-		     int *count)
-{
-	return MPI_Get_count(status, datatype, count);
-}
-
 /* ------------------------------------------------------------ leaks */
 
 unsigned long emu_p2p_report_leaks(unsigned long limit)
@@ -1236,7 +1362,14 @@ unsigned long emu_p2p_report_leaks(unsigned long limit)
 			emu_req *q = &chunks[c][i];
 			if (q->kind == REQ_FREE || q->freed)
 				continue;
-			if (n++ < limit)
+			if (n++ >= limit)
+				continue;
+			if (q->kind == REQ_COLL)
+				fprintf(stderr, "sibyl: rank %d: the request "
+					"of %s was %s\n", q->owner->world,
+					q->call, q->complete ? "never waited "
+					"for or freed" : "never completed");
+			else
 				fprintf(stderr, "sibyl: rank %d: the request "
 					"of %s(%s=%d, tag=%d) was %s\n",
 					q->owner->world, q->call,

@@ -45,8 +45,8 @@ int emu_rec_open(char *err, size_t errlen)
 {
 	sibt_writer_opts o;
 	const char *v;
-	char line[4][96];
-	const char *extra[5];
+	char line[7][160];
+	const char *extra[8];
 
 	sibt_writer_opts_init(&o);
 	o.npes = emu.nranks;
@@ -75,7 +75,16 @@ int emu_rec_open(char *err, size_t errlen)
 	snprintf(line[3], sizeof line[3], "emu_clock = %s",
 		 emu.clock_id == CLOCK_MONOTONIC ? "wall" : "cpu");
 	extra[3] = line[3];
-	extra[4] = NULL;
+	snprintf(line[4], sizeof line[4], "emu_node_size = %d", emu.node_size);
+	extra[4] = line[4];
+	v = getenv("SIBYL_COLL");
+	snprintf(line[5], sizeof line[5], "emu_coll = %s", v && *v ? v :
+		 "default");
+	extra[5] = line[5];
+	snprintf(line[6], sizeof line[6], "emu_privatize = %s",
+		 emu_priv_describe());
+	extra[6] = line[6];
+	extra[7] = NULL;
 	o.extra = extra;
 	return sibt_writer_open(&emu.writer, emu.trace_path, &o, err,
 				errlen) == SIBT_OK ? 0 : -1;
@@ -168,6 +177,13 @@ void emu_rec_leave(emu_rank *r, const char *call)
 	s->name = call;
 	r->in_call = 0;
 	r->t_resume = emu_now_ns();
+}
+
+void emu_rec_step(emu_rank *r, const char *name, int64_t ps)
+{
+	emu_rec_leave(r, name);
+	r->seb.dur = ps > 0 ? ps : 0;
+	r->in_call = 1;
 }
 
 void emu_rec_final(emu_rank *r)

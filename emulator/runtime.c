@@ -95,11 +95,15 @@ int emu_mpi_error(emu_rank *r, const char *call, int code,
 {
 	char detail[512];
 	va_list ap;
+	if (code < 0 || code > MPI_ERR_LASTCODE)
+		code = MPI_ERR_UNKNOWN;
+	if (r && r->err_jb && emu_comm_errhandler(r) != MPI_ERRORS_ARE_FATAL) {
+		r->err_code = code;
+		longjmp(*r->err_jb, 1);
+	}
 	va_start(ap, fmt);
 	vsnprintf(detail, sizeof detail, fmt, ap);
 	va_end(ap);
-	if (code < 0 || code > MPI_ERR_LASTCODE)
-		code = MPI_ERR_UNKNOWN;
 	fflush(stdout);
 	fprintf(stderr, "sibyl: rank %d in %s: %s: %s\n"
 		"sibyl: the error handler is MPI_ERRORS_ARE_FATAL; aborting "
@@ -108,6 +112,23 @@ int emu_mpi_error(emu_rank *r, const char *call, int code,
 	fflush(stderr);
 	emu_rec_abort();
 	emu_tr_abort(code ? code : 1);
+}
+
+void emu_api_disarm(emu_api_guard *g)
+{
+	g->r->err_jb = g->prev;
+}
+
+/* An error returned (MPI_ERRORS_RETURN): close the call's bookkeeping. */
+int emu_api_failed(emu_rank *r, const char *call)
+{
+	r->blocked_req = NULL;
+	r->blocked_n = 0;
+	if (r->in_call)
+		emu_rec_leave(r, call);
+	/* A handler of the program's runs now, as the program's code. */
+	emu_comm_user_errhandler(r, r->err_code);
+	return r->err_code;
 }
 
 /* ----------------------------------------------------------- scheduler */
@@ -174,9 +195,16 @@ void emu_yield(emu_rank *r)
 	ult_switch(ult_main());
 }
 
+void emu_rank_exit(emu_rank *r, int code)
+{
+	r->exit_code = code;
+	longjmp(*r->exit_jb, 1);
+}
+
 static void rank_main(void *arg)
 {
 	emu_rank *r = arg;
+	jmp_buf exit_jb;
 	char **argv = malloc(((size_t)emu.user_argc + 1) * sizeof *argv);
 	if (!argv)
 		emu_fatal("out of memory starting rank %d", r->world);
@@ -184,8 +212,12 @@ static void rank_main(void *arg)
 	 * strings are shared. */
 	memcpy(argv, emu.user_argv, ((size_t)emu.user_argc + 1) *
 	       sizeof *argv);
+	emu_comm_init_rank(r);
 	emu_rec_begin(r);
-	r->exit_code = sibyl_user_main(emu.user_argc, argv);
+	r->exit_jb = &exit_jb;
+	if (setjmp(exit_jb) == 0)
+		r->exit_code = sibyl_user_main(emu.user_argc, argv);
+	r->exit_jb = NULL;
 	free(argv);
 	if (!r->finalized) {
 		emu_warn("rank %d returned from main without calling "
@@ -196,6 +228,7 @@ static void rank_main(void *arg)
 		emu_rec_final(r);
 		r->finalized = 1;
 	}
+	emu_comm_free_rank(r);
 }
 
 static void run(emu_rank *r)
@@ -204,7 +237,9 @@ static void run(emu_rank *r)
 		emu_fatal("cannot create the thread of rank %d", r->world);
 	r->state = RS_RUNNING;
 	emu.current = r;
+	emu_priv_enter(r);
 	ult_switch(r->u);
+	emu_priv_leave(r);
 	emu.current = NULL;
 	emu.activity = 1;
 	emu.switches++;
@@ -212,6 +247,7 @@ static void run(emu_rank *r)
 	if (ult_finished(r->u)) {
 		ult_destroy(r->u);
 		r->u = NULL;
+		emu_priv_free_rank(r);
 		r->state = RS_DONE;
 		emu.live--;
 	}
@@ -383,6 +419,11 @@ int main(int argc, char **argv)
 		emu_fatal("SIBYL_STACK_SIZE=%zu is too small (at least 16 "
 			  "KiB)", emu.stack_size);
 	emu.quiet = getenv("SIBYL_QUIET") != NULL;
+	/* Ranks per node of the target: Comm_split_type(SHARED) and the
+	 * PERCS-aware all-to-all.  32 = a PERCS node (4 POWER7 x 8 cores). */
+	emu.node_size = (int)env_u64("SIBYL_NODE_SIZE", 32, INT_MAX);
+	if (emu.node_size < 1)
+		emu_fatal("SIBYL_NODE_SIZE=0: a node has at least one rank");
 	v = getenv("SIBYL_CLOCK");
 	/* CPU time by default: a preemption of the process would otherwise
 	 * land in some rank's SEB as milliseconds of computation. */
@@ -413,6 +454,8 @@ int main(int argc, char **argv)
 	if (ult_pool_init(&po, err, sizeof err))
 		emu_fatal("cannot reserve the stacks of %u ranks: %s",
 			  emu.count, err);
+	emu_coll_init();
+	emu_priv_init();
 	if (emu_rec_open(err, sizeof err))
 		emu_fatal("cannot create the trace: %s", err);
 	emu.ranks = calloc(emu.count, sizeof *emu.ranks);
@@ -439,6 +482,10 @@ int main(int argc, char **argv)
 	}
 	if (emu_rec_close())
 		emu_fatal("cannot complete the trace %s", emu.trace_path);
+	emu_priv_fini();
+	emu_coll_fini();
+	emu_op_fini();
+	emu_dt_fini();
 	emu_tr_fini();
 	ult_pool_fini();
 	if (!emu.quiet && emu.proc == 0 && !leaks && !emu.errors)
@@ -514,6 +561,7 @@ int MPI_Finalize(void)
 		return emu_mpi_error(r, "MPI_Finalize", MPI_ERR_OTHER,
 				     r->finalized ? "MPI is already finalized"
 				     : "MPI is not initialized");
+	emu_comm_finalize_rank(r);
 	emu_rec_enter(r);
 	emu_rec_final(r);
 	r->finalized = 1;

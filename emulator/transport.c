@@ -10,6 +10,7 @@
 
 #include <mpi.h>
 #include <hwloc.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +18,7 @@
 
 #include "emu_transport.h"
 
-enum { TAG_ENV = 1, TAG_CTS = 2 };
+enum { TAG_ENV = 1, TAG_CTS = 2, TAG_RT = 3 };
 
 typedef struct cts_msg {
 	int32_t sreq, rreq;
@@ -169,6 +170,28 @@ void emu_tr_send_cts(int proc, int32_t sreq, int32_t rreq, int has_ack,
 	emu_tr_sent++;
 }
 
+void emu_tr_send_rt(int proc, const void *data, size_t len)
+{
+	if (len > INT_MAX) {
+		fprintf(stderr, "sibyl: internal error: a %zu-byte runtime "
+			"message (at most %d)\n", len, INT_MAX);
+		emu_tr_abort(3);
+	}
+	char *b = malloc(len ? len : 1);
+	if (!b) {
+		fprintf(stderr, "sibyl: out of memory for a %zu-byte runtime "
+			"message\n", len);
+		emu_tr_abort(3);
+	}
+	memcpy(b, data, len);
+	MPI_Request *rq;
+	op *o = add_op(&rq);
+	o->buf = b;
+	check(MPI_Isend(b, (int)len, MPI_BYTE, proc, TAG_RT, ctrl_comm, rq),
+	      "MPI_Isend");
+	emu_tr_sent++;
+}
+
 /* Payloads beyond INT_MAX bytes travel as a contiguous type of 1 MiB
  * blocks plus a remainder message would complicate matching; the runtime
  * refuses counts whose byte size does not fit an int (MPI_ERR_COUNT). */
@@ -220,6 +243,8 @@ static int poll_control(void)
 			free(b);
 			emu_p2p_cts(st.MPI_SOURCE, c.sreq, c.rreq, c.has_ack,
 				    c.ack_seq, c.ack_vt);
+		} else if (st.MPI_TAG == TAG_RT) {
+			emu_comm_rt_arrived(st.MPI_SOURCE, b, (size_t)len);
 		} else {
 			emu_p2p_arrived(st.MPI_SOURCE, b, (size_t)len);
 		}

@@ -37,7 +37,9 @@ expect_line() {  # expect_line LINE FILE: FILE has exactly this line
 expect_ok "$SIBYL" emulate --help
 expect_grep '^Usage: sibyl emulate --ranks V \[-np P\]' "$T/out"
 for word in --ranks -np --output --force --window --cpu-factor --stack-size \
-	    --flop-rate --no-bind --dry-run --quiet SIBYL_RANKS SIBYL_TRACE \
+	    --flop-rate --no-bind --dry-run --quiet --coll --node-size \
+	    --privatize SIBYL_COLL SIBYL_NODE_SIZE SIBYL_PRIVATIZE \
+	    SIBYL_RANKS SIBYL_TRACE \
 	    SIBYL_WINDOW SIBYL_CPU_FACTOR SIBYL_STACK_SIZE SIBYL_FLOP_RATE \
 	    SIBYL_BIND SIBYL_QUIET SIBYL_CMDLINE SIBYL_MPIRUN \
 	    --allow-run-as-root --oversubscribe 'TRACE.partial' \
@@ -94,6 +96,14 @@ usage_error --ranks 4 --stack-size 1MiBs -- ./app
 usage_error --ranks 4 --flop-rate fast -- ./app
 usage_error --ranks 4 --flop-rate 0 -- ./app
 usage_error --ranks 4 --flop-rate 1e9x -- ./app
+usage_error --ranks 4 --coll allreduce -- ./app
+expect_grep "--coll: 'allreduce' is not COLLECTIVE=ALGORITHM" "$T/err"
+usage_error --ranks 4 --coll allreduce=ring, -- ./app
+usage_error --ranks 4 --coll =ring -- ./app
+usage_error --ranks 4 --node-size 0 -- ./app
+usage_error --ranks 4 --privatize sometimes -- ./app
+expect_grep "--privatize: 'sometimes' is not one of auto, copy, remap, none" \
+	"$T/err"
 usage_error --ranks 4 -o '' -- ./app
 usage_error --ranks 4 -o app.tar.gz -- ./app
 expect_grep 'sibyl trace pack' "$T/err"
@@ -125,6 +135,15 @@ else
 fi
 checks=$((checks + 1))
 [ -z "$(ls "$W")" ] || fail "--dry-run wrote: $(ls "$W")"
+
+# The collective, node and privatization options; --coll accumulates.
+dry --ranks 64 --coll allreduce=ring --coll alltoall=percs,bcast=binomial \
+	--node-size 16 --privatize copy -- ./ring
+expect_line 'SIBYL_COLL=allreduce=ring,alltoall=percs,bcast=binomial \' \
+	"$T/out"
+expect_line 'SIBYL_NODE_SIZE=16 \' "$T/out"
+expect_line 'SIBYL_PRIVATIZE=copy \' "$T/out"
+expect_grep ' -x SIBYL_COLL -x SIBYL_NODE_SIZE -x SIBYL_PRIVATIZE ' "$T/out"
 
 # Every option's variable, in the right unit; the passthrough options in
 # order, after our -x; the default mpirun overridden by SIBYL_MPIRUN.

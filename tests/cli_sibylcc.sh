@@ -1,7 +1,9 @@
 # cli_sibylcc.sh -- the compiler wrapper: which flags it adds when, that
 # arguments reach the compiler intact (a fake compiler records them), -show
-# quoting, errors; then a real compilation against the uninstalled headers
-# and, when the library is built, a link.
+# quoting, errors; the privatization steps (objcopy after -c, a temporary
+# object per source when compiling and linking at once, refused flags);
+# then a real compilation against the uninstalled headers and, when the
+# library is built, a link.
 . "$SIBYL_SRCDIR/tests/lib.sh"
 
 SIBYLCC=${SIBYLCC:-$(dirname "$SIBYL")/emulator/sibylcc}
@@ -9,7 +11,8 @@ if [ ! -x "$SIBYLCC" ]; then
 	echo "cli_sibylcc: no $SIBYLCC; skipped" >&2
 	exit 77
 fi
-unset SIBYLCC_CC SIBYLCC_INCDIR SIBYLCC_LIBDIR
+unset SIBYLCC_CC SIBYLCC_INCDIR SIBYLCC_LIBDIR SIBYLCC_OBJCOPY \
+	SIBYLCC_PRIVATIZE
 
 # A compiler that writes its arguments one per line (NUL-free) to $T/args.
 cat >"$T/fakecc" <<'EOF'
@@ -22,11 +25,14 @@ ARGS="$T/args"
 export ARGS
 INC="$T/inc dir"
 LIB="$T/lib dir"
+# Without privatization first (SIBYLCC_PRIVATIZE=no): one compiler
+# command each time.  Privatization has a part of its own below.
 fake() { SIBYLCC_CC="$T/fakecc" SIBYLCC_INCDIR="$INC" SIBYLCC_LIBDIR="$LIB" \
-	"$SIBYLCC" "$@"; }
+	SIBYLCC_PRIVATIZE=no "$SIBYLCC" "$@"; }
 
 # The sanitizer flags of a sanitized build follow the compile flags.
-SAN=$("$SIBYLCC" -showme:compile | sed 's/^.* -Dmain=sibyl_user_main//')
+SAN=$(SIBYLCC_PRIVATIZE=no "$SIBYLCC" -showme:compile |
+	sed 's/^.* -Dmain=sibyl_user_main//')
 CF="-Dmain=sibyl_user_main$SAN"   # for the -show lines
 
 # expect_args WORD...: the fake compiler got exactly these words.
@@ -112,13 +118,144 @@ expect_ok fake -showme:libdirs
 expect_line_out "'$LIB'"
 expect_exit 1 fake -showme:nonsense
 
+# --------------------------------------------------------- privatization
+# pfake: privatizing, with a fake compiler that logs each command on a
+# line of its own (every word preceded by '|') and, given -c and -o,
+# writes a real object there (an empty one compiled by the real compiler:
+# it has a .data and a .bss for objcopy to rename).
+PCF="-Dmain=sibyl_user_main -fno-common$SAN"
+# (The pattern matches sibylcc's text, not a variable of ours.)
+# shellcheck disable=SC2016
+OBJCOPY=$(sed -n 's/^sibyl_objcopy="${SIBYLCC_OBJCOPY:-\(.*\)}"$/\1/p' \
+	"$SIBYLCC")
+RENAMES="--rename-section .data=sibylpriv_data\
+ --rename-section .data.rel=sibylpriv_data\
+ --rename-section .data.rel.local=sibylpriv_data\
+ --rename-section .ldata=sibylpriv_data\
+ --rename-section .bss=sibylpriv_bss --rename-section .lbss=sibylpriv_bss"
+: >"$T/empty.c"
+checks=$((checks + 1))
+cc -c "$T/empty.c" -o "$T/empty.o" || fail "cannot compile an empty object"
+cat >"$T/logcc" <<'EOF'
+#!/bin/sh
+line= out= c=0 prev=
+for a do
+	line="$line|$a"
+	[ "$prev" = -o ] && out=$a
+	[ "$a" = -c ] && c=1
+	prev=$a
+done
+printf '%s\n' "$line" >>"$LOG"
+if [ $c -eq 1 ] && [ -n "$out" ]; then cp "$EMPTY_O" "$out"; fi
+exit 0
+EOF
+chmod +x "$T/logcc"
+LOG="$T/log"
+EMPTY_O="$T/empty.o"
+export LOG EMPTY_O
+pfake() { SIBYLCC_CC="$T/logcc" SIBYLCC_INCDIR="$INC" SIBYLCC_LIBDIR="$LIB" \
+	"$SIBYLCC" "$@"; }
+S=$(for w in $SAN; do printf '|%s' "$w"; done)
+CW="|-I$INC|-Dmain=sibyl_user_main|-fno-common$S"  # logged compile flags
+
+# expect_log LINE...: the fake compiler ran exactly these commands, with
+# the temporary directory written TMP.
+expect_log() {
+	checks=$((checks + 1))
+	printf '%s\n' "$@" >"$T/want.log"
+	sed 's#|[^|]*/sibylcc\.[^/|]*/#|TMP/#g' "$LOG" >"$T/got.log"
+	cmp -s "$T/want.log" "$T/got.log" || { fail "compiler commands differ";
+		diff "$T/want.log" "$T/got.log" | sed 's/^/  /' >&2; }
+}
+
+expect_ok pfake -showme:compile
+expect_line_out "'-I$INC' $PCF"
+# -c: the compiler, then objcopy on each object it wrote.
+expect_ok pfake -show -c "a b.c" sub/c.c
+expect_line_out "$T/logcc '-I$INC' $PCF -c 'a b.c' sub/c.c && $OBJCOPY\
+ $RENAMES 'a b.o' && $OBJCOPY $RENAMES c.o"
+expect_ok pfake -show -c x.c -o "o dir/y.o"
+expect_line_out "$T/logcc '-I$INC' $PCF -c x.c -o 'o dir/y.o' && $OBJCOPY\
+ $RENAMES 'o dir/y.o'"
+rm -f "$LOG"
+expect_ok pfake -c x.c -o "$T/x.o"
+expect_log "$CW|-c|x.c|-o|$T/x.o"
+if command -v readelf >/dev/null 2>&1; then
+	checks=$((checks + 1))
+	readelf -SW "$T/x.o" >"$T/sections"
+	if ! grep -q ' sibylpriv_bss ' "$T/sections" ||
+	   ! grep -q ' sibylpriv_data ' "$T/sections" ||
+	   grep -Eq ' \.(data|bss) ' "$T/sections"; then
+		fail "-c: the object's .data and .bss were not renamed"
+	fi
+fi
+# An output that is not a regular file is left alone.
+expect_ok pfake -c x.c -o /dev/null
+
+# Compile and link at once: each source to a temporary object, objcopy,
+# then the link with the objects in the sources' places (without -x).
+rm -f "$LOG"
+mkdir "$T/tmp"
+TMPDIR="$T/tmp"
+export TMPDIR
+expect_ok pfake -O2 "a b.c" x.o -o prog -x c y.txt -lm
+unset TMPDIR
+expect_grep "\\|$T/tmp/sibylcc\\.[^/|]+/1-a b\\.o" "$LOG"
+expect_log "$CW|-O2|-c|a b.c|-o|TMP/1-a b.o" \
+	"$CW|-O2|-c|-x|c|y.txt|-o|TMP/2-y.o" \
+	"$CW|-O2|TMP/1-a b.o|x.o|-o|prog|TMP/2-y.o|-lm|-L$LIB|-lsibyl-emu\
+$(sed -n 's/^sibyl_libs="\(.*\)"$/\1/p' "$SIBYLCC" |
+	tr -s ' ' | sed 's/^ //; s/ $//; s/ /|/g; s/^/|/')"
+checks=$((checks + 1))
+[ -z "$(ls "$T/tmp")" ] || fail "temporary objects were left: $(ls "$T/tmp")"
+# What -show prints runs the same commands.
+rm -f "$LOG"
+expect_ok pfake -show -O2 "a b.c" -o prog
+expect_grep '^\(priv_tmp=\$\(mktemp -d\) && ' "$T/out"
+cmd=$(cat "$T/out")
+rm -f "$LOG"
+expect_ok sh -c "$cmd"
+checks=$((checks + 1))
+[ "$(wc -l <"$LOG")" -eq 2 ] ||
+	fail "-show's command ran $(wc -l <"$LOG") commands, want 2"
+# Linking objects only: one command.
+rm -f "$LOG"
+expect_ok pfake x.o y.o -o prog
+checks=$((checks + 1))
+[ "$(wc -l <"$LOG")" -eq 1 ] || fail "link only: $(wc -l <"$LOG") commands"
+# -fdata-sections is undone after the program's flags.
+rm -f "$LOG"
+expect_ok pfake -fdata-sections -c x.c -o "$T/x.o"
+expect_log "$CW|-fdata-sections|-c|x.c|-o|$T/x.o|-fno-data-sections"
+# Flags that defeat privatization are refused, saying what to do.
+expect_exit 1 pfake -flto -c x.c
+expect_grep '^sibylcc: -flto: .*build without -flto; or set '\
+'SIBYLCC_PRIVATIZE=no' "$T/err"
+expect_exit 1 pfake -fcommon x.c -o prog
+expect_grep '^sibylcc: -fcommon: .*; or set SIBYLCC_PRIVATIZE=no' "$T/err"
+expect_ok pfake -fcommon -fno-common -c x.c -o "$T/x.o"
+expect_ok pfake -flto -fno-lto -c x.c -o "$T/x.o"
+expect_ok env SIBYLCC_PRIVATIZE=no SIBYLCC_CC="$T/logcc" "$SIBYLCC" -flto \
+	-c x.c -o "$T/x.o"
+expect_exit 1 pfake -c @args
+expect_grep '^sibylcc: @args: cannot tell which objects' "$T/err"
+expect_ok pfake -c @args -o "$T/x.o"
+expect_exit 1 env SIBYLCC_PRIVATIZE=maybe "$SIBYLCC" -c x.c
+expect_grep '^sibylcc: SIBYLCC_PRIVATIZE=maybe: yes or no' "$T/err"
+expect_exit 1 env SIBYLCC_OBJCOPY="$T/no-such-objcopy" \
+	SIBYLCC_CC="$T/logcc" "$SIBYLCC" -c x.c -o "$T/x.o"
+expect_grep "^sibylcc: objcopy '.*no-such-objcopy' not found" "$T/err"
+# The compiler's failure stops it before objcopy, with its status.
+expect_exit 1 env SIBYLCC_CC=false "$SIBYLCC" -c x.c
+expect_exit 1 env SIBYLCC_CC=false "$SIBYLCC" x.c -o prog
+
 # ---------------------------------------------------------------- errors
 expect_exit 1 env SIBYLCC_CC="$T/no-such-cc" "$SIBYLCC" x.c
 expect_grep "^sibylcc: C compiler '.*no-such-cc' not found; set SIBYLCC_CC" \
 	"$T/err"
 expect_exit 1 env SIBYLCC_CC="$T/no-such-cc" "$SIBYLCC" --version
 # The compiler's own status passes through.
-expect_exit 1 env SIBYLCC_CC=false "$SIBYLCC" x.c
+expect_exit 1 env SIBYLCC_CC=false SIBYLCC_PRIVATIZE=no "$SIBYLCC" x.c
 
 # ------------------------------------------------ a real compilation
 cat >"$T/ring.c" <<'EOF'

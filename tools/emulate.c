@@ -74,6 +74,16 @@ static const char emulate_usage[] =
 "                        cost no memory)\n"
 "      --flop-rate R     rate of sibyl_compute_flops(), in flop/s, e.g.\n"
 "                        2.5e9 or 40G (default 1G)\n"
+"      --coll C=A[,C=A]  the algorithm A of collective C, e.g.\n"
+"                        --coll allreduce=ring,alltoall=percs (may be\n"
+"                        repeated; default: chosen by message and\n"
+"                        communicator size); docs/emulator.md lists them\n"
+"      --node-size N     ranks per node of the target (default 32, a\n"
+"                        PERCS node): MPI_Comm_split_type(SHARED) and the\n"
+"                        PERCS-aware all-to-all group ranks by N\n"
+"      --privatize M     per-rank copies of the program's globals: auto\n"
+"                        (default), copy, remap, or none for programs\n"
+"                        that keep no per-rank state in globals\n"
 "      --no-bind         do not bind each process to a core of its host\n"
 "      --dry-run         print the environment and the mpirun command line\n"
 "                        that would run, and run nothing\n"
@@ -96,6 +106,9 @@ static const char emulate_usage[] =
 "  SIBYL_CPU_FACTOR=F    computation time factor\n"
 "  SIBYL_STACK_SIZE=B    stack bytes per rank\n"
 "  SIBYL_FLOP_RATE=R     flop/s of sibyl_compute_flops()\n"
+"  SIBYL_COLL=C=A,...    collective algorithms\n"
+"  SIBYL_NODE_SIZE=N     ranks per node\n"
+"  SIBYL_PRIVATIZE=M     privatization of globals\n"
 "  SIBYL_BIND=core|none  bind each process to a core (default core)\n"
 "  SIBYL_QUIET=1         the runtime prints no summary of its own\n"
 "  SIBYL_CMDLINE=TEXT    the command line recorded in the trace\n"
@@ -130,7 +143,8 @@ static const char emulate_usage[] =
 static const char *const optional_vars[] = {
 	"SIBYL_WINDOW", "SIBYL_COMPRESSION", "SIBYL_CLOCK", "SIBYL_CPU_FACTOR",
 	"SIBYL_STACK_SIZE",
-	"SIBYL_FLOP_RATE", "SIBYL_BIND", "SIBYL_QUIET", NULL
+	"SIBYL_FLOP_RATE", "SIBYL_BIND", "SIBYL_QUIET", "SIBYL_COLL",
+	"SIBYL_NODE_SIZE", "SIBYL_PRIVATIZE", NULL
 };
 
 struct emu_opts {
@@ -138,6 +152,8 @@ struct emu_opts {
 	const char *trace;          /* as given, or the default */
 	const char *window, *cpu_factor, *stack_size, *flop_rate, *clock;
 	const char *compression;
+	const char *node_size, *privatize;
+	char *coll;                 /* the --coll values, comma-joined */
 	int force, no_bind, dry_run, quiet;
 	char **pass;                /* mpirun's options, in order */
 	int npass;
@@ -245,7 +261,7 @@ static char *str_concat(const char *a, const char *b)
  */
 enum {
 	O_RANKS, O_NP, O_OUTPUT, O_FORCE, O_WINDOW, O_CPU, O_STACK, O_FLOPS,
-	O_LEVEL, O_CLOCK,
+	O_LEVEL, O_CLOCK, O_COLL, O_NODE, O_PRIV,
 	O_NOBIND, O_DRY, O_QUIET, O_HELP
 };
 
@@ -264,6 +280,9 @@ static const struct emu_option {
 	{ { "--flop-rate" }, 1, O_FLOPS },
 	{ { "--compression" }, 1, O_LEVEL },
 	{ { "--clock" }, 1, O_CLOCK },
+	{ { "--coll" }, 1, O_COLL },
+	{ { "--node-size" }, 1, O_NODE },
+	{ { "--privatize" }, 1, O_PRIV },
 	{ { "--no-bind" }, 0, O_NOBIND },
 	{ { "--dry-run" }, 0, O_DRY },
 	{ { "--quiet", "-q" }, 0, O_QUIET },
@@ -312,6 +331,47 @@ static int try_help(void)
 	return EXIT_USAGE;
 }
 
+/* One --coll value: "C=A" items separated by commas, each a collective
+ * and an algorithm name (letters, digits, '_').  Whether the names exist
+ * is the runtime's to say (it lists the valid ones).  0 or an error. */
+static int add_coll(struct emu_opts *o, const char *v)
+{
+	const char *p = v;
+	size_t old = o->coll ? strlen(o->coll) : 0;
+	char *n;
+
+	for (;;) {
+		size_t a = strspn(p, "abcdefghijklmnopqrstuvwxyz"
+				  "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
+		if (a == 0 || p[a] != '=')
+			goto bad;
+		p += a + 1;
+		a = strspn(p, "abcdefghijklmnopqrstuvwxyz"
+			   "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
+		if (a == 0)
+			goto bad;
+		p += a;
+		if (*p == '\0')
+			break;
+		if (*p++ != ',')
+			goto bad;
+	}
+	n = realloc(o->coll, old + strlen(v) + 2);
+	if (!n) {
+		tool_error("out of memory");
+		return -1;
+	}
+	if (old)
+		n[old++] = ',';
+	strcpy(n + old, v);
+	o->coll = n;
+	return 0;
+bad:
+	tool_usage_error("--coll: '%s' is not COLLECTIVE=ALGORITHM[,...], "
+			 "e.g. allreduce=ring,alltoall=percs", v);
+	return -1;
+}
+
 /* Parse the command line into *o.  Returns -1 to go on, or an exit
  * status (0 after --help). */
 static int parse_args(int argc, char **argv, struct emu_opts *o)
@@ -351,6 +411,12 @@ static int parse_args(int argc, char **argv, struct emu_opts *o)
 		case O_FLOPS:  o->flop_rate = v; break;
 		case O_LEVEL:  o->compression = v; break;
 		case O_CLOCK:  o->clock = v; break;
+		case O_COLL:
+			if (add_coll(o, v))
+				return EXIT_USAGE;
+			break;
+		case O_NODE:   o->node_size = v; break;
+		case O_PRIV:   o->privatize = v; break;
 		case O_NOBIND: o->no_bind = 1; break;
 		case O_DRY:    o->dry_run = 1; break;
 		case O_QUIET:  o->quiet = 1; break;
@@ -555,6 +621,26 @@ static int build_env(const struct emu_opts *o, const char *partial_abs,
 			return try_help();
 		shortest(buf, sizeof(buf), d);
 		if (env_add(e, "SIBYL_FLOP_RATE", buf))
+			return EXIT_USAGE;
+	}
+	if (o->coll && env_add(e, "SIBYL_COLL", o->coll))
+		return EXIT_USAGE;
+	rc = env_add_uint(e, "SIBYL_NODE_SIZE", "--node-size", o->node_size,
+			  parse_u64, 1, 2147483647,
+			  "is out of range (1 to 2147483647 ranks)");
+	if (rc)
+		return rc;
+	if (o->privatize) {
+		static const char *const m[] = { "auto", "copy", "remap",
+						 "none", NULL };
+		int k = 0;
+		while (m[k] && strcmp(m[k], o->privatize))
+			k++;
+		if (!m[k])
+			return tool_usage_error("--privatize: '%s' is not one "
+						"of auto, copy, remap, none",
+						o->privatize);
+		if (env_add(e, "SIBYL_PRIVATIZE", o->privatize))
 			return EXIT_USAGE;
 	}
 	if (o->no_bind && env_add(e, "SIBYL_BIND", "none"))
@@ -1334,5 +1420,6 @@ out:
 	free(partial);
 	free(trace);
 	free(o.pass);
+	free(o.coll);
 	return rc;
 }

@@ -312,6 +312,10 @@ int MPI_Request_free(MPI_Request *request);
 int MPI_Cancel(MPI_Request *request);
 int MPI_Test_cancelled(const MPI_Status *status, int *flag);
 
+#include "sibyl_mpi_dt.h"
+#include "sibyl_mpi_comm.h"
+#include "sibyl_mpi_coll.h"
+
 #ifdef __cplusplus
 }
 #endif

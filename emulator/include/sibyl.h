@@ -13,6 +13,8 @@
 #ifndef SIBYL_H
 #define SIBYL_H
 
+#include <stddef.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -68,6 +70,28 @@ sibyl_sample *sibyl_sample_end(sibyl_sample *s);
 	for (sibyl_sample *sibyl_s__ = sibyl_sample_begin(__FILE__,        \
 							   __LINE__, (k)); \
 	     sibyl_s__ != 0; sibyl_s__ = sibyl_sample_end(sibyl_s__))
+
+/*
+ * Memory folding: one block shared by all the virtual ranks of a process,
+ * for data every rank holds identically and whose values do not steer
+ * control flow or messages (an input matrix, a lookup table), so that a
+ * host can emulate footprints far larger than its memory:
+ *
+ *     #ifdef SIBYL_MPI
+ *     double *a = sibyl_shared_malloc(n * sizeof *a);
+ *     #else
+ *     double *a = malloc(n * sizeof *a);
+ *     #endif
+ *
+ * The k-th call of every rank of a process returns the same block (zeroed
+ * when first allocated); every rank must make the same sequence of calls
+ * with the same sizes, or the emulation stops naming both ranks.  What one
+ * rank writes into the block, the others of its process read.  Each rank
+ * that got a block frees it with sibyl_shared_free(), never free(); the
+ * memory goes when the last one has.  NULL is ignored.
+ */
+void *sibyl_shared_malloc(size_t size);
+void sibyl_shared_free(void *p);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,195 @@
+/*
+ * coll_sched.h -- the collective schedule engine, shared by coll.c (the
+ * MPI calls and the engine that runs schedules) and coll_alg.c (the
+ * algorithms).  Private to those two files and op.c.
+ *
+ * A collective in progress is a `coll': its arguments in packed form,
+ * the algorithm chosen, and the operations of its current round.  The
+ * algorithm is a step function that the engine calls whenever the
+ * current round has completed (and once at the start): it does the local
+ * work the finished round enables (reduce what arrived, copy), then
+ * queues the next round's sends and receives with coll_send/coll_recv and
+ * returns 1 -- or returns 0 when the collective is done.  So a schedule
+ * is generated one round at a time, and a rank holds only the operations
+ * of one round: a pairwise all-to-all on P ranks costs two operations at a
+ * time, not 2P.
+ *
+ * The engine starts a round's receives before its sends, and after every
+ * round that received something cuts the rank's SEB (emu_rec_step), so
+ * what the next round sends depends, in the trace, on what arrived.
+ */
+#ifndef SIBYL_COLL_SCHED_H
+#define SIBYL_COLL_SCHED_H
+
+#include <stdint.h>
+
+#include "emu_private.h"
+
+/* The collectives, in the order of SIBYL_COLL's names. */
+enum coll_kind {
+	COLL_BARRIER,
+	COLL_BCAST,
+	COLL_REDUCE,
+	COLL_ALLREDUCE,
+	COLL_SCAN,
+	COLL_EXSCAN,
+	COLL_GATHER,
+	COLL_GATHERV,
+	COLL_SCATTER,
+	COLL_SCATTERV,
+	COLL_ALLGATHER,
+	COLL_ALLGATHERV,
+	COLL_ALLTOALL,
+	COLL_ALLTOALLV,
+	COLL_ALLTOALLW,
+	COLL_REDUCE_SCATTER,
+	COLL_REDUCE_SCATTER_BLOCK,
+	COLL_NKINDS
+};
+
+typedef struct coll coll;
+typedef int coll_step(coll *s);
+
+typedef struct coll_alg {
+	const char *name;
+	coll_step *step;
+} coll_alg;
+
+/* One send or receive of the current round. */
+typedef struct coll_op {
+	emu_req *q;
+	char *buf;
+	uint64_t bytes;
+	int peer;              /* rank in the communicator */
+	uint8_t send;
+	uint8_t owned;         /* buf is the op's own temporary */
+	/* A receive into a non-contiguous piece of a user buffer: unpacked
+	 * there when the round ends. */
+	void *ubuf;
+	int ucount;
+	MPI_Datatype utype;
+} coll_op;
+
+/* One side of an all-to-all: the user's buffer and how segment j (for
+ * peer j) lies in it.  counts == NULL: every segment is `count' elements
+ * of `type', segment j at j * count * extent.  Else counts[j] elements of
+ * types[j] (alltoallw; displs in bytes) or of `type' (alltoallv; displs
+ * in extents of type). */
+typedef struct coll_seg {
+	char *base;
+	int count;
+	MPI_Datatype type;
+	const int *counts, *displs;
+	const MPI_Datatype *types;
+} coll_seg;
+
+#define COLL_INLINE_OPS 4
+
+struct coll {
+	emu_rank *r;
+	const char *call;
+	MPI_Comm comm;
+	const emu_group *group;
+	int rank, size;
+	int32_t ctx;
+	int tag;
+	uint8_t kind;
+	uint8_t nb;             /* non-blocking */
+	uint8_t done;
+	uint8_t busy;           /* being advanced (no re-entry) */
+	const coll_alg *alg;
+	unsigned rounds;        /* rounds started */
+
+	/* The data (coll.c prepares it; see each collective in coll.c):
+	 * sbuf the packed input, rbuf the packed output or working
+	 * buffer; gather, scatter, all-gather and all-to-all reach the
+	 * user's buffers through sseg and rseg instead. */
+	const char *sbuf;
+	char *rbuf;
+	int root;
+	uint8_t in_place;
+	uint64_t bytes;         /* bcast: all; gather, scatter, allgather,
+	                           alltoall: one block */
+	coll_seg sseg, rseg;
+	/* Reductions: count elements of esz packed bytes each (emul of
+	 * them per element of the user's datatype). */
+	MPI_Op op;
+	MPI_Datatype rtype;     /* basic type, or the user's type (user op) */
+	uint32_t esz;
+	uint8_t commute;
+	uint8_t layout;         /* user op on a non-contiguous type */
+	int64_t count, emul;
+	const int *rcounts;     /* reduce_scatter: blocks (user elements);
+	                           NULL: `block' each */
+	int block;
+
+	/* Algorithm state (coll_alg.c). */
+	int phase, i, mask, p2, rem, newrank, lo, hi, pending, peer;
+	char *acc, *tmp, *tmp2;
+	uint64_t *aux;          /* an offset table of the algorithm */
+
+	/* Temporaries freed when the collective ends (coll_alloc). */
+	void *temps;
+	uint8_t reduced;        /* the last step reduced something */
+	/* Done at the end (unpack into the user's buffer). */
+	void (*fini)(coll *s);
+	void *ubuf;
+	int ucount;
+	MPI_Datatype utype;
+
+	/* The current round. */
+	coll_op *ops;
+	int nops, cops, nrecv;
+	coll_op inline_ops[COLL_INLINE_OPS];
+
+	/* Non-blocking: the request, and r->coll_active's list. */
+	emu_req *req;
+	coll *next, *prev;
+};
+
+/* ----------------------------------------------- engine (coll.c) */
+
+/* Queue a send / receive of the next round (peer: rank in the
+ * communicator). */
+void coll_send(coll *s, int peer, const void *buf, uint64_t bytes);
+void coll_recv(coll *s, int peer, void *buf, uint64_t bytes);
+/* Segment j of an all-to-all side (packed on the fly if needed). */
+void coll_send_seg(coll *s, int peer, const coll_seg *g, int j);
+void coll_recv_seg(coll *s, int peer, const coll_seg *g, int j);
+uint64_t coll_seg_bytes(const coll_seg *g, int j);
+/* Copy segment j of g into packed `out' / from packed `in' into segment
+ * j of g. */
+void coll_seg_pack(const coll_seg *g, int j, void *out);
+void coll_seg_unpack(const coll_seg *g, int j, const void *in);
+/* inout = in op inout for n reduction elements (packed). */
+void coll_reduce(coll *s, const void *in, void *inout, int64_t n);
+/* A temporary of `bytes' (at least 1) freed when the collective ends;
+ * out of memory is an MPI_ERR_NO_MEM error of the call. */
+void *coll_alloc(coll *s, uint64_t bytes);
+/* Copy segment j of `from' to segment k of `to' (a local block of a
+ * gather, scatter or all-to-all). */
+void coll_seg_copy(coll *s, const coll_seg *from, int j, const coll_seg *to,
+		   int k);
+/* 1 when every segment of g lies packed in order from g->base (segment j
+ * at the sum of the sizes before it): algorithms then work in place. */
+int coll_seg_flat(const coll_seg *g, int n);
+
+/* -------------------------------------------- algorithms (coll_alg.c) */
+
+/* Parse SIBYL_COLL (fatal error on a bad name or algorithm). */
+void coll_alg_init(void);
+/* The algorithm of s (its kind, size, data and op are set): the
+ * SIBYL_COLL choice, else the size-based default; an algorithm that
+ * cannot keep a non-commutative operation's order gives way to one that
+ * can.  The same on every rank of the communicator. */
+const coll_alg *coll_alg_choose(const coll *s);
+const char *coll_kind_name(int kind);
+
+/* -------------------------------------------------------- op.c */
+
+/* A collective holds the user operation it applies, so MPI_Op_free
+ * during a non-blocking collective leaves it usable. */
+void coll_op_hold(MPI_Op op);
+void coll_op_drop(MPI_Op op);
+
+#endif /* SIBYL_COLL_SCHED_H */

@@ -1,0 +1,2009 @@
+/*
+ * comm.c -- communicators, groups, attributes and error handlers of
+ * virtual ranks (emu_comm.h); Cartesian topologies are in topo.c.
+ *
+ * Memory.  The target is 256K ranks per job, so what a rank owns is O(1):
+ * one block holding MPI_COMM_WORLD, MPI_COMM_SELF, its self group and a
+ * four-slot handle table, plus one emu_comm per communicator it creates.
+ * Everything O(communicator size) is shared by the ranks of a process:
+ * groups are interned (a rank building a group that the process already
+ * has gets the existing one), the world group is one static range, and
+ * Comm_split builds each new group once per process.
+ *
+ * Contexts.  A new communicator's context is the largest next_ctx of the
+ * parent's members, found with a recursive-doubling allreduce(MAX) of
+ * real, traced messages on the parent's collective context: the trace
+ * shows that a communicator exists only once every member has asked for
+ * it.
+ *
+ * Comm_split.  Every member needs every (color, key) of the parent; an
+ * allgather of them per virtual rank would be O(N) per rank.  Instead the
+ * ranks of a process deposit theirs in a per-process table (one per split
+ * instance, keyed by the parent's context, its first member and its
+ * collective sequence number), the process sends its part once to every
+ * other process hosting members of the parent (runtime messages, not
+ * traced), and when the table is complete the process sorts it once and
+ * builds the groups its ranks need.
+ */
+#ifdef HAVE_CONFIG_H
+#include <config.h>
+#endif
+
+#include <limits.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emu_private.h"
+
+#define container_of(p, type, member) \
+	((type *)(void *)((char *)(p) - offsetof(type, member)))
+
+static void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p)
+		emu_fatal("out of memory (%zu bytes for communicators and "
+			  "groups)", n);
+	return p;
+}
+
+static void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size);
+	if (!p)
+		emu_fatal("out of memory (%zu x %zu bytes for communicators "
+			  "and groups)", n, size);
+	return p;
+}
+
+/* ============================================================ groups */
+
+/* A group with what the process needs to find and share it. */
+typedef struct group_obj {
+	emu_group g;
+	uint64_t hash;
+	struct group_obj *hnext;   /* intern table chain */
+	int32_t wmin, wmax;        /* smallest and largest world rank */
+	uint8_t pinned;            /* static or in a rank's block */
+	uint8_t interned;
+} group_obj;
+
+static group_obj *gobj(emu_group *g)
+{
+	return container_of(g, group_obj, g);
+}
+
+static group_obj world_gobj = { .g = { .refs = 1 }, .pinned = 1 };
+static group_obj empty_gobj = { .g = { .refs = 1 }, .pinned = 1,
+				.wmin = INT32_MAX, .wmax = -1 };
+
+static group_obj **gtab;        /* intern table: hash chains */
+static size_t gtab_size, gtab_count;
+
+static uint64_t hash_mix(uint64_t h, uint32_t v)
+{
+	h ^= v;
+	return h * 0x100000001b3ull;
+}
+
+static uint64_t hash_range(int32_t first, int n)
+{
+	return hash_mix(hash_mix(0xcbf29ce484222325ull ^ 1, (uint32_t)first),
+			(uint32_t)n);
+}
+
+static uint64_t hash_list(const int32_t *w, int n)
+{
+	uint64_t h = hash_mix(0xcbf29ce484222325ull ^ 2, (uint32_t)n);
+	for (int i = 0; i < n; i++)
+		h = hash_mix(h, (uint32_t)w[i]);
+	return h;
+}
+
+static int group_same(const emu_group *g, int32_t first, const int32_t *w,
+		      int n)
+{
+	if (g->size != n || !g->w != !w)
+		return 0;
+	if (!w)
+		return g->first == first;
+	return memcmp(g->w, w, (size_t)n * sizeof *w) == 0;
+}
+
+static group_obj *intern_find(uint64_t h, int32_t first, const int32_t *w,
+			      int n)
+{
+	if (!gtab_size)
+		return NULL;
+	for (group_obj *o = gtab[h & (gtab_size - 1)]; o; o = o->hnext)
+		if (o->hash == h && group_same(&o->g, first, w, n))
+			return o;
+	return NULL;
+}
+
+static void intern_add(group_obj *o)
+{
+	if (gtab_count >= gtab_size) {
+		size_t ns = gtab_size ? 2 * gtab_size : 256;
+		group_obj **t = xcalloc(ns, sizeof *t);
+		for (size_t i = 0; i < gtab_size; i++)
+			while (gtab[i]) {
+				group_obj *x = gtab[i];
+				gtab[i] = x->hnext;
+				x->hnext = t[x->hash & (ns - 1)];
+				t[x->hash & (ns - 1)] = x;
+			}
+		free(gtab);
+		gtab = t;
+		gtab_size = ns;
+	}
+	group_obj **b = &gtab[o->hash & (gtab_size - 1)];
+	o->hnext = *b;
+	*b = o;
+	o->interned = 1;
+	gtab_count++;
+}
+
+static void intern_remove(group_obj *o)
+{
+	group_obj **p = &gtab[o->hash & (gtab_size - 1)];
+	while (*p != o)
+		p = &(*p)->hnext;
+	*p = o->hnext;
+	gtab_count--;
+}
+
+/* The process's group of world ranks first .. first+n-1 (a reference). */
+static emu_group *group_range(int32_t first, int n)
+{
+	if (n == 0) {
+		empty_gobj.g.refs++;
+		return &empty_gobj.g;
+	}
+	if (first == 0 && (uint32_t)n == emu.nranks) {
+		world_gobj.g.refs++;
+		return &world_gobj.g;
+	}
+	uint64_t h = hash_range(first, n);
+	group_obj *o = intern_find(h, first, NULL, n);
+	if (o) {
+		o->g.refs++;
+		return &o->g;
+	}
+	o = xcalloc(1, sizeof *o);
+	o->g.refs = 1;
+	o->g.size = n;
+	o->g.first = first;
+	o->hash = h;
+	o->wmin = first;
+	o->wmax = first + n - 1;
+	intern_add(o);
+	return &o->g;
+}
+
+/* The process's group of the n world ranks w[] in that order (w malloc'd,
+ * ownership passes); a reference.  Consecutive ranks become a range. */
+static emu_group *group_make(int32_t *w, int n)
+{
+	int range = 1;
+	int32_t lo = INT32_MAX, hi = -1;
+	for (int i = 0; i < n; i++) {
+		if (w[i] != w[0] + i)
+			range = 0;
+		if (w[i] < lo)
+			lo = w[i];
+		if (w[i] > hi)
+			hi = w[i];
+	}
+	if (range) {
+		int32_t first = n ? w[0] : 0;
+		free(w);
+		return group_range(first, n);
+	}
+	uint64_t h = hash_list(w, n);
+	group_obj *o = intern_find(h, 0, w, n);
+	if (o) {
+		free(w);
+		o->g.refs++;
+		return &o->g;
+	}
+	o = xcalloc(1, sizeof *o);
+	o->g.refs = 1;
+	o->g.size = n;
+	o->g.w = w;
+	o->hash = h;
+	o->wmin = lo;
+	o->wmax = hi;
+	intern_add(o);
+	return &o->g;
+}
+
+void emu_group_unref(emu_group *g)
+{
+	if (--g->refs > 0)
+		return;
+	group_obj *o = gobj(g);
+	if (o->pinned)
+		return;
+	if (o->interned)
+		intern_remove(o);
+	free(g->w);
+	free(g->rev);
+	free(o);
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* rev[k]: the member with the k-th smallest world rank. */
+static void build_rev(emu_group *g)
+{
+	int64_t *k = xmalloc((size_t)g->size * sizeof *k);
+	for (int i = 0; i < g->size; i++)
+		k[i] = (int64_t)g->w[i] << 32 | (uint32_t)i;
+	qsort(k, (size_t)g->size, sizeof *k, cmp_i64);
+	int32_t *rev = xmalloc((size_t)g->size * sizeof *rev);
+	for (int i = 0; i < g->size; i++)
+		rev[i] = (int32_t)(k[i] & 0xffffffff);
+	free(k);
+	g->rev = rev;
+}
+
+int emu_group_rank_of(emu_group *g, int32_t w)
+{
+	if (!g->w)
+		return w >= g->first && w - g->first < g->size ?
+			(int)(w - g->first) : -1;
+	if (!g->rev)
+		build_rev(g);
+	int lo = 0, hi = g->size - 1;
+	while (lo <= hi) {
+		int mid = lo + (hi - lo) / 2;
+		int32_t x = g->w[g->rev[mid]];
+		if (x == w)
+			return g->rev[mid];
+		if (x < w)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return -1;
+}
+
+/* ============================================= per-rank tables, handles */
+
+/* What every rank has from the start, in one allocation. */
+typedef struct rank_block {
+	emu_comm world, self;
+	group_obj self_group;
+	emu_comm *slots[4];
+} rank_block;
+
+static rank_block *block_of(emu_rank *r)
+{
+	return container_of(r->comms[MPI_COMM_WORLD], rank_block, world);
+}
+
+/* The predefined attributes' values (MPI_Comm_get_attr points at them). */
+static int attr_tag_ub = MPI_TAG_UB_VALUE, attr_host = MPI_PROC_NULL,
+	attr_io = MPI_ANY_SOURCE, attr_wtime_global = 1, attr_universe,
+	attr_appnum = 0;
+
+static void comm_drop(emu_comm *c);
+
+void emu_comm_init_rank(emu_rank *r)
+{
+	rank_block *b = xcalloc(1, sizeof *b);
+
+	world_gobj.g.size = (int)emu.nranks;
+	world_gobj.wmax = (int32_t)emu.nranks - 1;
+	attr_universe = (int)emu.nranks;
+	b->self_group.g.refs = 1;
+	b->self_group.g.size = 1;
+	b->self_group.g.first = r->world;
+	b->self_group.wmin = b->self_group.wmax = r->world;
+	b->self_group.pinned = 1;
+	world_gobj.g.refs++;
+	b->world.group = &world_gobj.g;
+	b->world.rank = r->world;
+	b->world.ctx = 0;
+	b->world.errhandler = MPI_ERRORS_ARE_FATAL;
+	b->self.group = &b->self_group.g;
+	b->self.rank = 0;
+	b->self.ctx = 2;
+	b->self.errhandler = MPI_ERRORS_ARE_FATAL;
+	b->slots[MPI_COMM_WORLD] = &b->world;
+	b->slots[MPI_COMM_SELF] = &b->self;
+	r->comms = b->slots;
+	r->ncomms = 4;
+	r->groups = NULL;
+	r->ngroups = 0;
+	r->next_ctx = 4;
+	r->err_comm = MPI_COMM_WORLD;
+	r->err_return = 0;
+}
+
+void emu_comm_free_rank(emu_rank *r)
+{
+	if (!r->comms)
+		return;
+	rank_block *b = block_of(r);
+	for (uint32_t h = MPI_COMM_SELF + 1; h < r->ncomms; h++)
+		if (r->comms[h]) {
+			comm_drop(r->comms[h]);
+			free(r->comms[h]);
+		}
+	comm_drop(&b->world);
+	comm_drop(&b->self);
+	for (uint32_t h = 0; h < r->ngroups; h++)
+		if (r->groups[h])
+			emu_group_unref(r->groups[h]);
+	free(r->groups);
+	if (r->comms != b->slots)
+		free(r->comms);
+	free(b);
+	r->comms = NULL;
+	r->groups = NULL;
+	r->ncomms = r->ngroups = 0;
+}
+
+emu_comm *emu_comm_lookup(emu_rank *r, MPI_Comm c)
+{
+	return c > 0 && (uint32_t)c < r->ncomms ? r->comms[c] : NULL;
+}
+
+emu_comm *emu_comm_get(emu_rank *r, MPI_Comm c, const char *call)
+{
+	emu_comm *p = emu_comm_lookup(r, c);
+	if (!p)
+		emu_mpi_error(r, call, MPI_ERR_COMM, "%d is not a "
+			      "communicator of this rank%s", c,
+			      c == MPI_COMM_NULL ? " (MPI_COMM_NULL)" :
+			      " (never created, or freed?)");
+	r->err_comm = c;
+	return p;
+}
+
+const char *emu_comm_describe(emu_rank *r, MPI_Comm c)
+{
+	static char buf[MPI_MAX_OBJECT_NAME + 48];
+	emu_comm *p = r ? emu_comm_lookup(r, c) : NULL;
+	if (p && p->name)
+		snprintf(buf, sizeof buf, "%s", p->name);
+	else if (c == MPI_COMM_WORLD)
+		return "MPI_COMM_WORLD";
+	else if (c == MPI_COMM_SELF)
+		return "MPI_COMM_SELF";
+	else if (c == MPI_COMM_NULL)
+		return "MPI_COMM_NULL";
+	else if (p)
+		snprintf(buf, sizeof buf, "communicator %d", c);
+	else
+		snprintf(buf, sizeof buf, "communicator %d (freed or "
+			 "invalid)", c);
+	return buf;
+}
+
+/* Install c as a new communicator handle of r. */
+static MPI_Comm comm_install(emu_rank *r, emu_comm *c)
+{
+	uint32_t h = MPI_COMM_SELF + 1;
+	while (h < r->ncomms && r->comms[h])
+		h++;
+	if (h == r->ncomms) {
+		if (r->ncomms >= (uint32_t)INT_MAX / 2)
+			emu_fatal("rank %d has too many communicators",
+				  r->world);
+		uint32_t n = 2 * r->ncomms;
+		emu_comm **t = xcalloc(n, sizeof *t);
+		memcpy(t, r->comms, r->ncomms * sizeof *t);
+		if (r->comms != block_of(r)->slots)
+			free(r->comms);
+		r->comms = t;
+		r->ncomms = n;
+	}
+	r->comms[h] = c;
+	return (MPI_Comm)h;
+}
+
+/* ------------------------------------------------------ group handles */
+
+static emu_group *group_lookup(emu_rank *r, MPI_Group h)
+{
+	if (h == MPI_GROUP_EMPTY)
+		return &empty_gobj.g;
+	return h > MPI_GROUP_EMPTY && (uint32_t)h < r->ngroups ?
+		r->groups[h] : NULL;
+}
+
+static emu_group *group_get(emu_rank *r, MPI_Group h, const char *call)
+{
+	emu_group *g = group_lookup(r, h);
+	if (!g)
+		emu_mpi_error(r, call, MPI_ERR_GROUP, "%d is not a group of "
+			      "this rank%s", h, h == MPI_GROUP_NULL ?
+			      " (MPI_GROUP_NULL)" : " (never created, or "
+			      "freed?)");
+	return g;
+}
+
+/* A new handle for g, whose reference passes to it; an empty group is
+ * MPI_GROUP_EMPTY. */
+static MPI_Group group_install(emu_rank *r, emu_group *g)
+{
+	if (g->size == 0) {
+		emu_group_unref(g);
+		return MPI_GROUP_EMPTY;
+	}
+	uint32_t h = MPI_GROUP_EMPTY + 1;
+	while (h < r->ngroups && r->groups[h])
+		h++;
+	if (h >= r->ngroups) {
+		uint32_t n = r->ngroups ? 2 * r->ngroups : 8;
+		if (r->ngroups >= (uint32_t)INT_MAX / 2)
+			emu_fatal("rank %d has too many groups", r->world);
+		emu_group **t = xcalloc(n, sizeof *t);
+		if (r->ngroups)
+			memcpy(t, r->groups, r->ngroups * sizeof *t);
+		free(r->groups);
+		r->groups = t;
+		r->ngroups = n;
+	}
+	r->groups[h] = g;
+	return (MPI_Group)h;
+}
+
+/* ====================================================== error handlers */
+
+typedef struct errh {
+	MPI_Comm_errhandler_function *fn;
+	uint32_t refs;             /* 0: a free slot */
+} errh;
+
+/* User handlers are shared by the process: creating one for a function
+ * that already has a handler gives that handler (one more reference). */
+static errh *errhs;
+static uint32_t nerrhs;
+#define ERRH_FIRST (MPI_ERRORS_RETURN + 1)
+
+static errh *errh_user(MPI_Errhandler e)
+{
+	if (e < ERRH_FIRST || (uint32_t)(e - ERRH_FIRST) >= nerrhs)
+		return NULL;
+	errh *h = &errhs[e - ERRH_FIRST];
+	return h->refs ? h : NULL;
+}
+
+static int errh_valid(MPI_Errhandler e)
+{
+	return e == MPI_ERRORS_ARE_FATAL || e == MPI_ERRORS_RETURN ||
+		errh_user(e);
+}
+
+static void errh_ref(MPI_Errhandler e)
+{
+	errh *h = errh_user(e);
+	if (h)
+		h->refs++;
+}
+
+static void errh_unref(MPI_Errhandler e)
+{
+	errh *h = errh_user(e);
+	if (h && --h->refs == 0)
+		h->fn = NULL;
+}
+
+/* EMU_API arms its jump point only when some communicator of the rank
+ * has a handler that returns. */
+static void update_err_return(emu_rank *r)
+{
+	uint8_t ret = 0;
+	for (uint32_t h = 1; h < r->ncomms && !ret; h++)
+		if (r->comms[h] &&
+		    r->comms[h]->errhandler != MPI_ERRORS_ARE_FATAL)
+			ret = 1;
+	r->err_return = ret;
+}
+
+int emu_comm_errhandler(emu_rank *r)
+{
+	emu_comm *c = emu_comm_lookup(r, r->err_comm);
+	return c ? c->errhandler : MPI_ERRORS_ARE_FATAL;
+}
+
+/* Call a user's handler for communicator h of r.  The handler may call
+ * MPI itself; a failure there must not jump back into the call that
+ * failed first. */
+static void run_user_errhandler(emu_rank *r, errh *e, MPI_Comm h, int code)
+{
+	MPI_Comm_errhandler_function *fn = e->fn;
+	jmp_buf *jb = r->err_jb;
+	MPI_Comm comm = h;
+	int c = code;
+	r->err_jb = NULL;
+	fn(&comm, &c);
+	r->err_jb = jb;
+}
+
+void emu_comm_user_errhandler(emu_rank *r, int code)
+{
+	emu_comm *c = emu_comm_lookup(r, r->err_comm);
+	errh *e = c ? errh_user(c->errhandler) : NULL;
+	if (e)
+		run_user_errhandler(r, e, r->err_comm, code);
+}
+
+int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function *fn,
+			       MPI_Errhandler *errhandler)
+{
+	const char *call = "MPI_Comm_create_errhandler";
+	EMU_API(r, call);
+	if (!fn || !errhandler)
+		emu_mpi_error(r, call, MPI_ERR_ARG, "NULL %s",
+			      fn ? "errhandler pointer" : "function");
+	uint32_t i, free_slot = nerrhs;
+	for (i = 0; i < nerrhs; i++) {
+		if (errhs[i].refs && errhs[i].fn == fn)
+			break;
+		if (!errhs[i].refs && free_slot == nerrhs)
+			free_slot = i;
+	}
+	if (i == nerrhs) {
+		i = free_slot;
+		if (i == nerrhs) {
+			if (nerrhs >= (uint32_t)INT_MAX - ERRH_FIRST)
+				emu_mpi_error(r, call, MPI_ERR_NO_MEM, "too "
+					      "many error handlers");
+			errh *t = realloc(errhs, (nerrhs + 1) * sizeof *t);
+			if (!t)
+				emu_mpi_error(r, call, MPI_ERR_NO_MEM, "out "
+					      "of memory");
+			errhs = t;
+			errhs[nerrhs++].refs = 0;
+		}
+		errhs[i].fn = fn;
+	}
+	errhs[i].refs++;
+	*errhandler = (MPI_Errhandler)(i + ERRH_FIRST);
+	return MPI_SUCCESS;
+}
+
+int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
+{
+	const char *call = "MPI_Comm_set_errhandler";
+	EMU_API(r, call);
+	emu_comm *c = emu_comm_get(r, comm, call);
+	if (!errh_valid(errhandler))
+		emu_mpi_error(r, call, MPI_ERR_ARG, "%d is not an error "
+			      "handler (MPI_ERRORS_ARE_FATAL, "
+			      "MPI_ERRORS_RETURN or one of "
+			      "MPI_Comm_create_errhandler)%s",
+			      errhandler, errhandler == MPI_ERRHANDLER_NULL ?
+			      " but MPI_ERRHANDLER_NULL" : "");
+	errh_ref(errhandler);
+	errh_unref(c->errhandler);
+	c->errhandler = errhandler;
+	update_err_return(r);
+	return MPI_SUCCESS;
+}
+
+int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
+{
+	const char *call = "MPI_Comm_get_errhandler";
+	EMU_API(r, call);
+	emu_comm *c = emu_comm_get(r, comm, call);
+	if (!errhandler)
+		emu_mpi_error(r, call, MPI_ERR_ARG, "NULL errhandler pointer");
+	/* A new reference, which the program frees with
+	 * MPI_Errhandler_free. */
+	errh_ref(c->errhandler);
+	*errhandler = c->errhandler;
+	return MPI_SUCCESS;
+}
+
+int MPI_Errhandler_free(MPI_Errhandler *errhandler)
+{
+	const char *call = "MPI_Errhandler_free";
+	EMU_API(r, call);
+	if (!errhandler || !errh_valid(*errhandler))
+		emu_mpi_error(r, call, MPI_ERR_ARG, "%s is not an error "
+			      "handler", errhandler ? "the handle" : "NULL");
+	errh_unref(*errhandler);
+	*errhandler = MPI_ERRHANDLER_NULL;
+	return MPI_SUCCESS;
+}
+
+int MPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
+{
+	const char *call = "MPI_Comm_call_errhandler";
+	EMU_API(r, call);
+	emu_comm *c = emu_comm_get(r, comm, call);
+	errh *e = errh_user(c->errhandler);
+	if (c->errhandler == MPI_ERRORS_ARE_FATAL)
+		emu_mpi_error(r, call, errorcode >= 0 && errorcode <=
+			      MPI_ERR_LASTCODE ? errorcode : MPI_ERR_UNKNOWN,
+			      "the program raised error code %d on %s",
+			      errorcode, emu_comm_describe(r, comm));
+	if (e)
+		run_user_errhandler(r, e, comm, errorcode);
+	return MPI_SUCCESS;
+}
+
+/* ========================================================== attributes */
+
+struct emu_attr {
+	struct emu_attr *next;     /* newest first */
+	int keyval;
+	void *val;
+};
+
+typedef struct kv_obj {
+	MPI_Comm_copy_attr_function *copy;
+	MPI_Comm_delete_attr_function *del;
+	void *extra;
+	uint32_t refs;             /* creator + attributes; 0: free slot */
+	uint8_t freed;             /* MPI_Comm_free_keyval was called */
+} kv_obj;
+
+/* Keyvals are shared by the process (a program whose globals are not
+ * privatized creates a keyval once for all its ranks). */
+static kv_obj *kvs;
+static uint32_t nkvs, kv_hint;
+#define KEYVAL_FIRST 16
+#define KEYVAL_PREDEF_LAST MPI_APPNUM
+
+static kv_obj *kv_lookup(int k)
+{
+	if (k < KEYVAL_FIRST || (uint32_t)(k - KEYVAL_FIRST) >= nkvs)
+		return NULL;
+	kv_obj *kv = &kvs[k - KEYVAL_FIRST];
+	return kv->refs ? kv : NULL;
+}
+
+static void kv_unref(int k)
+{
+	kv_obj *kv = kv_lookup(k);
+	if (kv && --kv->refs == 0) {
+		uint32_t i = (uint32_t)(k - KEYVAL_FIRST);
+		if (i < kv_hint)
+			kv_hint = i;
+	}
+}
+
+/* A keyval the program may use: predefined (1) or live (its entry). */
+static kv_obj *kv_get(emu_rank *r, int k, const char *call, int *predef)
+{
+	*predef = k >= MPI_TAG_UB && k <= KEYVAL_PREDEF_LAST;
+	if (*predef)
+		return NULL;
+	kv_obj *kv = kv_lookup(k);
+	if (!kv || kv->freed)
+		emu_mpi_error(r, call, MPI_ERR_ARG, "%d is not a keyval%s", k,
+			      k == MPI_KEYVAL_INVALID ? " (MPI_KEYVAL_INVALID)"
+			      : kv ? " any more (MPI_Comm_free_keyval freed "
+			      "it)" : " (not created by MPI_Comm_create_keyval"
+			      ")");
+	return kv;
+}
+
+static int *predef_value(int k)
+{
+	switch (k) {
+	case MPI_TAG_UB: return &attr_tag_ub;
+	case MPI_HOST: return &attr_host;
+	case MPI_IO: return &attr_io;
+	case MPI_WTIME_IS_GLOBAL: return &attr_wtime_global;
+	case MPI_UNIVERSE_SIZE: return &attr_universe;
+	default: return &attr_appnum;
+	}
+}
+
+/* A callback's error: MPI returns the code it gave. */
+static void callback_failed(emu_rank *r, const char *call, const char *what,
+			    int k, int rc)
+{
+	emu_mpi_error(r, call, rc > 0 && rc <= MPI_ERR_LASTCODE ? rc :
+		      MPI_ERR_OTHER, "the %s callback of keyval %d returned "
+		      "%d", what, k, rc);
+}
+
+/* Unlink attribute a of communicator h and run its delete callback;
+ * relinked (and an error raised) if the callback fails. */
+static void attr_delete(emu_rank *r, MPI_Comm h, emu_comm *c,
+			struct emu_attr *a, const char *call)
+{
+	struct emu_attr **p = &c->attrs;
+	while (*p != a)
+		p = &(*p)->next;
+	*p = a->next;
+	kv_obj *kv = kv_lookup(a->keyval);
+	if (kv && kv->del) {
+		/* The callback may use the communicator, even set or delete
+		 * other attributes: the list is consistent meanwhile. */
+		int rc = kv->del(h, a->keyval, a->val, kv->extra);
+		if (rc != MPI_SUCCESS) {
+			a->next = c->attrs;
+			c->attrs = a;
+			callback_failed(r, call, "delete", a->keyval, rc);
+		}
+	}
+	kv_unref(a->keyval);
+	free(a);
+}
+
+static struct emu_attr *attr_find(emu_comm *c, int k)
+{
+	for (struct emu_attr *a = c->attrs; a; a = a->next)
+		if (a->keyval == k)
+			return a;
+	return NULL;
+}
+
+/* Delete every attribute of h, newest first (Comm_free, Finalize). */
+static void attr_delete_all(emu_rank *r, MPI_Comm h, emu_comm *c,
+			    const char *call)
+{
+	while (c->attrs)
+		attr_delete(r, h, c, c->attrs, call);
+}
+
+/* Copy the attributes of old (handle oh) to new (handle nh) as their
+ * copy callbacks say (MPI_Comm_dup).  On a failure the copies made so far
+ * are deleted and the callback's code is returned. */
+static int attr_copy_all(MPI_Comm oh, emu_comm *old, emu_comm *nc,
+			 int *failed_key)
+{
+	struct emu_attr **tail = &nc->attrs;
+	for (struct emu_attr *a = old->attrs; a; a = a->next) {
+		kv_obj *kv = kv_lookup(a->keyval);
+		if (!kv || !kv->copy)
+			continue;
+		void *out = NULL;
+		int flag = 0;
+		int rc = kv->copy(oh, a->keyval, kv->extra, a->val, &out,
+				  &flag);
+		if (rc != MPI_SUCCESS) {
+			*failed_key = a->keyval;
+			return rc;
+		}
+		if (!flag)
+			continue;
+		/* The callback may have freed the keyval. */
+		if (!(kv = kv_lookup(a->keyval)))
+			continue;
+		struct emu_attr *n = xmalloc(sizeof *n);
+		n->keyval = a->keyval;
+		n->val = out;
+		n->next = NULL;
+		kv->refs++;
+		*tail = n;
+		tail = &n->next;
+	}
+	return MPI_SUCCESS;
+}
+
+int MPI_COMM_NULL_COPY_FN(MPI_Comm oldcomm, int comm_keyval,
+			  void *extra_state, void *attribute_val_in,
+			  void *attribute_val_out, int *flag)
+{
+	(void)oldcomm;
+	(void)comm_keyval;
+	(void)extra_state;
+	(void)attribute_val_in;
+	(void)attribute_val_out;
+	*flag = 0;
+	return MPI_SUCCESS;
+}
+
+int MPI_COMM_DUP_FN(MPI_Comm oldcomm, int comm_keyval, void *extra_state,
+		    void *attribute_val_in, void *attribute_val_out,
+		    int *flag)
+{
+	(void)oldcomm;
+	(void)comm_keyval;
+	(void)extra_state;
+	*(void **)attribute_val_out = attribute_val_in;
+	*flag = 1;
+	return MPI_SUCCESS;
+}
+
+int MPI_COMM_NULL_DELETE_FN(MPI_Comm comm, int comm_keyval,
+			    void *attribute_val, void *extra_state)
+{
+	(void)comm;
+	(void)comm_keyval;
+	(void)attribute_val;
+	(void)extra_state;
+	return MPI_SUCCESS;
+}
+
+static int create_keyval(const char *call,
+			 MPI_Comm_copy_attr_function *copy,
+			 MPI_Comm_delete_attr_function *del, int *keyval_out,
+			 void *extra)
+{
+	EMU_API(r, call);
+	if (!keyval_out)
+		emu_mpi_error(r, call, MPI_ERR_ARG, "NULL keyval pointer");
+	uint32_t i = kv_hint;
+	while (i < nkvs && kvs[i].refs)
+		i++;
+	if (i == nkvs) {
+		if (nkvs >= (uint32_t)INT_MAX - KEYVAL_FIRST)
+			emu_mpi_error(r, call, MPI_ERR_NO_MEM, "too many "
+				      "keyvals");
+		uint32_t n = nkvs ? 2 * nkvs : 64;
+		kv_obj *t = realloc(kvs, n * sizeof *t);
+		if (!t)
+			emu_mpi_error(r, call, MPI_ERR_NO_MEM, "out of "
+				      "memory for keyvals");
+		memset(t + nkvs, 0, (n - nkvs) * sizeof *t);
+		kvs = t;
+		nkvs = n;
+	}
+	kv_hint = i + 1;
+	kvs[i].copy = copy;
+	kvs[i].del = del;
+	kvs[i].extra = extra;
+	kvs[i].refs = 1;
+	kvs[i].freed = 0;
+	*keyval_out = (int)i + KEYVAL_FIRST;
+	return MPI_SUCCESS;
+}
+
+int MPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn,
+			   MPI_Comm_delete_attr_function *comm_delete_attr_fn,
+			   int *comm_keyval, void *extra_state)
+{
+	return create_keyval("MPI_Comm_create_keyval", comm_copy_attr_fn,
+			     comm_delete_attr_fn, comm_keyval, extra_state);
+}
+
+int MPI_Keyval_create(MPI_Copy_function *copy_fn,
+		      MPI_Delete_function *delete_fn, int *keyval,
+		      void *extra_state)
+{
+	return create_keyval("MPI_Keyval_create", copy_fn, delete_fn, keyval,
+			     extra_state);
+}
+
+static int free_keyval(const char *call, int *k)
+{
+	EMU_API(r, call);
+	int predef;
+	if (!k)
+		emu_mpi_error(r, call, MPI_ERR_ARG, "NULL keyval pointer");
+	kv_obj *kv = kv_get(r, *k, call, &predef);
+	if (predef)
+		emu_mpi_error(r, call, MPI_ERR_ARG, "keyval %d is predefined "
+			      "and cannot be freed", *k);
+	/* Attributes still set keep it alive for their callbacks. */
+	kv->freed = 1;
+	kv_unref(*k);
+	*k = MPI_KEYVAL_INVALID;
+	return MPI_SUCCESS;
+}
+
+int MPI_Comm_free_keyval(int *comm_keyval)
+{
+	return free_keyval("MPI_Comm_free_keyval", comm_keyval);
+}
+
+int MPI_Keyval_free(int *keyval)
+{
+	return free_keyval("MPI_Keyval_free", keyval);
+}
+
+static int set_attr(const char *call, MPI_Comm comm, int k, void *val)
+{
+	EMU_API(r, call);
+	emu_comm *c = emu_comm_get(r, comm, call);
+	int predef;
+	kv_obj *kv = kv_get(r, k, call, &predef);
+	if (predef)
+		emu_mpi_error(r, call, MPI_ERR_ARG, "keyval %d is a "
+			      "predefined attribute, which cannot be set", k);
+	struct emu_attr *a = attr_find(c, k);
+	if (a) {
+		/* As if MPI_Comm_delete_attr came first. */
+		attr_delete(r, comm, c, a, call);
+		kv = kv_lookup(k);
+	}
+	a = xmalloc(sizeof *a);
+	a->keyval = k;
+	a->val = val;
+	a->next = c->attrs;
+	c->attrs = a;
+	kv->refs++;
+	return MPI_SUCCESS;
+}
+
+int MPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val)
+{
+	return set_attr("MPI_Comm_set_attr", comm, comm_keyval,
+			attribute_val);
+}
+
+int MPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val)
+{
+	return set_attr("MPI_Attr_put", comm, keyval, attribute_val);
+}
+
+static int get_attr(const char *call, MPI_Comm comm, int k, void *val,
+		    int *flag)
+{
+	EMU_API(r, call);
+	emu_comm *c = emu_comm_get(r, comm, call);
+	int predef;
+	kv_get(r, k, call, &predef);
+	if (!val || !flag)
+		emu_mpi_error(r, call, MPI_ERR_ARG, "NULL %s pointer",
+			      val ? "flag" : "attribute_val");
+	if (predef) {
+		*(void **)val = predef_value(k);
+		*flag = 1;
+		return MPI_SUCCESS;
+	}
+	struct emu_attr *a = attr_find(c, k);
+	*flag = a != NULL;
+	if (a)
+		*(void **)val = a->val;
+	return MPI_SUCCESS;
+}
+
+int MPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val,
+		      int *flag)
+{
+	return get_attr("MPI_Comm_get_attr", comm, comm_keyval,
+			attribute_val, flag);
+}
+
+int MPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag)
+{
+	return get_attr("MPI_Attr_get", comm, keyval, attribute_val, flag);
+}
+
+static int delete_attr(const char *call, MPI_Comm comm, int k)
+{
+	EMU_API(r, call);
+	emu_comm *c = emu_comm_get(r, comm, call);
+	int predef;
+	kv_get(r, k, call, &predef);
+	if (predef)
+		emu_mpi_error(r, call, MPI_ERR_ARG, "keyval %d is a "
+			      "predefined attribute, which cannot be deleted",
+			      k);
+	struct emu_attr *a = attr_find(c, k);
+	if (!a)
+		emu_mpi_error(r, call, MPI_ERR_ARG, "%s has no attribute "
+			      "with keyval %d", emu_comm_describe(r, comm), k);
+	attr_delete(r, comm, c, a, call);
+	return MPI_SUCCESS;
+}
+
+int MPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval)
+{
+	return delete_attr("MPI_Comm_delete_attr", comm, comm_keyval);
+}
+
+int MPI_Attr_delete(MPI_Comm comm, int keyval)
+{
+	return delete_attr("MPI_Attr_delete", comm, keyval);
+}
+
+void emu_comm_finalize_rank(emu_rank *r)
+{
+	attr_delete_all(r, MPI_COMM_SELF, r->comms[MPI_COMM_SELF],
+			"MPI_Finalize");
+}
+
+/* ================================================== communicator objects */
+
+static emu_comm *comm_new(emu_group *g, int rank, int32_t ctx,
+			  MPI_Errhandler eh, emu_topo *topo)
+{
+	emu_comm *c = xcalloc(1, sizeof *c);
+	emu_group_ref(g);
+	c->group = g;
+	c->rank = rank;
+	c->ctx = ctx;
+	errh_ref(eh);
+	c->errhandler = eh;
+	if (topo)
+		topo->refs++;
+	c->topo = topo;
+	return c;
+}
+
+/* Release what c holds, without callbacks (the object itself stays). */
+static void comm_drop(emu_comm *c)
+{
+	while (c->attrs) {
+		struct emu_attr *a = c->attrs;
+		c->attrs = a->next;
+		kv_unref(a->keyval);
+		free(a);
+	}
+	emu_group_unref(c->group);
+	c->group = NULL;
+	if (c->topo)
+		emu_topo_unref(c->topo);
+	c->topo = NULL;
+	errh_unref(c->errhandler);
+	free(c->name);
+	c->name = NULL;
+}
+
+static void comm_destroy(emu_rank *r, MPI_Comm h)
+{
+	emu_comm *c = r->comms[h];
+	r->comms[h] = NULL;
+	comm_drop(c);
+	free(c);
+	update_err_return(r);
+}
+
+/* ------------------------------------------------- context agreement */
+
+/* One round: send v to comm rank `to' and receive into *in from comm rank
+ * `from' (-1: no such part).  A round that sends after one that received
+ * starts a new SEB, so the trace has the round's dependencies. */
+static void agree_round(emu_rank *r, emu_comm *c, MPI_Comm h, int tag,
+			const char *call, int to, int32_t v, int from,
+			int32_t *in, int *step)
+{
+	emu_req *rq = NULL, *sq = NULL;
+	if (*step && to >= 0) {
+		emu_rec_step(r, call, 0);
+		*step = 0;
+	}
+	if (from >= 0)
+		rq = emu_p2p_irecv_raw(r, call, in, sizeof *in,
+				       emu_comm_world(c, from), c->ctx + 1,
+				       tag, h);
+	if (to >= 0)
+		sq = emu_p2p_isend_raw(r, call, &v, sizeof v,
+				       emu_comm_world(c, to), c->ctx + 1, tag,
+				       h);
+	if (sq) {
+		emu_p2p_wait(r, call, sq);
+		emu_p2p_finish(r, sq, NULL);
+	}
+	if (rq) {
+		emu_p2p_wait(r, call, rq);
+		emu_p2p_finish(r, rq, NULL);
+		*step = 1;
+	}
+}
+
+/* The context of a new communicator made from c (handle h): the largest
+ * next_ctx of c's members, by recursive doubling (the ranks beyond the
+ * largest power of two fold into the others first).  Collective over c,
+ * inside call (the SEB has ended); tag: the collective sequence number
+ * the operation took. */
+static int32_t agree_ctx(emu_rank *r, emu_comm *c, MPI_Comm h, uint32_t seq,
+			 const char *call)
+{
+	int n = emu_comm_size(c), me = c->rank, step = 0;
+	int tag = (int)(seq & INT_MAX);
+	int32_t v = r->next_ctx, in = 0;
+	int pof2 = 1;
+
+	while (pof2 <= n / 2)
+		pof2 *= 2;
+	int rem = n - pof2;
+	if (me >= pof2) {
+		agree_round(r, c, h, tag, call, me - pof2, v, me - pof2, &in,
+			    &step);
+		v = in;
+	} else {
+		if (me < rem) {
+			agree_round(r, c, h, tag, call, -1, 0, me + pof2, &in,
+				    &step);
+			v = in > v ? in : v;
+		}
+		for (int mask = 1; mask < pof2; mask <<= 1) {
+			agree_round(r, c, h, tag, call, me ^ mask, v,
+				    me ^ mask, &in, &step);
+			v = in > v ? in : v;
+		}
+		if (me < rem)
+			agree_round(r, c, h, tag, call, me + pof2, v, -1, &in,
+				    &step);
+	}
+	if (v > INT32_MAX - 4)
+		emu_mpi_error(r, call, MPI_ERR_OTHER, "the job has used up "
+			      "its 2^30 communicator contexts");
+	r->next_ctx = v + 2;
+	return v;
+}
+
+/* ============================================================ Comm_split */
+
+typedef struct split_ent {
+	int32_t prank, color, key;
+} split_ent;
+
+typedef struct split_hdr {
+	int32_t ctx, w0;           /* the parent: context, world rank of 0 */
+	uint32_t seq;              /* its collective sequence number */
+	int32_t n;                 /* its size */
+	int32_t count;             /* entries that follow */
+	int32_t pad;
+} split_hdr;
+
+/* One MPI_Comm_split (or split_type, Cart_create, Cart_sub) in progress
+ * in this process.  The key: the parent's context, which the disjoint
+ * communicators of one split share, so also the world rank of the
+ * parent's rank 0, which they do not; and the parent's collective
+ * sequence number, which its members take in the same order. */
+typedef struct split_inst {
+	struct split_inst *next;
+	int32_t ctx, w0;
+	uint32_t seq;
+	int n;
+	split_ent *ent;            /* by parent rank; prank -1: not yet */
+	int filled;
+	/* This process's members, known from the first deposit. */
+	emu_group *pg;             /* the parent's group (a reference) */
+	int nlocal;                /* -1: not known yet */
+	int deposited, left;
+	int32_t *local_pr;         /* their parent ranks, as deposited */
+	emu_rank **local;          /* and the ranks */
+	/* The result, once every entry is known. */
+	int done;
+	int ngroups;
+	int32_t *gcolor;           /* the colors of local members, sorted */
+	emu_group **groups;        /* and their groups */
+} split_inst;
+
+static split_inst *splits;
+
+static split_inst *split_find(int32_t ctx, int32_t w0, uint32_t seq, int n)
+{
+	for (split_inst *s = splits; s; s = s->next)
+		if (s->ctx == ctx && s->w0 == w0 && s->seq == seq) {
+			if (s->n != n)
+				emu_fatal("internal error: Comm_split of "
+					  "context %d has %d and %d members",
+					  ctx, s->n, n);
+			return s;
+		}
+	split_inst *s = xcalloc(1, sizeof *s);
+	s->ctx = ctx;
+	s->w0 = w0;
+	s->seq = seq;
+	s->n = n;
+	s->nlocal = -1;
+	s->ent = xmalloc((size_t)n * sizeof *s->ent);
+	for (int i = 0; i < n; i++)
+		s->ent[i].prank = -1;
+	s->next = splits;
+	splits = s;
+	return s;
+}
+
+static void split_free(split_inst *s)
+{
+	split_inst **p = &splits;
+	while (*p != s)
+		p = &(*p)->next;
+	*p = s->next;
+	for (int i = 0; i < s->ngroups; i++)
+		emu_group_unref(s->groups[i]);
+	if (s->pg)
+		emu_group_unref(s->pg);
+	free(s->gcolor);
+	free(s->groups);
+	free(s->ent);
+	free(s->local_pr);
+	free(s->local);
+	free(s);
+}
+
+static void split_put(split_inst *s, const split_ent *e, int src_proc)
+{
+	if (e->prank < 0 || e->prank >= s->n || s->ent[e->prank].prank >= 0)
+		emu_fatal("internal error: Comm_split entry for rank %d of "
+			  "%d from process %d is %s", e->prank, s->n, src_proc,
+			  e->prank < 0 || e->prank >= s->n ? "out of range" :
+			  "a duplicate");
+	s->ent[e->prank] = *e;
+	s->filled++;
+}
+
+static int cmp_ent(const void *a, const void *b)
+{
+	const split_ent *x = a, *y = b;
+	if (x->color != y->color)
+		return x->color < y->color ? -1 : 1;
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return x->prank < y->prank ? -1 : x->prank > y->prank;
+}
+
+/* Every entry is known: sort once, build the groups this process's ranks
+ * need, wake them. */
+static void split_build(split_inst *s)
+{
+	int m = 0;
+	for (int i = 0; i < s->n; i++)
+		if (s->ent[i].color != MPI_UNDEFINED)
+			s->ent[m++] = s->ent[i];
+	qsort(s->ent, (size_t)m, sizeof *s->ent, cmp_ent);
+	int cap = 0;
+	for (int i = 0; i < m;) {
+		int j = i, local = 0;
+		while (j < m && s->ent[j].color == s->ent[i].color) {
+			if (emu_local_rank(emu_group_world(s->pg,
+							   s->ent[j].prank)))
+				local = 1;
+			j++;
+		}
+		if (local) {
+			int32_t *w = xmalloc((size_t)(j - i) * sizeof *w);
+			for (int k = i; k < j; k++)
+				w[k - i] = emu_group_world(s->pg,
+							   s->ent[k].prank);
+			if (s->ngroups == cap) {
+				cap = cap ? 2 * cap : 4;
+				int32_t *gc = realloc(s->gcolor, (size_t)cap *
+						      sizeof *gc);
+				if (gc)
+					s->gcolor = gc;
+				emu_group **gg = realloc(s->groups,
+							 (size_t)cap *
+							 sizeof *gg);
+				if (gg)
+					s->groups = gg;
+				if (!gc || !gg)
+					emu_fatal("out of memory splitting a "
+						  "communicator");
+			}
+			s->gcolor[s->ngroups] = s->ent[i].color;
+			s->groups[s->ngroups++] = group_make(w, j - i);
+		}
+		i = j;
+	}
+	free(s->ent);
+	s->ent = NULL;
+	s->done = 1;
+	for (int i = 0; i < s->deposited; i++)
+		if (s->local[i])
+			emu_wake(s->local[i]);
+}
+
+static void split_check(split_inst *s)
+{
+	if (!s->done && s->filled == s->n && s->nlocal >= 0)
+		split_build(s);
+	if (s->done && s->left == s->nlocal)
+		split_free(s);
+}
+
+/* Which processes host members of g, and how many are here. */
+static int *member_procs(const emu_group *g, int *nprocs, int *nlocal)
+{
+	int *procs = xmalloc((size_t)emu.nprocs * sizeof *procs);
+	int np = 0, nl = 0;
+	if (!g->w) {
+		int32_t a = g->first, b = g->first + g->size;
+		int32_t lo = a > (int32_t)emu.first ? a : (int32_t)emu.first;
+		int32_t hi = (int32_t)(emu.first + emu.count);
+		hi = b < hi ? b : hi;
+		nl = hi > lo ? hi - lo : 0;
+		int p1 = emu_owner_proc(b - 1);
+		for (int p = emu_owner_proc(a); p <= p1; p++)
+			if (p != emu.proc)
+				procs[np++] = p;
+	} else {
+		char *mark = xcalloc((size_t)emu.nprocs, 1);
+		for (int i = 0; i < g->size; i++) {
+			int p = emu_owner_proc(g->w[i]);
+			if (p == emu.proc)
+				nl++;
+			else
+				mark[p] = 1;
+		}
+		for (int p = 0; p < emu.nprocs; p++)
+			if (mark[p])
+				procs[np++] = p;
+		free(mark);
+	}
+	*nprocs = np;
+	*nlocal = nl;
+	return procs;
+}
+
+/* All local members have deposited: send their entries to the other
+ * processes hosting members. */
+static void split_send(split_inst *s)
+{
+	int np, nl;
+	int *procs = member_procs(s->pg, &np, &nl);
+	if (np) {
+		size_t len = sizeof(split_hdr) + (size_t)s->nlocal *
+			sizeof(split_ent);
+		char *m = xmalloc(len);
+		split_hdr hd = { s->ctx, s->w0, s->seq, s->n, s->nlocal, 0 };
+		memcpy(m, &hd, sizeof hd);
+		split_ent *e = (split_ent *)(void *)(m + sizeof hd);
+		for (int i = 0; i < s->nlocal; i++)
+			e[i] = s->ent[s->local_pr[i]];
+		for (int i = 0; i < np; i++)
+			emu_tr_send_rt(procs[i], m, len);
+		free(m);
+	}
+	free(procs);
+}
+
+static split_inst *split_deposit(emu_rank *r, emu_comm *c, uint32_t seq,
+				 int color, int key, int *slot)
+{
+	split_inst *s = split_find(c->ctx, emu_comm_world(c, 0), seq,
+				   emu_comm_size(c));
+	if (s->nlocal < 0) {
+		int np;
+		free(member_procs(c->group, &np, &s->nlocal));
+		emu_group_ref(c->group);
+		s->pg = c->group;
+		s->local_pr = xmalloc((size_t)s->nlocal * sizeof *s->local_pr);
+		s->local = xmalloc((size_t)s->nlocal * sizeof *s->local);
+	}
+	split_ent e = { c->rank, color, key };
+	split_put(s, &e, emu.proc);
+	*slot = s->deposited;
+	s->local_pr[s->deposited] = c->rank;
+	s->local[s->deposited++] = r;
+	if (s->deposited == s->nlocal)
+		split_send(s);
+	return s;
+}
+
+void emu_comm_rt_arrived(int src_proc, void *block, size_t len)
+{
+	split_hdr hd;
+	if (len < sizeof hd)
+		emu_fatal("internal error: a %zu-byte runtime message from "
+			  "process %d", len, src_proc);
+	memcpy(&hd, block, sizeof hd);
+	if (hd.n <= 0 || hd.count < 0 || hd.count > hd.n ||
+	    len != sizeof hd + (size_t)hd.count * sizeof(split_ent))
+		emu_fatal("internal error: a malformed Comm_split message "
+			  "(%zu bytes, %d of %d entries) from process %d", len,
+			  hd.count, hd.n, src_proc);
+	split_inst *s = split_find(hd.ctx, hd.w0, hd.seq, hd.n);
+	const split_ent *e = (const split_ent *)(void *)((char *)block +
+							 sizeof hd);
+	for (int i = 0; i < hd.count; i++)
+		split_put(s, &e[i], src_proc);
+	free(block);
+	split_check(s);
+}
+
+static emu_group *split_result(split_inst *s, int color)
+{
+	int lo = 0, hi = s->ngroups - 1;
+	while (lo <= hi) {
+		int mid = lo + (hi - lo) / 2;
+		if (s->gcolor[mid] == color)
+			return s->groups[mid];
+		if (s->gcolor[mid] < color)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	emu_fatal("internal error: no group for Comm_split color %d", color);
+}
+
+MPI_Comm emu_comm_split(emu_rank *r, MPI_Comm h, int color, int key,
+			emu_topo *topo, const char *call)
+{
+	emu_comm *c = emu_comm_get(r, h, call);
+	if (color < 0 && color != MPI_UNDEFINED)
+		emu_mpi_error(r, call, MPI_ERR_ARG, "color %d is negative "
+			      "(and not MPI_UNDEFINED)", color);
+	uint32_t seq = c->coll_seq++;
+	emu_rec_enter(r);
+	int slot;
+	split_inst *s = split_deposit(r, c, seq, color, key, &slot);
+	split_check(s);
+	int32_t ctx = agree_ctx(r, c, h, seq, call);
+	MPI_Comm nh = MPI_COMM_NULL;
+	if (color != MPI_UNDEFINED) {
+		while (!s->done) {
+			if (r->coll_active)
+				emu_coll_progress_rank(r);
+			if (s->done)
+				break;
+			r->blocked_req = NULL;
+			r->blocked_n = 0;
+			emu_block(r, call);
+		}
+		emu_group *g = split_result(s, color);
+		emu_comm *nc = comm_new(g, emu_group_rank_of(g, r->world),
+					ctx, c->errhandler, topo);
+		nh = comm_install(r, nc);
+	}
+	/* Nothing to wake here any more (MPI_UNDEFINED leaves early). */
+	s->local[slot] = NULL;
+	s->left++;
+	if (s->done && s->left == s->nlocal)
+		split_free(s);
+	emu_rec_leave(r, call);
+	return nh;
+}
+
+/* ====================================================== the MPI calls */
+
+int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
+{
+	const char *call = "MPI_Comm_split";
+	EMU_API(r, call);
+	if (!newcomm)
+		emu_mpi_error(r, call, MPI_ERR_ARG, "NULL newcomm pointer");
+	*newcomm = emu_comm_split(r, comm, color, key, NULL, call);
+	return MPI_SUCCESS;
+}
+
+int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key,
+			MPI_Info info, MPI_Comm *newcomm)
+{
+	const char *call = "MPI_Comm_split_type";
+	EMU_API(r, call);
+	(void)info;
+	emu_comm_get(r, comm, call);
+	if (!newcomm)
+		emu_mpi_error(r, call, MPI_ERR_ARG, "NULL newcomm pointer");
+	if (split_type != MPI_COMM_TYPE_SHARED && split_type != MPI_UNDEFINED)
+		emu_mpi_error(r, call, MPI_ERR_ARG, "split_type %d is neither "
+			      "MPI_COMM_TYPE_SHARED nor MPI_UNDEFINED",
+			      split_type);
+	/* The target's node: a block of node_size world ranks. */
+	int color = split_type == MPI_UNDEFINED ? MPI_UNDEFINED :
+		r->world / emu.node_size;
+	*newcomm = emu_comm_split(r, comm, color, key, NULL, call);
+	return MPI_SUCCESS;
+}
+
+static int comm_dup(const char *call, MPI_Comm comm, MPI_Comm *newcomm)
+{
+	EMU_API(r, call);
+	emu_comm *c = emu_comm_get(r, comm, call);
+	if (!newcomm)
+		emu_mpi_error(r, call, MPI_ERR_ARG, "NULL newcomm pointer");
+	uint32_t seq = c->coll_seq++;
+	emu_rec_enter(r);
+	int32_t ctx = agree_ctx(r, c, comm, seq, call);
+	emu_comm *nc = comm_new(c->group, c->rank, ctx, c->errhandler,
+				c->topo);
+	MPI_Comm nh = comm_install(r, nc);
+	emu_rec_leave(r, call);
+	/* The callbacks run as the program's code: they may call MPI. */
+	int key = 0;
+	int rc = attr_copy_all(comm, c, nc, &key);
+	if (rc != MPI_SUCCESS) {
+		attr_delete_all(r, nh, nc, call);
+		comm_destroy(r, nh);
+		callback_failed(r, call, "copy", key, rc);
+	}
+	update_err_return(r);
+	*newcomm = nh;
+	return MPI_SUCCESS;
+}
+
+int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
+{
+	return comm_dup("MPI_Comm_dup", comm, newcomm);
+}
+
+int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
+{
+	(void)info; /* no hints are used */
+	return comm_dup("MPI_Comm_dup_with_info", comm, newcomm);
+}
+
+/* Every member of g is a member of c's group. */
+static int group_subset(emu_group *g, emu_comm *c)
+{
+	emu_group *p = c->group;
+	if (!p->w)
+		return gobj(g)->wmin >= p->first &&
+			gobj(g)->wmax < p->first + p->size;
+	for (int i = 0; i < g->size; i++)
+		if (emu_group_rank_of(p, emu_group_world(g, i)) < 0)
+			return 0;
+	return 1;
+}
+
+int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
+{
+	const char *call = "MPI_Comm_create";
+	EMU_API(r, call);
+	emu_comm *c = emu_comm_get(r, comm, call);
+	emu_group *g = group_get(r, group, call);
+	if (!newcomm)
+		emu_mpi_error(r, call, MPI_ERR_ARG, "NULL newcomm pointer");
+	if (g->size && !group_subset(g, c))
+		emu_mpi_error(r, call, MPI_ERR_GROUP, "the group (size %d) "
+			      "has members that are not in %s", g->size,
+			      emu_comm_describe(r, comm));
+	uint32_t seq = c->coll_seq++;
+	emu_rec_enter(r);
+	int32_t ctx = agree_ctx(r, c, comm, seq, call);
+	int me = g->size ? emu_group_rank_of(g, r->world) : -1;
+	MPI_Comm nh = MPI_COMM_NULL;
+	if (me >= 0)
+		nh = comm_install(r, comm_new(g, me, ctx, c->errhandler,
+					      NULL));
+	emu_rec_leave(r, call);
+	*newcomm = nh;
+	return MPI_SUCCESS;
+}
+
+int MPI_Comm_free(MPI_Comm *comm)
+{
+	const char *call = "MPI_Comm_free";
+	EMU_API(r, call);
+	if (!comm)
+		emu_mpi_error(r, call, MPI_ERR_ARG, "NULL communicator "
+			      "pointer");
+	emu_comm *c = emu_comm_get(r, *comm, call);
+	if (*comm == MPI_COMM_WORLD || *comm == MPI_COMM_SELF)
+		emu_mpi_error(r, call, MPI_ERR_COMM, "%s cannot be freed",
+			      emu_comm_describe(r, *comm));
+	attr_delete_all(r, *comm, c, call);
+	comm_destroy(r, *comm);
+	*comm = MPI_COMM_NULL;
+	return MPI_SUCCESS;
+}
+
+static int group_compare(emu_group *a, emu_group *b)
+{
+	if (a == b)
+		return MPI_IDENT;
+	if (a->size != b->size)
+		return MPI_UNEQUAL;
+	int same = 1;
+	for (int i = 0; i < a->size && same; i++)
+		if (emu_group_world(a, i) != emu_group_world(b, i))
+			same = 0;
+	if (same)
+		return MPI_IDENT;
+	for (int i = 0; i < a->size; i++)
+		if (emu_group_rank_of(b, emu_group_world(a, i)) < 0)
+			return MPI_UNEQUAL;
+	return MPI_SIMILAR;
+}
+
+int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
+{
+	const char *call = "MPI_Comm_compare";
+	EMU_API(r, call);
+	emu_comm *a = emu_comm_get(r, comm1, call);
+	emu_comm *b = emu_comm_get(r, comm2, call);
+	if (!result)
+		emu_mpi_error(r, call, MPI_ERR_ARG, "NULL result pointer");
+	if (a == b) {
+		*result = MPI_IDENT;
+		return MPI_SUCCESS;
+	}
+	int g = group_compare(a->group, b->group);
+	*result = g == MPI_IDENT ? MPI_CONGRUENT : g;
+	return MPI_SUCCESS;
+}
+
+int MPI_Comm_group(MPI_Comm comm, MPI_Group *group)
+{
+	const char *call = "MPI_Comm_group";
+	EMU_API(r, call);
+	emu_comm *c = emu_comm_get(r, comm, call);
+	if (!group)
+		emu_mpi_error(r, call, MPI_ERR_ARG, "NULL group pointer");
+	emu_group_ref(c->group);
+	*group = group_install(r, c->group);
+	return MPI_SUCCESS;
+}
+
+int MPI_Comm_set_name(MPI_Comm comm, const char *comm_name)
+{
+	const char *call = "MPI_Comm_set_name";
+	EMU_API(r, call);
+	emu_comm *c = emu_comm_get(r, comm, call);
+	if (!comm_name)
+		emu_mpi_error(r, call, MPI_ERR_ARG, "NULL name");
+	size_t n = strnlen(comm_name, MPI_MAX_OBJECT_NAME - 1);
+	char *s = xmalloc(n + 1);
+	memcpy(s, comm_name, n);
+	s[n] = 0;
+	free(c->name);
+	c->name = s;
+	return MPI_SUCCESS;
+}
+
+int MPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen)
+{
+	const char *call = "MPI_Comm_get_name";
+	EMU_API(r, call);
+	emu_comm *c = emu_comm_get(r, comm, call);
+	if (!comm_name || !resultlen)
+		emu_mpi_error(r, call, MPI_ERR_ARG, "NULL %s pointer",
+			      comm_name ? "resultlen" : "name");
+	const char *s = c->name ? c->name : comm == MPI_COMM_WORLD ?
+		"MPI_COMM_WORLD" : comm == MPI_COMM_SELF ? "MPI_COMM_SELF" :
+		"";
+	size_t n = strlen(s);
+	memcpy(comm_name, s, n + 1);
+	*resultlen = (int)n;
+	return MPI_SUCCESS;
+}
+
+/* ---------------------------------------------------- intercommunicators */
+
+int MPI_Comm_test_inter(MPI_Comm comm, int *flag)
+{
+	const char *call = "MPI_Comm_test_inter";
+	EMU_API(r, call);
+	emu_comm_get(r, comm, call);
+	if (!flag)
+		emu_mpi_error(r, call, MPI_ERR_ARG, "NULL flag pointer");
+	*flag = 0;
+	return MPI_SUCCESS;
+}
+
+static int no_inter(const char *call, MPI_Comm comm)
+{
+	EMU_API(r, call);
+	emu_comm_get(r, comm, call);
+	emu_mpi_error(r, call, MPI_ERR_COMM, "%s is not an "
+		      "intercommunicator; the Sibyl emulator supports "
+		      "intracommunicators only", emu_comm_describe(r, comm));
+}
+
+int MPI_Comm_remote_size(MPI_Comm comm, int *size)
+{
+	(void)size;
+	return no_inter("MPI_Comm_remote_size", comm);
+}
+
+int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group)
+{
+	(void)group;
+	return no_inter("MPI_Comm_remote_group", comm);
+}
+
+int MPI_Intercomm_merge(MPI_Comm intercomm, int high,
+			MPI_Comm *newintracomm)
+{
+	(void)high;
+	(void)newintracomm;
+	return no_inter("MPI_Intercomm_merge", intercomm);
+}
+
+int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader,
+			 MPI_Comm peer_comm, int remote_leader, int tag,
+			 MPI_Comm *newintercomm)
+{
+	const char *call = "MPI_Intercomm_create";
+	EMU_API(r, call);
+	(void)local_leader;
+	(void)peer_comm;
+	(void)remote_leader;
+	(void)tag;
+	(void)newintercomm;
+	emu_comm_get(r, local_comm, call);
+	emu_mpi_error(r, call, MPI_ERR_COMM, "intercommunicators are not "
+		      "supported by the Sibyl emulator (intracommunicators "
+		      "only: use MPI_Comm_split or MPI_Comm_create)");
+}
+
+/* ================================================================ groups */
+
+int MPI_Group_size(MPI_Group group, int *size)
+{
+	const char *call = "MPI_Group_size";
+	EMU_API(r, call);
+	emu_group *g = group_get(r, group, call);
+	if (!size)
+		emu_mpi_error(r, call, MPI_ERR_ARG, "NULL size pointer");
+	*size = g->size;
+	return MPI_SUCCESS;
+}
+
+int MPI_Group_rank(MPI_Group group, int *rank)
+{
+	const char *call = "MPI_Group_rank";
+	EMU_API(r, call);
+	emu_group *g = group_get(r, group, call);
+	if (!rank)
+		emu_mpi_error(r, call, MPI_ERR_ARG, "NULL rank pointer");
+	int i = g->size ? emu_group_rank_of(g, r->world) : -1;
+	*rank = i >= 0 ? i : MPI_UNDEFINED;
+	return MPI_SUCCESS;
+}
+
+int MPI_Group_free(MPI_Group *group)
+{
+	const char *call = "MPI_Group_free";
+	EMU_API(r, call);
+	if (!group)
+		emu_mpi_error(r, call, MPI_ERR_ARG, "NULL group pointer");
+	emu_group *g = group_get(r, *group, call);
+	if (*group != MPI_GROUP_EMPTY) {
+		r->groups[*group] = NULL;
+		emu_group_unref(g);
+	}
+	*group = MPI_GROUP_NULL;
+	return MPI_SUCCESS;
+}
+
+int MPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[],
+			      MPI_Group group2, int ranks2[])
+{
+	const char *call = "MPI_Group_translate_ranks";
+	EMU_API(r, call);
+	emu_group *a = group_get(r, group1, call);
+	emu_group *b = group_get(r, group2, call);
+	if (n < 0 || (n && (!ranks1 || !ranks2)))
+		emu_mpi_error(r, call, n < 0 ? MPI_ERR_ARG : MPI_ERR_ARG,
+			      n < 0 ? "negative count %d" : "NULL rank array "
+			      "for %d ranks", n);
+	for (int i = 0; i < n; i++) {
+		int x = ranks1[i];
+		if (x == MPI_PROC_NULL) {
+			ranks2[i] = MPI_PROC_NULL;
+			continue;
+		}
+		if (x < 0 || x >= a->size)
+			emu_mpi_error(r, call, MPI_ERR_RANK, "ranks1[%d] = %d "
+				      "is not a rank of group1 (size %d)", i,
+				      x, a->size);
+		int y = b->size ? emu_group_rank_of(b, emu_group_world(a, x))
+			: -1;
+		ranks2[i] = y >= 0 ? y : MPI_UNDEFINED;
+	}
+	return MPI_SUCCESS;
+}
+
+int MPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result)
+{
+	const char *call = "MPI_Group_compare";
+	EMU_API(r, call);
+	emu_group *a = group_get(r, group1, call);
+	emu_group *b = group_get(r, group2, call);
+	if (!result)
+		emu_mpi_error(r, call, MPI_ERR_ARG, "NULL result pointer");
+	*result = group_compare(a, b);
+	return MPI_SUCCESS;
+}
+
+enum setop { SET_UNION, SET_INTERSECTION, SET_DIFFERENCE };
+
+static int group_setop(const char *call, MPI_Group group1, MPI_Group group2,
+		       MPI_Group *newgroup, enum setop op)
+{
+	EMU_API(r, call);
+	emu_group *a = group_get(r, group1, call);
+	emu_group *b = group_get(r, group2, call);
+	if (!newgroup)
+		emu_mpi_error(r, call, MPI_ERR_ARG, "NULL newgroup pointer");
+	int64_t cap = op == SET_UNION ? (int64_t)a->size + b->size : a->size;
+	if (cap > INT_MAX)
+		emu_mpi_error(r, call, MPI_ERR_ARG, "the union would have "
+			      "more than %d members", INT_MAX);
+	int32_t *w = xmalloc((size_t)cap * sizeof *w);
+	int n = 0;
+	/* group1's members in group1's order: all of them (union), those
+	 * in group2 (intersection), those not in group2 (difference). */
+	for (int i = 0; i < a->size; i++) {
+		int32_t x = emu_group_world(a, i);
+		int in_b = op != SET_UNION && b->size &&
+			emu_group_rank_of(b, x) >= 0;
+		if (op == SET_UNION || (op == SET_INTERSECTION) == in_b)
+			w[n++] = x;
+	}
+	if (op == SET_UNION)
+		for (int i = 0; i < b->size; i++) {
+			int32_t x = emu_group_world(b, i);
+			if (!a->size || emu_group_rank_of(a, x) < 0)
+				w[n++] = x;
+		}
+	*newgroup = group_install(r, group_make(w, n));
+	return MPI_SUCCESS;
+}
+
+int MPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup)
+{
+	return group_setop("MPI_Group_union", group1, group2, newgroup,
+			   SET_UNION);
+}
+
+int MPI_Group_intersection(MPI_Group group1, MPI_Group group2,
+			   MPI_Group *newgroup)
+{
+	return group_setop("MPI_Group_intersection", group1, group2,
+			   newgroup, SET_INTERSECTION);
+}
+
+int MPI_Group_difference(MPI_Group group1, MPI_Group group2,
+			 MPI_Group *newgroup)
+{
+	return group_setop("MPI_Group_difference", group1, group2, newgroup,
+			   SET_DIFFERENCE);
+}
+
+/* Mark the n ranks of g at list[i] (ranks) in `mark' (g->size bytes),
+ * each valid and distinct. */
+static void mark_ranks(emu_rank *r, const char *call, const emu_group *g,
+		       int n, const int *list, char *mark)
+{
+	for (int i = 0; i < n; i++) {
+		int x = list[i];
+		if (x < 0 || x >= g->size) {
+			free(mark);
+			emu_mpi_error(r, call, MPI_ERR_RANK, "ranks[%d] = %d "
+				      "is not a rank of the group (size %d)",
+				      i, x, g->size);
+		}
+		if (mark[x]) {
+			free(mark);
+			emu_mpi_error(r, call, MPI_ERR_RANK, "rank %d appears "
+				      "twice in ranks[]", x);
+		}
+		mark[x] = 1;
+	}
+}
+
+static void check_count(emu_rank *r, const char *call, const emu_group *g,
+			int n, const void *list, MPI_Group *newgroup)
+{
+	if (n < 0 || n > g->size)
+		emu_mpi_error(r, call, MPI_ERR_ARG, "n = %d is not in 0..%d "
+			      "(the group's size)", n, g->size);
+	if (n && !list)
+		emu_mpi_error(r, call, MPI_ERR_ARG, "NULL rank list for %d "
+			      "ranks", n);
+	if (!newgroup)
+		emu_mpi_error(r, call, MPI_ERR_ARG, "NULL newgroup pointer");
+}
+
+int MPI_Group_incl(MPI_Group group, int n, const int ranks[],
+		   MPI_Group *newgroup)
+{
+	const char *call = "MPI_Group_incl";
+	EMU_API(r, call);
+	emu_group *g = group_get(r, group, call);
+	check_count(r, call, g, n, ranks, newgroup);
+	char *mark = xcalloc((size_t)g->size, 1);
+	mark_ranks(r, call, g, n, ranks, mark);
+	free(mark);
+	int32_t *w = xmalloc((size_t)n * sizeof *w);
+	for (int i = 0; i < n; i++)
+		w[i] = emu_group_world(g, ranks[i]);
+	*newgroup = group_install(r, group_make(w, n));
+	return MPI_SUCCESS;
+}
+
+int MPI_Group_excl(MPI_Group group, int n, const int ranks[],
+		   MPI_Group *newgroup)
+{
+	const char *call = "MPI_Group_excl";
+	EMU_API(r, call);
+	emu_group *g = group_get(r, group, call);
+	check_count(r, call, g, n, ranks, newgroup);
+	char *mark = xcalloc((size_t)g->size, 1);
+	mark_ranks(r, call, g, n, ranks, mark);
+	int32_t *w = xmalloc((size_t)(g->size - n) * sizeof *w);
+	int m = 0;
+	for (int i = 0; i < g->size; i++)
+		if (!mark[i])
+			w[m++] = emu_group_world(g, i);
+	free(mark);
+	*newgroup = group_install(r, group_make(w, m));
+	return MPI_SUCCESS;
+}
+
+/* floor((last - first) / stride): a triple names first + j * stride for
+ * j = 0 .. that (none when it is negative). */
+static int64_t range_steps(int first, int last, int stride)
+{
+	int64_t d = (int64_t)last - first;
+	if (d != 0 && (d < 0) != (stride < 0))
+		return -1;
+	return d / stride;
+}
+
+/* The ranks of the n (first, last, stride) triples, checked, in order;
+ * *count of them (malloc'd). */
+static int *expand_ranges(emu_rank *r, const char *call, const emu_group *g,
+			  int n, int ranges[][3], int *count)
+{
+	int64_t total = 0;
+	if (n < 0 || (n && !ranges))
+		emu_mpi_error(r, call, MPI_ERR_ARG, n < 0 ? "negative count "
+			      "%d" : "NULL ranges for %d triples", n);
+	for (int i = 0; i < n; i++) {
+		int first = ranges[i][0], last = ranges[i][1];
+		int stride = ranges[i][2];
+		if (stride == 0)
+			emu_mpi_error(r, call, MPI_ERR_ARG, "ranges[%d] has "
+				      "stride 0", i);
+		if (first < 0 || first >= g->size || last < 0 ||
+		    last >= g->size)
+			emu_mpi_error(r, call, MPI_ERR_RANK, "ranges[%d] = "
+				      "(%d, %d, %d) leaves the group (size "
+				      "%d)", i, first, last, stride, g->size);
+		int64_t k = range_steps(first, last, stride);
+		if (k >= 0)
+			total += k + 1;
+		if (total > g->size)
+			emu_mpi_error(r, call, MPI_ERR_RANK, "the ranges name "
+				      "more ranks than the group has (%d): "
+				      "some twice", g->size);
+	}
+	int *list = xmalloc((size_t)total * sizeof *list);
+	int m = 0;
+	for (int i = 0; i < n; i++) {
+		int64_t first = ranges[i][0], stride = ranges[i][2];
+		int64_t k = range_steps(ranges[i][0], ranges[i][1], stride);
+		for (int64_t j = 0; j <= k; j++)
+			list[m++] = (int)(first + j * stride);
+	}
+	*count = m;
+	return list;
+}
+
+static int group_range_op(const char *call, MPI_Group group, int n,
+			  int ranges[][3], MPI_Group *newgroup, int incl)
+{
+	EMU_API(r, call);
+	emu_group *g = group_get(r, group, call);
+	if (!newgroup)
+		emu_mpi_error(r, call, MPI_ERR_ARG, "NULL newgroup pointer");
+	int m;
+	int *list = expand_ranges(r, call, g, n, ranges, &m);
+	char *mark = xcalloc((size_t)g->size, 1);
+	for (int i = 0; i < m; i++) {
+		if (mark[list[i]]) {
+			int x = list[i];
+			free(mark);
+			free(list);
+			emu_mpi_error(r, call, MPI_ERR_RANK, "the ranges name "
+				      "rank %d twice", x);
+		}
+		mark[list[i]] = 1;
+	}
+	int32_t *w = xmalloc((size_t)(incl ? m : g->size - m) * sizeof *w);
+	int k = 0;
+	if (incl)
+		for (int i = 0; i < m; i++)
+			w[k++] = emu_group_world(g, list[i]);
+	else
+		for (int i = 0; i < g->size; i++)
+			if (!mark[i])
+				w[k++] = emu_group_world(g, i);
+	free(mark);
+	free(list);
+	*newgroup = group_install(r, group_make(w, k));
+	return MPI_SUCCESS;
+}
+
+int MPI_Group_range_incl(MPI_Group group, int n, int ranges[][3],
+			 MPI_Group *newgroup)
+{
+	return group_range_op("MPI_Group_range_incl", group, n, ranges,
+			      newgroup, 1);
+}
+
+int MPI_Group_range_excl(MPI_Group group, int n, int ranges[][3],
+			 MPI_Group *newgroup)
+{
+	return group_range_op("MPI_Group_range_excl", group, n, ranges,
+			      newgroup, 0);
+}

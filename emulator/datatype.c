@@ -1,0 +1,1486 @@
+/*
+ * datatype.c -- datatypes of virtual ranks: the basic types, derived
+ * types, packing (emu_dt.h), and the datatype MPI calls.
+ *
+ * Maps.  Every type, basic or derived, is a `dt_map': its data as a list
+ * of runs (displacement, primitive type, bytes) in type-map order, with
+ * adjacent runs of one primitive merged, repeated `nrep' times at
+ * `rstride' bytes (so a vector of 10^6 single doubles is one run repeated,
+ * not 10^6 runs), plus its bounds.  Maps are immutable and shared: a new
+ * type is flattened into a scratch builder, hashed, and an identical
+ * existing map is reused -- 131,072 ranks creating the same halo type
+ * cost one map and a 32-byte handle each.  Nothing refers to a child's
+ * map, so freeing a type never affects types built from it.
+ *
+ * Bounds are computed as Open MPI and MPICH compute them, which is MPI-3.1
+ * 4.1.6-4.1.7 in all but contrived cases: a constructor adds blocks of
+ * copies of its old type(s); a block's bounds run from its first copy's
+ * lb to its last copy's ub, and the new type's lb and ub are the lowest
+ * and highest of its blocks'.  After each block the extent is rounded up
+ * to the largest alignment in the type (the "epsilon" that makes a
+ * struct's extent that of the C struct) -- unless the bounds are explicit
+ * (MPI_Type_create_resized, inherited by every type built from a resized
+ * one), which then win over implicit ones.  True bounds cover data only.
+ *
+ * Handles.  Basic types keep their <mpi.h> values.  Derived types are
+ * slots of one process-wide table, shared by all ranks (any rank may use
+ * any handle, as the ranks share the program's globals).  A freed slot
+ * is reused only after every other free slot (FIFO), so a stale handle
+ * is caught as freed for as long as possible; a slot a pending operation
+ * retains (emu_dt_retain) outlives MPI_Type_free until it is released.
+ *
+ * Pair types.  MPI_DOUBLE_INT and friends are the C struct {T a; int b;}:
+ * their data is sizeof(T) + sizeof(int) bytes, their extent the struct's
+ * size.  In packed form (messages, MPI_Pack) the int directly follows the
+ * T.  Only MPI_SHORT_INT has a hole inside its data (short at 0, int at
+ * 4); it is two primitives internally, counted as one element.
+ */
+#ifdef HAVE_CONFIG_H
+#include <config.h>
+#endif
+
+#include <limits.h>
+#include <stdalign.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emu_private.h"
+
+/* ------------------------------------------------------ primitive types */
+
+/* Internal primitives beyond the basic types: the two parts of
+ * MPI_SHORT_INT (its short, which completes no element, and its int). */
+enum { P_SHORT_INT_LO = SIBYL_MPI_NBASIC_TYPES, P_SHORT_INT_HI, P_COUNT };
+
+#define PAIR(T) struct { T a; int b; }
+#define PAIR_SIZE(T) ((int)(sizeof(T) + sizeof(int)))
+
+static const struct prim {
+	const char *name;
+	uint8_t size;   /* bytes of data */
+	uint8_t extent; /* bytes from one element to the next */
+	uint8_t align;  /* C alignment */
+	uint8_t weight; /* elements it completes (Get_elements) */
+} prims[P_COUNT] = {
+#define P(t, name, size, ext, al) [t] = { name, size, ext, al, 1 }
+#define B(t, T) P(t, #t, sizeof(T), sizeof(T), alignof(T))
+#define Q(t, T) P(t, #t, PAIR_SIZE(T), sizeof(PAIR(T)), alignof(PAIR(T)))
+	B(MPI_CHAR, char),
+	B(MPI_SIGNED_CHAR, signed char),
+	B(MPI_UNSIGNED_CHAR, unsigned char),
+	B(MPI_BYTE, unsigned char),
+	B(MPI_SHORT, short),
+	B(MPI_UNSIGNED_SHORT, unsigned short),
+	B(MPI_INT, int),
+	B(MPI_UNSIGNED, unsigned),
+	B(MPI_LONG, long),
+	B(MPI_UNSIGNED_LONG, unsigned long),
+	B(MPI_LONG_LONG_INT, long long),
+	B(MPI_UNSIGNED_LONG_LONG, unsigned long long),
+	B(MPI_FLOAT, float),
+	B(MPI_DOUBLE, double),
+	B(MPI_LONG_DOUBLE, long double),
+	P(MPI_WCHAR, "MPI_WCHAR", 4, 4, 4),
+	B(MPI_C_BOOL, _Bool),
+	B(MPI_INT8_T, int8_t),
+	B(MPI_INT16_T, int16_t),
+	B(MPI_INT32_T, int32_t),
+	B(MPI_INT64_T, int64_t),
+	B(MPI_UINT8_T, uint8_t),
+	B(MPI_UINT16_T, uint16_t),
+	B(MPI_UINT32_T, uint32_t),
+	B(MPI_UINT64_T, uint64_t),
+	B(MPI_AINT, MPI_Aint),
+	B(MPI_OFFSET, MPI_Offset),
+	B(MPI_COUNT, MPI_Count),
+	B(MPI_PACKED, unsigned char),
+	Q(MPI_FLOAT_INT, float),
+	Q(MPI_DOUBLE_INT, double),
+	Q(MPI_LONG_INT, long),
+	Q(MPI_2INT, int),
+	Q(MPI_SHORT_INT, short),
+	Q(MPI_LONG_DOUBLE_INT, long double),
+	P(MPI_C_FLOAT_COMPLEX, "MPI_C_FLOAT_COMPLEX", 2 * sizeof(float),
+	  2 * sizeof(float), alignof(float)),
+	P(MPI_C_DOUBLE_COMPLEX, "MPI_C_DOUBLE_COMPLEX", 2 * sizeof(double),
+	  2 * sizeof(double), alignof(double)),
+	[P_SHORT_INT_LO] = { "MPI_SHORT_INT", sizeof(short), sizeof(short),
+			     alignof(short), 0 },
+	[P_SHORT_INT_HI] = { "MPI_SHORT_INT", sizeof(int), sizeof(int),
+			     alignof(int), 1 },
+#undef P
+#undef B
+#undef Q
+};
+
+/* The int of MPI_SHORT_INT sits at offsetof(b), after a hole. */
+#define SHORT_INT_B ((int64_t)offsetof(PAIR(short), b))
+
+static int is_basic(MPI_Datatype t)
+{
+	return t > MPI_DATATYPE_NULL && t < SIBYL_MPI_NBASIC_TYPES;
+}
+
+/* ------------------------------------------------------------------ maps */
+
+typedef struct dt_run {
+	int64_t disp;   /* bytes from the element's origin */
+	int64_t len;    /* bytes: len / prims[prim].size primitives */
+	int32_t prim;
+	int32_t zero;   /* padding kept 0, so runs compare with memcmp */
+} dt_run;
+
+typedef struct dt_map {
+	struct dt_map *hnext;   /* hash chain */
+	uint64_t hash;
+	uint32_t refs;          /* handles (and basic slots) using it */
+	uint32_t nruns;
+	/* What the hash covers starts here. */
+	int64_t nrep, rstride;  /* the runs repeat nrep times, rstride apart */
+	int64_t size;           /* data bytes of one element */
+	int64_t nelem;          /* basic elements of one element */
+	int64_t lb, extent;
+	int64_t tlb, tub;       /* true bounds (0, 0 without data) */
+	int32_t basic;          /* the one basic type, or MPI_DATATYPE_NULL */
+	uint8_t marked;         /* explicit bounds (resized), inherited */
+	uint8_t align;
+	uint8_t contig;         /* one run at 0, size == extent, lb 0 */
+	uint8_t zero;
+	dt_run runs[];
+} dt_map;
+
+#define MAP_KEY_OFF offsetof(dt_map, nrep)
+#define MAP_KEY_LEN (offsetof(dt_map, runs) - MAP_KEY_OFF)
+
+static dt_map **buckets;        /* hash table of every live map */
+static uint32_t nbuckets, nmaps;
+static dt_map *basic_maps[SIBYL_MPI_NBASIC_TYPES];
+
+static uint64_t hash_bytes(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *c = p;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ c[i]) * 0x100000001b3ULL;
+	return h;
+}
+
+static void map_unref(dt_map *m)
+{
+	if (--m->refs)
+		return;
+	dt_map **pp = &buckets[m->hash & (nbuckets - 1)];
+	while (*pp != m)
+		pp = &(*pp)->hnext;
+	*pp = m->hnext;
+	nmaps--;
+	free(m);
+}
+
+static void rehash(void)
+{
+	uint32_t n = nbuckets ? nbuckets * 2 : 256;
+	dt_map **b = calloc(n, sizeof *b);
+	if (!b)
+		emu_fatal("out of memory for the datatype table");
+	for (uint32_t i = 0; i < nbuckets; i++)
+		for (dt_map *m = buckets[i], *next; m; m = next) {
+			next = m->hnext;
+			m->hnext = b[m->hash & (n - 1)];
+			b[m->hash & (n - 1)] = m;
+		}
+	free(buckets);
+	buckets = b;
+	nbuckets = n;
+}
+
+/* ------------------------------------------------------------ building */
+
+/* A type being flattened.  Only one exists at a time (types are made
+ * inside one MPI call, and ranks switch only between calls), so its run
+ * array is kept and reused. */
+typedef struct dt_build {
+	dt_run *runs;
+	uint32_t n, cap;
+	int64_t nrep, rstride;
+	int64_t size, nelem;
+	int64_t lb, ub, tlb, tub;
+	int has_bounds, has_data, marked, align;
+	int32_t basic;          /* -1: none yet */
+	const char *err;        /* what went wrong, or NULL */
+	int err_code;           /* its MPI error class */
+} dt_build;
+
+/* Runs a type may flatten to: 64 Mi runs are 1.5 GiB. */
+#define MAX_RUNS (1u << 26)
+
+static dt_build B;
+
+static void b_start(void)
+{
+	B.n = 0;
+	B.nrep = 1;
+	B.rstride = 0;
+	B.size = B.nelem = 0;
+	B.lb = B.ub = B.tlb = B.tub = 0;
+	B.has_bounds = B.has_data = B.marked = 0;
+	B.align = 1;
+	B.basic = -1;
+	B.err = NULL;
+	B.err_code = MPI_SUCCESS;
+}
+
+static void b_fail(int code, const char *why)
+{
+	if (!B.err) {
+		B.err = why;
+		B.err_code = code;
+	}
+}
+
+/* a + b and a * b, noting an overflow in B.err. */
+static int64_t b_add(int64_t a, int64_t b)
+{
+	int64_t s;
+	if (__builtin_add_overflow(a, b, &s)) {
+		b_fail(MPI_ERR_ARG, "its displacements or extent overflow "
+		       "64 bits");
+		return 0;
+	}
+	return s;
+}
+
+static int64_t b_mul(int64_t a, int64_t b)
+{
+	int64_t p;
+	if (__builtin_mul_overflow(a, b, &p)) {
+		b_fail(MPI_ERR_ARG, "its size or extent overflows 64 bits");
+		return 0;
+	}
+	return p;
+}
+
+static void b_run(int64_t disp, int64_t len, int32_t prim)
+{
+	if (B.n) {
+		dt_run *l = &B.runs[B.n - 1];
+		if (l->prim == prim && l->disp + l->len == disp) {
+			l->len += len;
+			return;
+		}
+	}
+	if (B.n == B.cap) {
+		uint32_t cap = B.cap ? B.cap * 2 : 64;
+		dt_run *r = cap <= MAX_RUNS ? realloc(B.runs, cap * sizeof *r)
+			: NULL;
+		if (!r) {
+			b_fail(MPI_ERR_NO_MEM, cap > MAX_RUNS ? "its type "
+			       "map has more than 64 Mi separate pieces" :
+			       "there is no memory to flatten its type map");
+			return;
+		}
+		B.runs = r;
+		B.cap = cap;
+	}
+	B.runs[B.n++] = (dt_run){ disp, len, prim, 0 };
+}
+
+/* [lo, hi] of n copies of [lo0, hi0] placed `step' bytes apart. */
+static void span(int64_t lo0, int64_t hi0, int64_t n, int64_t step,
+		 int64_t *lo, int64_t *hi)
+{
+	int64_t far = b_mul(n - 1, step);
+	*lo = b_add(lo0, far < 0 ? far : 0);
+	*hi = b_add(hi0, far > 0 ? far : 0);
+}
+
+/* Round the extent up to the alignment (the "epsilon" of MPI-3.1 4.1.6)
+ * unless the bounds are explicit. */
+static void b_pad(void)
+{
+	if (B.marked)
+		return;
+	int64_t e = (B.ub - B.lb) % B.align;
+	if (e > 0)
+		B.ub = b_add(B.ub, B.align - e);
+}
+
+/* Fold the bounds [lo, hi) of a block into the builder's.  Explicit
+ * bounds win over implicit ones; the extent is padded block by block. */
+static void b_merge(int64_t lo, int64_t hi, int marked, int align)
+{
+	if (!B.has_bounds || (marked && !B.marked)) {
+		B.lb = lo;
+		B.ub = hi;
+		B.marked = marked;
+	} else if (marked == B.marked) {
+		B.lb = lo < B.lb ? lo : B.lb;
+		B.ub = hi > B.ub ? hi : B.ub;
+	}
+	B.has_bounds = 1;
+	if (align > B.align)
+		B.align = align;
+	b_pad();
+}
+
+/* The bounds, data and counts of n copies of m, from off, step apart. */
+static void b_bounds(const dt_map *m, int64_t off, int64_t n, int64_t step)
+{
+	int64_t lo, hi;
+	span(b_add(m->lb, off), b_add(b_add(m->lb, m->extent), off), n, step,
+	     &lo, &hi);
+	b_merge(lo, hi, m->marked, m->align);
+	if (m->size) {
+		span(b_add(m->tlb, off), b_add(m->tub, off), n, step, &lo, &hi);
+		if (!B.has_data || lo < B.tlb)
+			B.tlb = lo;
+		if (!B.has_data || hi > B.tub)
+			B.tub = hi;
+		B.has_data = 1;
+		if (B.basic == -1)
+			B.basic = m->basic;
+		else if (B.basic != m->basic)
+			B.basic = MPI_DATATYPE_NULL;
+	}
+	B.size = b_add(B.size, b_mul(m->size, n));
+	B.nelem = b_add(B.nelem, b_mul(m->nelem, n));
+}
+
+/* Write the builder's repetition out as runs, so more can follow. */
+static void b_expand(void)
+{
+	/* A copy of the pattern: appending may merge into its last run. */
+	uint32_t n = B.n;
+	dt_run *one = malloc(n * sizeof *one);
+	if (!one) {
+		b_fail(MPI_ERR_NO_MEM, "there is no memory to flatten its "
+		       "type map");
+		return;
+	}
+	memcpy(one, B.runs, n * sizeof *one);
+	for (int64_t k = 1; k < B.nrep && !B.err; k++)
+		for (uint32_t j = 0; j < n && !B.err; j++)
+			b_run(one[j].disp + k * B.rstride, one[j].len,
+			      one[j].prim);
+	free(one);
+	B.nrep = 1;
+	B.rstride = 0;
+}
+
+/* Append n copies of m, the first at offset off, one extent apart. */
+static void b_copies(const dt_map *m, int64_t off, int64_t n)
+{
+	if (n <= 0)
+		return;
+	if (B.nrep > 1)
+		b_expand();
+	b_bounds(m, off, n, m->extent);
+	if (B.err)
+		return;
+	if (n == 1 && B.n == 0 && m->nrep > 1) {
+		/* The first and only copy, so far: keep its repetition
+		 * (a resized vector stays one run repeated). */
+		for (uint32_t j = 0; j < m->nruns && !B.err; j++)
+			b_run(off + m->runs[j].disp, m->runs[j].len,
+			      m->runs[j].prim);
+		B.nrep = m->nrep;
+		B.rstride = m->rstride;
+		return;
+	}
+	if (m->nrep == 1 && m->nruns == 1 && m->runs[0].len == m->extent) {
+		/* Dense: the copies make one run. */
+		b_run(off + m->runs[0].disp, b_mul(n, m->extent),
+		      m->runs[0].prim);
+		return;
+	}
+	for (int64_t i = 0; i < n && !B.err; i++) {
+		int64_t o = off + i * m->extent;
+		for (int64_t k = 0; k < m->nrep && !B.err; k++, o += m->rstride)
+			for (uint32_t j = 0; j < m->nruns && !B.err; j++)
+				b_run(o + m->runs[j].disp, m->runs[j].len,
+				      m->runs[j].prim);
+	}
+}
+
+/* The builder holds one block: make it `count' blocks `stride' bytes
+ * apart, kept as a repetition rather than copied out. */
+static void b_repeat(int64_t count, int64_t stride)
+{
+	if (count == 1)
+		return;
+	if (count == 0) {
+		b_start();
+		return;
+	}
+	if (B.nrep > 1)
+		b_expand();
+	int64_t lo, hi;
+	if (B.has_data) {
+		span(B.tlb, B.tub, count, stride, &lo, &hi);
+		B.tlb = lo;
+		B.tub = hi;
+	}
+	if (B.has_bounds) {
+		span(B.lb, B.ub, count, stride, &lo, &hi);
+		B.lb = lo;
+		B.ub = hi;
+		b_pad();
+	}
+	B.size = b_mul(B.size, count);
+	B.nelem = b_mul(B.nelem, count);
+	if (B.n == 0)
+		return;
+	if (B.n == 1 && B.runs[0].len == stride) {
+		B.runs[0].len = b_mul(B.runs[0].len, count);
+		return;
+	}
+	B.nrep = count;
+	B.rstride = stride;
+}
+
+/* The map the builder describes: an existing identical one, or a new
+ * one; NULL (B.err says why) if the type cannot be represented. */
+static dt_map *b_finish(void)
+{
+	if (B.err)
+		return NULL;
+	dt_map key;
+	memset(&key, 0, sizeof key);
+	key.nrep = B.nrep;
+	key.rstride = B.rstride;
+	key.size = B.size;
+	key.nelem = B.nelem;
+	key.basic = B.basic > 0 ? B.basic : MPI_DATATYPE_NULL;
+	key.align = (uint8_t)B.align;
+	key.marked = (uint8_t)B.marked;
+	if (B.has_data) {
+		key.tlb = B.tlb;
+		key.tub = B.tub;
+	}
+	if (B.has_bounds) {
+		key.lb = B.lb;
+		key.extent = B.ub - B.lb;
+	}
+	key.contig = B.n == 1 && B.nrep == 1 && B.runs[0].disp == 0 &&
+		key.lb == 0 && B.runs[0].len == key.extent;
+	uint64_t h = hash_bytes(0xcbf29ce484222325ULL,
+				(const char *)&key + MAP_KEY_OFF, MAP_KEY_LEN);
+	h = hash_bytes(h, B.runs, B.n * sizeof *B.runs);
+	if (nbuckets)
+		for (dt_map *m = buckets[h & (nbuckets - 1)]; m; m = m->hnext)
+			if (m->hash == h && m->nruns == B.n &&
+			    !memcmp((const char *)m + MAP_KEY_OFF,
+				    (const char *)&key + MAP_KEY_OFF,
+				    MAP_KEY_LEN) &&
+			    !memcmp(m->runs, B.runs, B.n * sizeof *B.runs)) {
+				m->refs++;
+				return m;
+			}
+	dt_map *m = malloc(sizeof *m + B.n * sizeof *B.runs);
+	if (!m) {
+		b_fail(MPI_ERR_NO_MEM, "there is no memory for its type map");
+		return NULL;
+	}
+	memcpy(m, &key, sizeof key);
+	memcpy(m->runs, B.runs, B.n * sizeof *B.runs);
+	m->hash = h;
+	m->refs = 1;
+	m->nruns = B.n;
+	if (nmaps >= nbuckets)
+		rehash();
+	m->hnext = buckets[h & (nbuckets - 1)];
+	buckets[h & (nbuckets - 1)] = m;
+	nmaps++;
+	return m;
+}
+
+/* Build the map of basic type t (at the first use of any datatype, so
+ * the builder is free). */
+static void basic_init(MPI_Datatype t)
+{
+	const struct prim *p = &prims[t];
+	b_start();
+	if (t == MPI_SHORT_INT) {
+		b_run(0, prims[P_SHORT_INT_LO].size, P_SHORT_INT_LO);
+		b_run(SHORT_INT_B, prims[P_SHORT_INT_HI].size, P_SHORT_INT_HI);
+		B.tub = SHORT_INT_B + prims[P_SHORT_INT_HI].size;
+	} else {
+		b_run(0, p->size, t);
+		B.tub = p->size;
+	}
+	B.has_data = B.has_bounds = 1;
+	B.ub = p->extent;
+	B.size = p->size;
+	B.nelem = 1;
+	B.align = p->align;
+	B.basic = t;
+	dt_map *m = b_finish();
+	if (!m)
+		emu_fatal("out of memory for the basic datatypes");
+	if (m->extent != p->extent)
+		emu_fatal("internal error: %s has extent %lld, not %d", p->name,
+			  (long long)m->extent, p->extent);
+	basic_maps[t] = m;
+}
+
+static dt_map *basic_map(MPI_Datatype t)
+{
+	if (!basic_maps[t])
+		for (int b = MPI_DATATYPE_NULL + 1; b < SIBYL_MPI_NBASIC_TYPES;
+		     b++)
+			basic_init(b);
+	return basic_maps[t];
+}
+
+/* --------------------------------------------------------------- handles */
+
+enum { H_FREE = 0, H_LIVE, H_FREED };
+
+typedef struct dt_handle {
+	dt_map *map;         /* NULL when H_FREE */
+	char *name;          /* MPI_Type_set_name, or NULL */
+	uint32_t pending;    /* emu_dt_retain()s not yet released */
+	int32_t next_free;   /* free list, by slot index; -1 ends it */
+	uint8_t state;
+	uint8_t committed;
+	uint8_t used;        /* has been a datatype (for messages) */
+} dt_handle;
+
+static dt_handle *handles;       /* slot i is handle NBASIC + i */
+static uint32_t nhandles, chandles;
+static int32_t free_head = -1, free_tail = -1;
+static char *basic_names[SIBYL_MPI_NBASIC_TYPES]; /* renamed basics */
+
+static dt_handle *slot(MPI_Datatype t)
+{
+	if (t < SIBYL_MPI_NBASIC_TYPES)
+		return NULL;
+	uint32_t i = (uint32_t)(t - SIBYL_MPI_NBASIC_TYPES);
+	return i < nhandles ? &handles[i] : NULL;
+}
+
+/* The map of a type that exists (committed or not), or NULL. */
+static dt_map *map_of(MPI_Datatype t)
+{
+	if (is_basic(t))
+		return basic_map(t);
+	dt_handle *h = slot(t);
+	return h && h->state == H_LIVE ? h->map : NULL;
+}
+
+/* Why t is not a datatype, for a message. */
+static const char *why_bad(MPI_Datatype t, char *buf, size_t len)
+{
+	dt_handle *h = slot(t);
+	if (t == MPI_DATATYPE_NULL)
+		snprintf(buf, len, "MPI_DATATYPE_NULL is not a valid "
+			 "datatype");
+	else if (h && h->state == H_FREED)
+		snprintf(buf, len, "datatype %d was freed with MPI_Type_free",
+			 t);
+	else if (h && h->used)
+		snprintf(buf, len, "datatype %d was freed with MPI_Type_free "
+			 "and no longer exists", t);
+	else
+		snprintf(buf, len, "%d is not a datatype", t);
+	return buf;
+}
+
+/* The map of datatype argument `what' of `call', or an MPI_ERR_TYPE
+ * error.  Uncommitted types are fine (constructors, queries). */
+static dt_map *type_arg(emu_rank *r, const char *call, MPI_Datatype t,
+			const char *what)
+{
+	dt_map *m = map_of(t);
+	if (!m) {
+		char why[96];
+		emu_mpi_error(r, call, MPI_ERR_TYPE, "%s: %s", what,
+			      why_bad(t, why, sizeof why));
+	}
+	return m;
+}
+
+/* A new handle for m (whose reference it takes over). */
+static MPI_Datatype handle_new(emu_rank *r, const char *call, dt_map *m)
+{
+	if (free_head < 0) {
+		if (nhandles == chandles) {
+			uint32_t c = chandles ? chandles * 2 : 256;
+			dt_handle *h = c < (uint32_t)(INT_MAX -
+						      SIBYL_MPI_NBASIC_TYPES) ?
+				realloc(handles, c * sizeof *h) : NULL;
+			if (!h) {
+				map_unref(m);
+				emu_mpi_error(r, call, MPI_ERR_NO_MEM, "no "
+					      "memory for another datatype "
+					      "handle (%u exist)", nhandles);
+			}
+			handles = h;
+			chandles = c;
+		}
+		memset(&handles[nhandles], 0, sizeof *handles);
+		handles[nhandles].next_free = -1;
+		free_head = free_tail = (int32_t)nhandles++;
+	}
+	int32_t i = free_head;
+	dt_handle *h = &handles[i];
+	free_head = h->next_free;
+	if (free_head < 0)
+		free_tail = -1;
+	h->map = m;
+	h->name = NULL;
+	h->pending = 0;
+	h->next_free = -1;
+	h->state = H_LIVE;
+	h->committed = 0;
+	h->used = 1;
+	return SIBYL_MPI_NBASIC_TYPES + i;
+}
+
+/* Give the slot back once neither the program nor a pending operation
+ * refers to it. */
+static void handle_release(dt_handle *h)
+{
+	if (h->state == H_LIVE || h->pending)
+		return;
+	map_unref(h->map);
+	free(h->name);
+	h->map = NULL;
+	h->name = NULL;
+	h->state = H_FREE;
+	h->next_free = -1;
+	int32_t i = (int32_t)(h - handles);
+	if (free_tail >= 0)
+		handles[free_tail].next_free = i;
+	else
+		free_head = i;
+	free_tail = i;
+}
+
+/* The type the builder describes, as a new handle in *newtype. */
+static int b_handle(emu_rank *r, const char *call, MPI_Datatype *newtype)
+{
+	dt_map *m = b_finish();
+	if (!m)
+		emu_mpi_error(r, call, B.err_code, "cannot make the "
+			      "datatype: %s", B.err);
+	*newtype = handle_new(r, call, m);
+	return MPI_SUCCESS;
+}
+
+/* ------------------------------------------------------------- packing */
+
+/* memcpy of n > 0 bytes; small pieces (a struct's fields) inline, as two
+ * fixed-size moves that may overlap. */
+static inline void copy(char *d, const char *s, int64_t n)
+{
+	if (n >= 8 && n <= 16) {
+		memcpy(d, s, 8);
+		memcpy(d + n - 8, s + n - 8, 8);
+	} else if (n >= 4 && n < 8) {
+		memcpy(d, s, 4);
+		memcpy(d + n - 4, s + n - 4, 4);
+	} else if (n < 4) {
+		d[0] = s[0];
+		d[n - 1] = s[n - 1];
+		d[n / 2] = s[n / 2];
+	} else if (n <= 32) {
+		memcpy(d, s, 16);
+		memcpy(d + n - 16, s + n - 16, 16);
+	} else {
+		memcpy(d, s, (size_t)n);
+	}
+}
+
+/* buf + off.  buf may be MPI_BOTTOM (NULL) with absolute displacements,
+ * so this is address arithmetic, not pointer arithmetic. */
+static inline char *at(const void *buf, int64_t off)
+{
+	return (char *)((uintptr_t)buf + (uintptr_t)off);
+}
+
+/* Pack (or with `unpack' unpack) `count' whole elements of m at buf. */
+static void walk(const dt_map *m, const void *buf, int64_t count,
+		 char *packed, int unpack)
+{
+	if (m->nrep == 1 && m->nruns == 1) {
+		/* One run per element: the common halo column or vector. */
+		int64_t len = m->runs[0].len, ext = m->extent;
+		char *p = at(buf, m->runs[0].disp);
+		for (int64_t i = 0; i < count;
+		     i++, p = at(p, ext), packed += len)
+			if (unpack)
+				copy(p, packed, len);
+			else
+				copy(packed, p, len);
+		return;
+	}
+	for (int64_t i = 0; i < count; i++) {
+		char *e = at(buf, i * m->extent);
+		for (int64_t k = 0; k < m->nrep; k++, e = at(e, m->rstride))
+			for (uint32_t j = 0; j < m->nruns; j++) {
+				const dt_run *u = &m->runs[j];
+				if (unpack)
+					copy(at(e, u->disp), packed, u->len);
+				else
+					copy(packed, at(e, u->disp), u->len);
+				packed += u->len;
+			}
+	}
+}
+
+/* Unpack the first `bytes' (< m->size) of one element at buf. */
+static void unpack_part(const dt_map *m, const char *in, uint64_t bytes,
+			char *buf)
+{
+	for (int64_t k = 0; k < m->nrep; k++, buf = at(buf, m->rstride))
+		for (uint32_t j = 0; j < m->nruns; j++) {
+			const dt_run *u = &m->runs[j];
+			uint64_t n = (uint64_t)u->len < bytes ?
+				(uint64_t)u->len : bytes;
+			memcpy(at(buf, u->disp), in, n);
+			in += n;
+			if (!(bytes -= n))
+				return;
+		}
+}
+
+/* Basic elements in the first `bytes' (< m->size) of one element, or -1
+ * when they end inside one. */
+static int64_t elements_part(const dt_map *m, uint64_t bytes)
+{
+	int64_t n = 0;
+	if (!bytes)
+		return 0;
+	for (int64_t k = 0; k < m->nrep; k++)
+		for (uint32_t j = 0; j < m->nruns; j++) {
+			const dt_run *u = &m->runs[j];
+			const struct prim *p = &prims[u->prim];
+			uint64_t take = (uint64_t)u->len < bytes ?
+				(uint64_t)u->len : bytes;
+			if (take % p->size)
+				return -1;
+			n += p->weight * (int64_t)(take / p->size);
+			bytes -= take;
+			if (!bytes)
+				/* The short of a MPI_SHORT_INT alone is
+				 * not an element. */
+				return p->weight ? n : -1;
+		}
+	return n;
+}
+
+/* --------------------------------------------------------------- emu_dt.h */
+
+int64_t emu_dt_size(MPI_Datatype t)
+{
+	dt_map *m = map_of(t);
+	return m ? m->size : -1;
+}
+
+MPI_Aint emu_dt_lb(MPI_Datatype t)
+{
+	dt_map *m = map_of(t);
+	return m ? (MPI_Aint)m->lb : 0;
+}
+
+MPI_Aint emu_dt_extent(MPI_Datatype t)
+{
+	dt_map *m = map_of(t);
+	return m ? (MPI_Aint)m->extent : 0;
+}
+
+void emu_dt_check(emu_rank *r, const char *call, MPI_Datatype t)
+{
+	if (is_basic(t))
+		return;
+	dt_handle *h = slot(t);
+	if (!h || h->state != H_LIVE) {
+		char why[96];
+		emu_mpi_error(r, call, MPI_ERR_TYPE, "%s",
+			      why_bad(t, why, sizeof why));
+	}
+	if (!h->committed)
+		emu_mpi_error(r, call, MPI_ERR_TYPE, "%s is not committed: "
+			      "call MPI_Type_commit on it before using it to "
+			      "communicate", emu_dt_name(t));
+}
+
+int emu_dt_contiguous(MPI_Datatype t)
+{
+	dt_map *m = map_of(t);
+	return m && (m->contig || m->size == 0);
+}
+
+/* The map of t, also when t was freed while an operation retained it. */
+static dt_map *map_any(MPI_Datatype t)
+{
+	dt_handle *h = slot(t);
+	return h ? h->map : map_of(t);
+}
+
+void emu_dt_pack(const void *buf, int64_t count, MPI_Datatype t, void *out)
+{
+	dt_map *m = map_any(t);
+	if (!m)
+		emu_fatal("internal error: packing datatype %d, which does "
+			  "not exist", t);
+	if (m->contig)
+		memcpy(out, buf, (size_t)(count * m->size));
+	else if (m->size)
+		walk(m, buf, count, out, 0);
+}
+
+void emu_dt_unpack(const void *in, uint64_t bytes, void *buf, int64_t count,
+		   MPI_Datatype t)
+{
+	dt_map *m = map_any(t);
+	if (!m)
+		emu_fatal("internal error: unpacking into datatype %d, which "
+			  "does not exist", t);
+	if (!m->size)
+		return;
+	uint64_t max = (uint64_t)count * (uint64_t)m->size;
+	if (bytes > max)
+		bytes = max;
+	if (m->contig) {
+		memcpy(buf, in, bytes);
+		return;
+	}
+	int64_t whole = (int64_t)(bytes / (uint64_t)m->size);
+	walk(m, buf, whole, (char *)in, 1);
+	uint64_t rest = bytes % (uint64_t)m->size;
+	if (rest)
+		unpack_part(m, (const char *)in + bytes - rest, rest,
+			    at(buf, whole * m->extent));
+}
+
+MPI_Datatype emu_dt_basic(MPI_Datatype t, int64_t *n)
+{
+	dt_map *m = map_of(t);
+	if (!m) {
+		*n = 0;
+		return MPI_DATATYPE_NULL;
+	}
+	*n = m->basic ? m->nelem : 0;
+	return m->basic;
+}
+
+const char *emu_dt_name(MPI_Datatype t)
+{
+	static char bufs[4][MPI_MAX_OBJECT_NAME + 32];
+	static unsigned next;
+	if (is_basic(t))
+		return prims[t].name;
+	if (t == MPI_DATATYPE_NULL)
+		return "MPI_DATATYPE_NULL";
+	char *b = bufs[next++ % 4];
+	dt_handle *h = slot(t);
+	if (h && h->state != H_FREE && h->name)
+		snprintf(b, sizeof bufs[0], "derived datatype %d (\"%s\")", t,
+			 h->name);
+	else if (h && h->state != H_FREE)
+		snprintf(b, sizeof bufs[0], "derived datatype %d", t);
+	else
+		snprintf(b, sizeof bufs[0], "invalid datatype %d", t);
+	return b;
+}
+
+void emu_dt_retain(MPI_Datatype t)
+{
+	dt_handle *h = slot(t);
+	if (h && h->state != H_FREE)
+		h->pending++;
+}
+
+void emu_dt_release(MPI_Datatype t)
+{
+	dt_handle *h = slot(t);
+	if (h && h->pending) {
+		h->pending--;
+		handle_release(h);
+	}
+}
+
+void emu_dt_fini(void)
+{
+	for (uint32_t i = 0; i < nhandles; i++) {
+		if (handles[i].state != H_FREE)
+			map_unref(handles[i].map);
+		free(handles[i].name);
+	}
+	free(handles);
+	handles = NULL;
+	nhandles = chandles = 0;
+	free_head = free_tail = -1;
+	for (int t = 0; t < SIBYL_MPI_NBASIC_TYPES; t++) {
+		if (basic_maps[t])
+			map_unref(basic_maps[t]);
+		basic_maps[t] = NULL;
+		free(basic_names[t]);
+		basic_names[t] = NULL;
+	}
+	if (nmaps)
+		emu_warn("internal: %u datatype maps still referenced at the "
+			 "end", nmaps);
+	free(buckets);
+	buckets = NULL;
+	nbuckets = nmaps = 0;
+	free(B.runs);
+	memset(&B, 0, sizeof B);
+}
+
+/* ------------------------------------------------------- constructors */
+
+static void check_out(emu_rank *r, const char *call, const void *p,
+		      const char *what)
+{
+	if (!p)
+		emu_mpi_error(r, call, MPI_ERR_ARG, "%s is NULL", what);
+}
+
+static void check_count(emu_rank *r, const char *call, int count)
+{
+	if (count < 0)
+		emu_mpi_error(r, call, MPI_ERR_COUNT, "count %d is negative",
+			      count);
+}
+
+static void check_blocklen(emu_rank *r, const char *call, int bl, int i)
+{
+	if (bl >= 0)
+		return;
+	if (i < 0)
+		emu_mpi_error(r, call, MPI_ERR_ARG, "blocklength %d is "
+			      "negative", bl);
+	emu_mpi_error(r, call, MPI_ERR_ARG, "array_of_blocklengths[%d] = %d "
+		      "is negative", i, bl);
+}
+
+/* count blocks of bl elements of oldtype, `stride' bytes apart. */
+static int make_hvector(emu_rank *r, const char *call, int count, int bl,
+			int64_t stride, MPI_Datatype oldtype,
+			MPI_Datatype *newtype)
+{
+	check_count(r, call, count);
+	check_blocklen(r, call, bl, -1);
+	dt_map *m = type_arg(r, call, oldtype, "oldtype");
+	check_out(r, call, newtype, "newtype");
+	b_start();
+	b_copies(m, 0, bl);
+	b_repeat(count, stride);
+	return b_handle(r, call, newtype);
+}
+
+/* Block i: bl[i] elements of types[i] (or of `one' when types is NULL)
+ * at disp[i] bytes (or idisp[i] extents of `one'). */
+static int make_struct(emu_rank *r, const char *call, int count,
+		       const int *bl, int bl_all, const MPI_Aint *disp,
+		       const int *idisp, const MPI_Datatype *types,
+		       MPI_Datatype one, MPI_Datatype *newtype)
+{
+	check_count(r, call, count);
+	if (count && !bl && bl_all < 0)
+		emu_mpi_error(r, call, MPI_ERR_ARG, "array_of_blocklengths "
+			      "is NULL");
+	if (count && !disp && !idisp)
+		emu_mpi_error(r, call, MPI_ERR_ARG, "array_of_displacements "
+			      "is NULL");
+	if (count && !types && !one)
+		emu_mpi_error(r, call, MPI_ERR_ARG, "array_of_types is NULL");
+	check_out(r, call, newtype, "newtype");
+	check_blocklen(r, call, bl_all, -1);
+	dt_map *om = one ? type_arg(r, call, one, "oldtype") : NULL;
+	for (int i = 0; i < count; i++) {
+		check_blocklen(r, call, bl ? bl[i] : bl_all, i);
+		if (types) {
+			char what[40];
+			snprintf(what, sizeof what, "array_of_types[%d]", i);
+			type_arg(r, call, types[i], what);
+		}
+	}
+	b_start();
+	for (int i = 0; i < count && !B.err; i++) {
+		dt_map *m = types ? map_of(types[i]) : om;
+		int64_t d = disp ? (int64_t)disp[i] :
+			b_mul(idisp[i], m->extent);
+		b_copies(m, d, bl ? bl[i] : bl_all);
+	}
+	return b_handle(r, call, newtype);
+}
+
+int MPI_Type_contiguous(int count, MPI_Datatype oldtype,
+			MPI_Datatype *newtype)
+{
+	EMU_API(r, "MPI_Type_contiguous");
+	dt_map *m = type_arg(r, "MPI_Type_contiguous", oldtype, "oldtype");
+	return make_hvector(r, "MPI_Type_contiguous", count, 1, m->extent,
+			    oldtype, newtype);
+}
+
+int MPI_Type_vector(int count, int blocklength, int stride,
+		    MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+	EMU_API(r, "MPI_Type_vector");
+	dt_map *m = type_arg(r, "MPI_Type_vector", oldtype, "oldtype");
+	int64_t bytes;
+	if (__builtin_mul_overflow((int64_t)stride, m->extent, &bytes))
+		emu_mpi_error(r, "MPI_Type_vector", MPI_ERR_ARG, "stride %d x "
+			      "extent %lld overflows 64 bits", stride,
+			      (long long)m->extent);
+	return make_hvector(r, "MPI_Type_vector", count, blocklength, bytes,
+			    oldtype, newtype);
+}
+
+int MPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride,
+			    MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+	EMU_API(r, "MPI_Type_create_hvector");
+	return make_hvector(r, "MPI_Type_create_hvector", count, blocklength,
+			    stride, oldtype, newtype);
+}
+
+int MPI_Type_hvector(int count, int blocklength, MPI_Aint stride,
+		     MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+	EMU_API(r, "MPI_Type_hvector");
+	return make_hvector(r, "MPI_Type_hvector", count, blocklength,
+			    stride, oldtype, newtype);
+}
+
+int MPI_Type_indexed(int count, const int array_of_blocklengths[],
+		     const int array_of_displacements[],
+		     MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+	EMU_API(r, "MPI_Type_indexed");
+	return make_struct(r, "MPI_Type_indexed", count,
+			   array_of_blocklengths, 0, NULL,
+			   array_of_displacements, NULL, oldtype, newtype);
+}
+
+int MPI_Type_create_hindexed(int count, const int array_of_blocklengths[],
+			     const MPI_Aint array_of_displacements[],
+			     MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+	EMU_API(r, "MPI_Type_create_hindexed");
+	return make_struct(r, "MPI_Type_create_hindexed", count,
+			   array_of_blocklengths, 0, array_of_displacements,
+			   NULL, NULL, oldtype, newtype);
+}
+
+int MPI_Type_hindexed(int count, const int array_of_blocklengths[],
+		      const MPI_Aint array_of_displacements[],
+		      MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+	EMU_API(r, "MPI_Type_hindexed");
+	return make_struct(r, "MPI_Type_hindexed", count,
+			   array_of_blocklengths, 0, array_of_displacements,
+			   NULL, NULL, oldtype, newtype);
+}
+
+int MPI_Type_create_indexed_block(int count, int blocklength,
+				  const int array_of_displacements[],
+				  MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+	EMU_API(r, "MPI_Type_create_indexed_block");
+	return make_struct(r, "MPI_Type_create_indexed_block", count, NULL,
+			   blocklength, NULL, array_of_displacements, NULL,
+			   oldtype, newtype);
+}
+
+int MPI_Type_create_hindexed_block(int count, int blocklength,
+				   const MPI_Aint array_of_displacements[],
+				   MPI_Datatype oldtype,
+				   MPI_Datatype *newtype)
+{
+	EMU_API(r, "MPI_Type_create_hindexed_block");
+	return make_struct(r, "MPI_Type_create_hindexed_block", count, NULL,
+			   blocklength, array_of_displacements, NULL, NULL,
+			   oldtype, newtype);
+}
+
+int MPI_Type_create_struct(int count, const int array_of_blocklengths[],
+			   const MPI_Aint array_of_displacements[],
+			   const MPI_Datatype array_of_types[],
+			   MPI_Datatype *newtype)
+{
+	EMU_API(r, "MPI_Type_create_struct");
+	return make_struct(r, "MPI_Type_create_struct", count,
+			   array_of_blocklengths, 0, array_of_displacements,
+			   NULL, array_of_types, MPI_DATATYPE_NULL, newtype);
+}
+
+int MPI_Type_struct(int count, const int array_of_blocklengths[],
+		    const MPI_Aint array_of_displacements[],
+		    const MPI_Datatype array_of_types[],
+		    MPI_Datatype *newtype)
+{
+	EMU_API(r, "MPI_Type_struct");
+	return make_struct(r, "MPI_Type_struct", count,
+			   array_of_blocklengths, 0, array_of_displacements,
+			   NULL, array_of_types, MPI_DATATYPE_NULL, newtype);
+}
+
+int MPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb,
+			    MPI_Aint extent, MPI_Datatype *newtype)
+{
+	const char *call = "MPI_Type_create_resized";
+	EMU_API(r, call);
+	dt_map *m = type_arg(r, call, oldtype, "oldtype");
+	check_out(r, call, newtype, "newtype");
+	b_start();
+	b_copies(m, 0, 1);
+	/* Earlier explicit bounds are replaced, not merged. */
+	B.has_bounds = B.marked = 1;
+	B.lb = lb;
+	B.ub = b_add(lb, extent);
+	return b_handle(r, call, newtype);
+}
+
+int MPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+	EMU_API(r, "MPI_Type_dup");
+	dt_map *m = type_arg(r, "MPI_Type_dup", oldtype, "oldtype");
+	check_out(r, "MPI_Type_dup", newtype, "newtype");
+	m->refs++;
+	MPI_Datatype t = handle_new(r, "MPI_Type_dup", m);
+	dt_handle *o = slot(oldtype);
+	slot(t)->committed = o ? o->committed : 1;
+	*newtype = t;
+	return MPI_SUCCESS;
+}
+
+int MPI_Type_commit(MPI_Datatype *datatype)
+{
+	EMU_API(r, "MPI_Type_commit");
+	check_out(r, "MPI_Type_commit", datatype, "datatype");
+	type_arg(r, "MPI_Type_commit", *datatype, "datatype");
+	dt_handle *h = slot(*datatype);
+	if (h)
+		h->committed = 1;
+	return MPI_SUCCESS;
+}
+
+int MPI_Type_free(MPI_Datatype *datatype)
+{
+	EMU_API(r, "MPI_Type_free");
+	check_out(r, "MPI_Type_free", datatype, "datatype");
+	MPI_Datatype t = *datatype;
+	if (is_basic(t))
+		emu_mpi_error(r, "MPI_Type_free", MPI_ERR_TYPE, "%s is a "
+			      "predefined datatype and cannot be freed",
+			      prims[t].name);
+	type_arg(r, "MPI_Type_free", t, "datatype");
+	dt_handle *h = slot(t);
+	h->state = H_FREED;
+	handle_release(h);
+	*datatype = MPI_DATATYPE_NULL;
+	return MPI_SUCCESS;
+}
+
+/* ------------------------------------------------------------ queries */
+
+/* n as an int, or MPI_UNDEFINED when it does not fit. */
+static int int_or_undefined(int64_t n)
+{
+	return n > INT_MAX || n < INT_MIN ? MPI_UNDEFINED : (int)n;
+}
+
+int MPI_Type_size(MPI_Datatype datatype, int *size)
+{
+	EMU_API(r, "MPI_Type_size");
+	dt_map *m = type_arg(r, "MPI_Type_size", datatype, "datatype");
+	check_out(r, "MPI_Type_size", size, "size");
+	*size = int_or_undefined(m->size);
+	return MPI_SUCCESS;
+}
+
+int MPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size)
+{
+	EMU_API(r, "MPI_Type_size_x");
+	dt_map *m = type_arg(r, "MPI_Type_size_x", datatype, "datatype");
+	check_out(r, "MPI_Type_size_x", size, "size");
+	*size = m->size;
+	return MPI_SUCCESS;
+}
+
+int MPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb,
+			MPI_Aint *extent)
+{
+	const char *call = "MPI_Type_get_extent";
+	EMU_API(r, call);
+	dt_map *m = type_arg(r, call, datatype, "datatype");
+	check_out(r, call, lb, "lb");
+	check_out(r, call, extent, "extent");
+	*lb = (MPI_Aint)m->lb;
+	*extent = (MPI_Aint)m->extent;
+	return MPI_SUCCESS;
+}
+
+int MPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb,
+			  MPI_Count *extent)
+{
+	const char *call = "MPI_Type_get_extent_x";
+	EMU_API(r, call);
+	dt_map *m = type_arg(r, call, datatype, "datatype");
+	check_out(r, call, lb, "lb");
+	check_out(r, call, extent, "extent");
+	*lb = m->lb;
+	*extent = m->extent;
+	return MPI_SUCCESS;
+}
+
+int MPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb,
+			     MPI_Aint *true_extent)
+{
+	const char *call = "MPI_Type_get_true_extent";
+	EMU_API(r, call);
+	dt_map *m = type_arg(r, call, datatype, "datatype");
+	check_out(r, call, true_lb, "true_lb");
+	check_out(r, call, true_extent, "true_extent");
+	*true_lb = (MPI_Aint)m->tlb;
+	*true_extent = (MPI_Aint)(m->tub - m->tlb);
+	return MPI_SUCCESS;
+}
+
+int MPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb,
+			       MPI_Count *true_extent)
+{
+	const char *call = "MPI_Type_get_true_extent_x";
+	EMU_API(r, call);
+	dt_map *m = type_arg(r, call, datatype, "datatype");
+	check_out(r, call, true_lb, "true_lb");
+	check_out(r, call, true_extent, "true_extent");
+	*true_lb = m->tlb;
+	*true_extent = m->tub - m->tlb;
+	return MPI_SUCCESS;
+}
+
+int MPI_Type_extent(MPI_Datatype datatype, MPI_Aint *extent)
+{
+	EMU_API(r, "MPI_Type_extent");
+	dt_map *m = type_arg(r, "MPI_Type_extent", datatype, "datatype");
+	check_out(r, "MPI_Type_extent", extent, "extent");
+	*extent = (MPI_Aint)m->extent;
+	return MPI_SUCCESS;
+}
+
+int MPI_Type_lb(MPI_Datatype datatype, MPI_Aint *displacement)
+{
+	EMU_API(r, "MPI_Type_lb");
+	dt_map *m = type_arg(r, "MPI_Type_lb", datatype, "datatype");
+	check_out(r, "MPI_Type_lb", displacement, "displacement");
+	*displacement = (MPI_Aint)m->lb;
+	return MPI_SUCCESS;
+}
+
+int MPI_Type_ub(MPI_Datatype datatype, MPI_Aint *displacement)
+{
+	EMU_API(r, "MPI_Type_ub");
+	dt_map *m = type_arg(r, "MPI_Type_ub", datatype, "datatype");
+	check_out(r, "MPI_Type_ub", displacement, "displacement");
+	*displacement = (MPI_Aint)(m->lb + m->extent);
+	return MPI_SUCCESS;
+}
+
+int MPI_Get_address(const void *location, MPI_Aint *address)
+{
+	*address = (MPI_Aint)location;
+	return MPI_SUCCESS;
+}
+
+int MPI_Address(void *location, MPI_Aint *address)
+{
+	*address = (MPI_Aint)location;
+	return MPI_SUCCESS;
+}
+
+MPI_Aint MPI_Aint_add(MPI_Aint base, MPI_Aint disp)
+{
+	return (MPI_Aint)((uintptr_t)base + (uintptr_t)disp);
+}
+
+MPI_Aint MPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2)
+{
+	return (MPI_Aint)((uintptr_t)addr1 - (uintptr_t)addr2);
+}
+
+/* ------------------------------------------------------ counts in a status */
+
+/* Whole elements of m in `bytes', or MPI_UNDEFINED. */
+static int64_t count_of(const dt_map *m, long long bytes)
+{
+	if (!m->size)
+		return 0;
+	return bytes % m->size ? MPI_UNDEFINED : bytes / m->size;
+}
+
+/* Basic elements of m in `bytes', or MPI_UNDEFINED. */
+static int64_t elements_of(const dt_map *m, long long bytes)
+{
+	if (!m->size)
+		return 0;
+	int64_t n = bytes / m->size * m->nelem;
+	int64_t part = elements_part(m, (uint64_t)(bytes % m->size));
+	return part < 0 ? MPI_UNDEFINED : n + part;
+}
+
+static const dt_map *status_args(emu_rank *r, const char *call,
+				 const MPI_Status *status,
+				 MPI_Datatype datatype, const void *out)
+{
+	if (status == MPI_STATUS_IGNORE)
+		emu_mpi_error(r, call, MPI_ERR_ARG, "status is "
+			      "MPI_STATUS_IGNORE: there are no counts to "
+			      "read");
+	check_out(r, call, out, "count");
+	dt_map *m = type_arg(r, call, datatype, "datatype");
+	if (status->sibyl_count < 0)
+		emu_mpi_error(r, call, MPI_ERR_ARG, "the status holds a "
+			      "negative byte count (%lld): it was not filled "
+			      "by a receive", status->sibyl_count);
+	return m;
+}
+
+int MPI_Get_count(const MPI_Status *status, MPI_Datatype datatype,
+		  int *count)
+{
+	EMU_API(r, "MPI_Get_count");
+	const dt_map *m = status_args(r, "MPI_Get_count", status, datatype,
+				      count);
+	*count = int_or_undefined(count_of(m, status->sibyl_count));
+	return MPI_SUCCESS;
+}
+
+int MPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype,
+		     int *count)
+{
+	EMU_API(r, "MPI_Get_elements");
+	const dt_map *m = status_args(r, "MPI_Get_elements", status,
+				      datatype, count);
+	*count = int_or_undefined(elements_of(m, status->sibyl_count));
+	return MPI_SUCCESS;
+}
+
+int MPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype,
+		       MPI_Count *count)
+{
+	EMU_API(r, "MPI_Get_elements_x");
+	const dt_map *m = status_args(r, "MPI_Get_elements_x", status,
+				      datatype, count);
+	*count = elements_of(m, status->sibyl_count);
+	return MPI_SUCCESS;
+}
+
+/* ------------------------------------------------------------- MPI_Pack */
+
+/* The bytes of count elements of t, as an int (MPI_Pack's positions). */
+static int packed_bytes(emu_rank *r, const char *call, int count,
+			MPI_Datatype t)
+{
+	check_count(r, call, count);
+	int64_t n = (int64_t)count * emu_dt_size(t);
+	if (n > INT_MAX)
+		emu_mpi_error(r, call, MPI_ERR_COUNT, "%d x %s is %lld bytes; "
+			      "MPI_Pack handles at most %d", count,
+			      emu_dt_name(t), (long long)n, INT_MAX);
+	return (int)n;
+}
+
+static void check_position(emu_rank *r, const char *call, const int *pos,
+			   int n, int size, const char *buf)
+{
+	check_out(r, call, pos, "position");
+	if (*pos < 0 || *pos > size)
+		emu_mpi_error(r, call, MPI_ERR_ARG, "position %d is outside "
+			      "the %s buffer of %d bytes", *pos, buf, size);
+	if (n > size - *pos)
+		emu_mpi_error(r, call, MPI_ERR_TRUNCATE, "%d bytes at "
+			      "position %d do not fit the %s buffer of %d "
+			      "bytes", n, *pos, buf, size);
+}
+
+int MPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype,
+	     void *outbuf, int outsize, int *position, MPI_Comm comm)
+{
+	const char *call = "MPI_Pack";
+	EMU_API(r, call);
+	emu_comm_get(r, comm, call);
+	emu_dt_check(r, call, datatype);
+	int n = packed_bytes(r, call, incount, datatype);
+	check_position(r, call, position, n, outsize, "output");
+	if (n && !outbuf)
+		emu_mpi_error(r, call, MPI_ERR_BUFFER, "outbuf is NULL");
+	if (n)
+		emu_dt_pack(inbuf, incount, datatype,
+			    (char *)outbuf + *position);
+	*position += n;
+	return MPI_SUCCESS;
+}
+
+int MPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf,
+	       int outcount, MPI_Datatype datatype, MPI_Comm comm)
+{
+	const char *call = "MPI_Unpack";
+	EMU_API(r, call);
+	emu_comm_get(r, comm, call);
+	emu_dt_check(r, call, datatype);
+	int n = packed_bytes(r, call, outcount, datatype);
+	check_position(r, call, position, n, insize, "input");
+	if (n && !inbuf)
+		emu_mpi_error(r, call, MPI_ERR_BUFFER, "inbuf is NULL");
+	if (n)
+		emu_dt_unpack((const char *)inbuf + *position, (uint64_t)n,
+			      outbuf, outcount, datatype);
+	*position += n;
+	return MPI_SUCCESS;
+}
+
+int MPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm,
+		  int *size)
+{
+	const char *call = "MPI_Pack_size";
+	EMU_API(r, call);
+	emu_comm_get(r, comm, call);
+	emu_dt_check(r, call, datatype);
+	check_out(r, call, size, "size");
+	*size = packed_bytes(r, call, incount, datatype);
+	return MPI_SUCCESS;
+}
+
+/* ---------------------------------------------------------------- names */
+
+int MPI_Type_set_name(MPI_Datatype datatype, const char *type_name)
+{
+	const char *call = "MPI_Type_set_name";
+	EMU_API(r, call);
+	type_arg(r, call, datatype, "datatype");
+	check_out(r, call, type_name, "type_name");
+	char *nm = strndup(type_name, MPI_MAX_OBJECT_NAME - 1);
+	if (!nm)
+		emu_mpi_error(r, call, MPI_ERR_NO_MEM, "no memory for the "
+			      "name");
+	char **slotp = is_basic(datatype) ? &basic_names[datatype] :
+		&slot(datatype)->name;
+	free(*slotp);
+	*slotp = nm;
+	return MPI_SUCCESS;
+}
+
+int MPI_Type_get_name(MPI_Datatype datatype, char *type_name,
+		      int *resultlen)
+{
+	const char *call = "MPI_Type_get_name";
+	EMU_API(r, call);
+	type_arg(r, call, datatype, "datatype");
+	check_out(r, call, type_name, "type_name");
+	check_out(r, call, resultlen, "resultlen");
+	const char *n = is_basic(datatype) ? (basic_names[datatype] ?
+		basic_names[datatype] : prims[datatype].name) :
+		slot(datatype)->name;
+	if (!n)
+		n = "";
+	snprintf(type_name, MPI_MAX_OBJECT_NAME, "%s", n);
+	*resultlen = (int)strlen(type_name);
+	return MPI_SUCCESS;
+}

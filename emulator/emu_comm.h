@@ -1,0 +1,140 @@
+/*
+ * emu_comm.h -- communicators, groups, attributes, error handlers and
+ * process topologies of virtual ranks (comm.c, topo.c).
+ *
+ * Handles are per rank: each rank has its own table of communicators
+ * (MPI_COMM_WORLD = 1 and MPI_COMM_SELF = 2 are always there) and of
+ * groups.  What all members of a communicator share and what can be large
+ * -- the member list, the Cartesian layout -- lives in reference-counted
+ * objects that the ranks of one process share, so a communicator of N
+ * ranks costs O(N) per process, not O(N) per rank (256K ranks split into
+ * sub-communicators stay cheap).
+ *
+ * Contexts.  Each communicator has an even context id for its
+ * point-to-point traffic; ctx + 1 carries its collectives (so a
+ * collective's messages never match a user's receive).  MPI_COMM_WORLD
+ * has 0, MPI_COMM_SELF 2.  A new communicator's context is agreed among
+ * the members of the parent: the largest "next free context" of any
+ * member (an allreduce(MAX) over the parent, with real traced messages,
+ * like MPICH's context-id agreement), so it is unused by every member.
+ * Disjoint communicators made by one split share a context.
+ *
+ * Comm_split needs every member's (color, key): those are exchanged
+ * between processes by the runtime (emu_tr_send_rt, not traced), since an
+ * allgather of 256K pairs per virtual rank would not fit in memory.
+ */
+#ifndef SIBYL_EMU_COMM_H
+#define SIBYL_EMU_COMM_H
+
+#include <stdint.h>
+
+struct emu_rank;
+
+/* An ordered set of world ranks, shared (refs) by the communicators and
+ * group handles of the ranks of one process. */
+typedef struct emu_group {
+	uint32_t refs;
+	int size;
+	int32_t first;       /* when w == NULL: member i is world rank first+i */
+	int32_t *w;          /* else: world rank of member i */
+	int32_t *rev;        /* comm.c's reverse index (lazily built), or NULL */
+} emu_group;
+
+/* A Cartesian topology, shared like groups. */
+typedef struct emu_topo {
+	uint32_t refs;
+	int ndims;
+	int *dims;
+	int *periods;
+} emu_topo;
+
+struct emu_attr;
+
+/* One rank's communicator. */
+typedef struct emu_comm {
+	emu_group *group;
+	int rank;              /* the rank's own rank in it */
+	int32_t ctx;           /* point-to-point context (even); ctx+1: coll */
+	uint32_t coll_seq;     /* collectives started on it so far */
+	MPI_Errhandler errhandler; /* MPI_ERRORS_ARE_FATAL, MPI_ERRORS_RETURN
+	                              or one of MPI_Comm_create_errhandler */
+	emu_topo *topo;        /* Cartesian topology, or NULL */
+	struct emu_attr *attrs;
+	char *name;            /* MPI_Comm_set_name, or NULL */
+} emu_comm;
+
+/* Set up and tear down a rank's tables (WORLD and SELF exist from the
+ * start).  emu_comm_init_rank is cheap: 256K ranks call it. */
+void emu_comm_init_rank(struct emu_rank *r);
+void emu_comm_free_rank(struct emu_rank *r);
+
+/* The communicator behind handle c of rank r, or an MPI_ERR_COMM error
+ * naming `call'.  Also makes c the communicator whose error handler
+ * applies to errors of this call (r->err_comm). */
+emu_comm *emu_comm_get(struct emu_rank *r, MPI_Comm c, const char *call);
+/* Same without an error: NULL if c is not a communicator of r. */
+emu_comm *emu_comm_lookup(struct emu_rank *r, MPI_Comm c);
+static inline int emu_comm_size(const emu_comm *c)
+{
+	return c->group->size;
+}
+/* World rank of rank i of the group (0 <= i < size). */
+static inline int32_t emu_group_world(const emu_group *g, int i)
+{
+	return g->w ? g->w[i] : g->first + i;
+}
+static inline int32_t emu_comm_world(const emu_comm *c, int i)
+{
+	return emu_group_world(c->group, i);
+}
+/* Rank of world rank w in the group, or -1 (MPI_UNDEFINED for callers
+ * that report it).  O(1) when w == NULL, else O(log n) through a reverse
+ * index built on the first call and shared with every holder. */
+int emu_group_rank_of(emu_group *g, int32_t w);
+/* Take / drop a reference; the last one frees the group. */
+static inline void emu_group_ref(emu_group *g)
+{
+	g->refs++;
+}
+void emu_group_unref(emu_group *g);
+static inline int emu_comm_rank_of(emu_comm *c, int32_t w)
+{
+	return emu_group_rank_of(c->group, w);
+}
+/* A name for messages: "MPI_COMM_WORLD", the MPI_Comm_set_name name, or
+ * "communicator 5" (static or thread-unsafe buffer). */
+const char *emu_comm_describe(struct emu_rank *r, MPI_Comm c);
+/* The error handler that applies to an error of rank r now: that of
+ * r->err_comm (MPI_COMM_WORLD's when the call names none):
+ * MPI_ERRORS_ARE_FATAL, MPI_ERRORS_RETURN, or a handler of
+ * MPI_Comm_create_errhandler (> MPI_ERRORS_RETURN), which, like
+ * MPI_ERRORS_RETURN, makes the call return the error code. */
+int emu_comm_errhandler(struct emu_rank *r);
+/* Once an MPI call of rank r has failed with `code' and its bookkeeping
+ * is closed (the rank computes again): if the handler of r->err_comm is
+ * a user's (MPI_Comm_create_errhandler), call it with the communicator
+ * and the code, as MPI says; nothing for the predefined handlers.  The
+ * call then returns `code'. */
+void emu_comm_user_errhandler(struct emu_rank *r, int code);
+/* MPI_Finalize, before anything else: the attributes of MPI_COMM_SELF are
+ * deleted, newest first, running their delete callbacks (MPI-3.1 8.7.1:
+ * libraries hook their clean-up there). */
+void emu_comm_finalize_rank(struct emu_rank *r);
+
+/* For topo.c: MPI_Comm_split of rank r's communicator h by (color, key),
+ * under the name `call', the new communicators getting topology `topo'
+ * (a reference of their own; NULL: none).  Returns the new handle, or
+ * MPI_COMM_NULL for color MPI_UNDEFINED. */
+MPI_Comm emu_comm_split(struct emu_rank *r, MPI_Comm h, int color, int key,
+			emu_topo *topo, const char *call);
+/* topo.c: the process's shared topology with these dimensions (a new
+ * reference), and dropping one. */
+emu_topo *emu_topo_get(int ndims, const int *dims, const int *periods);
+void emu_topo_unref(emu_topo *t);
+
+/* Called by the transport: a runtime message (emu_tr_send_rt) arrived;
+ * `block' is malloc'd, ownership passes.  Comm_split's (color, key)
+ * tables travel this way. */
+void emu_comm_rt_arrived(int src_proc, void *block, size_t len);
+
+#endif /* SIBYL_EMU_COMM_H */

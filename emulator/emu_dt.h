@@ -1,0 +1,61 @@
+/*
+ * emu_dt.h -- datatypes of virtual ranks (datatype.c).
+ *
+ * A datatype is a handle into one process-wide table: the basic types
+ * (1 .. SIBYL_MPI_NBASIC_TYPES-1, fixed) and the derived types the ranks
+ * create (handles above those, reused after MPI_Type_free once nothing
+ * refers to them).  A derived type is stored flattened: a list of
+ * (displacement, basic type, count) runs in type-map order, plus its
+ * lower bound, extent and true extent, so packing walks a flat list.
+ *
+ * Every message travels packed (the data of count elements, in type-map
+ * order, without holes): the sender packs unless the buffer is
+ * contiguous, the receiver unpacks.  A receive of fewer bytes than its
+ * capacity unpacks only those.
+ */
+#ifndef SIBYL_EMU_DT_H
+#define SIBYL_EMU_DT_H
+
+#include <stdint.h>
+
+struct emu_rank;
+
+/* Bytes of data in one element of t, or -1 if t is not a datatype. */
+int64_t emu_dt_size(MPI_Datatype t);
+/* Lower bound and extent of t (MPI_Type_get_extent). */
+MPI_Aint emu_dt_lb(MPI_Datatype t);
+MPI_Aint emu_dt_extent(MPI_Datatype t);
+/* t usable for communication: a basic type or a committed derived type;
+ * else an MPI_ERR_TYPE error naming `call' (MPI_DATATYPE_NULL, freed,
+ * not committed, not a datatype). */
+void emu_dt_check(struct emu_rank *r, const char *call, MPI_Datatype t);
+/* 1 when count elements of t starting at buf are count * size bytes in
+ * a row at buf (lb 0, no holes, extent == size): no packing needed. */
+int emu_dt_contiguous(MPI_Datatype t);
+/* Pack count elements of t at buf into out (count * size bytes). */
+void emu_dt_pack(const void *buf, int64_t count, MPI_Datatype t, void *out);
+/* Unpack the first `bytes' packed bytes (at most count * size) into
+ * count elements of t at buf. */
+void emu_dt_unpack(const void *in, uint64_t bytes, void *buf, int64_t count,
+		   MPI_Datatype t);
+/* A pending operation that will unpack into t later (a receive, a
+ * collective) retains t, so that an MPI_Type_free meanwhile -- which MPI
+ * allows -- keeps its map and its handle until the operation releases it
+ * (no-ops for basic types). */
+void emu_dt_retain(MPI_Datatype t);
+void emu_dt_release(MPI_Datatype t);
+/* The one basic type all of t's data is made of (pair types such as
+ * MPI_DOUBLE_INT count as basic), with the number of those per element
+ * of t in *n; MPI_DATATYPE_NULL when t mixes basic types.  Reductions
+ * use it: a reduction over count elements of t is one over count * n
+ * elements of the basic type, on packed data.  (Packed, a pair type such
+ * as MPI_DOUBLE_INT is sizeof(T) + sizeof(int) bytes, the int right after
+ * the T, not the padded C struct; MPI_DATATYPE_NULL with *n = 0 also for
+ * a type without data.) */
+MPI_Datatype emu_dt_basic(MPI_Datatype t, int64_t *n);
+/* "MPI_DOUBLE", "derived datatype 41", ... for messages. */
+const char *emu_dt_name(MPI_Datatype t);
+/* Free the table at the end of the run. */
+void emu_dt_fini(void);
+
+#endif /* SIBYL_EMU_DT_H */

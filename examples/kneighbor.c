@@ -2,8 +2,12 @@
  * kneighbor.c -- the K-Neighbor benchmark: halo exchange with k
  * neighbours on each side of a 1D ring.
  *
- * Usage: kneighbor [bytes [iters [k [compute_us]]]]
+ * Usage: kneighbor [-a] [bytes [iters [k [compute_us]]]]
+ *        kneighbor -h
  *        (defaults 1024 10 4 1000; k is lowered to size-1 when larger)
+ *   -a   end every iteration with an MPI_Allreduce (the thesis' second
+ *        version of the benchmark, for its noise and latency studies)
+ *   -h   print this usage and exit
  *
  * The thesis' K-Neighbor benchmark (as `sibyl trace gen -p kneighbor'):
  * every iteration each rank p posts 2k MPI_Irecvs, one from each of
@@ -14,6 +18,16 @@
  * the one to p-d tag 2d+1, so every receive matches exactly one message
  * even when 2k >= size and neighbours coincide.
  *
+ * With -a, every iteration then ends with an MPI_Allreduce (MPI_SUM) of
+ * one 64-bit value, each rank's state, whose result every rank folds into
+ * its state: a global synchronisation per iteration, as in the thesis
+ * (K-Neighbor "with and without an allreduce", sections 7 and 8).  The
+ * sum of unsigned integers is exact in any order, so the result does not
+ * depend on the MPI library's reduction algorithm.
+ *
+ * Under sibylcc the SEB that computes is named "kneighbor_compute" (for
+ * `sibyl sim -r seb:kneighbor_compute=...').
+ *
  * The data is real: each rank keeps a 64-bit state, fills its outgoing
  * message from it, and after every iteration folds everything it
  * received (in a fixed order) into it.  At the end rank 0 collects every
@@ -23,6 +37,7 @@
  * Rank 0 prints, and nothing else prints:
  *   kneighbor: ranks=N k=K bytes=B iters=I compute_us=C checksum=0x...
  *   time: iter_us=... total_s=...
+ * (with -a, the first line has "allreduce=1" before the checksum).
  * The first line is deterministic (the same natively and emulated); the
  * "time:" line is the measured (or, emulated, the virtual) time on rank
  * 0.  Needs 2 ranks or more.
@@ -38,6 +53,13 @@
 
 #define TAG_STATE 0     /* the message tags are 2d and 2d+1, d >= 1 */
 
+static const char usage[] =
+	"usage: kneighbor [-a] [bytes [iters [k [compute_us]]]] "
+	"(defaults 1024 10 4 1000)\n"
+	"  -a  an MPI_Allreduce at the end of every iteration\n"
+	"  -h  print this usage\n"
+	"Needs 2 ranks or more.\n";
+
 /* Spend `us' microseconds of computation. */
 static void compute(double us)
 {
@@ -50,6 +72,13 @@ static void compute(double us)
 	while (MPI_Wtime() < end)
 		;
 #endif
+}
+
+static uint64_t mix(uint64_t x, uint64_t v)
+{
+	x ^= v + 0x9e3779b97f4a7c15ull + (x << 6) + (x >> 2);
+	x *= 0xbf58476d1ce4e5b9ull;
+	return x ^ (x >> 31);
 }
 
 static uint64_t fnv1a(uint64_t h, const unsigned char *p, long n)
@@ -76,17 +105,32 @@ int main(int argc, char **argv)
 	MPI_Init(&argc, &argv);
 	MPI_Comm_rank(MPI_COMM_WORLD, &p);
 	MPI_Comm_size(MPI_COMM_WORLD, &r);
+	int allreduce = 0, a = 1;
+	for (; a < argc && argv[a][0] == '-' && argv[a][1]; a++) {
+		if (!strcmp(argv[a], "-a")) {
+			allreduce = 1;
+		} else if (!strcmp(argv[a], "-h")) {
+			if (p == 0)
+				fputs(usage, stdout);
+			MPI_Finalize();
+			return 0;
+		} else {
+			break;
+		}
+	}
+	argc -= a - 1;
+	argv += a - 1;
 	long bytes = argc > 1 ? atol(argv[1]) : 1024;
 	long iters = argc > 2 ? atol(argv[2]) : 10;
 	int k = argc > 3 ? atoi(argv[3]) : 4;
 	double compute_us = argc > 4 ? atof(argv[4]) : 1000;
 	if (k > r - 1)
 		k = r - 1;
-	if (r < 2 || bytes < 0 || bytes > 1L << 30 || iters < 1 || k < 1 ||
+	if (r < 2 || argc > 5 || (argc > 1 && argv[1][0] == '-') ||
+	    bytes < 0 || bytes > 1L << 30 || iters < 1 || k < 1 ||
 	    compute_us < 0) {
 		if (p == 0)
-			fprintf(stderr, "usage: kneighbor [bytes [iters [k "
-				"[compute_us]]]] on 2 ranks or more\n");
+			fputs(usage, stderr);
 		MPI_Abort(MPI_COMM_WORLD, 2);
 	}
 	size_t sz = bytes > 0 ? (size_t)bytes : 1;
@@ -114,6 +158,9 @@ int main(int argc, char **argv)
 				  MPI_COMM_WORLD, &req[n]);
 			n++;
 		}
+#ifdef SIBYL_MPI
+		sibyl_seb_name("kneighbor_compute");
+#endif
 		compute(compute_us);
 		fill(sbuf, bytes, state ^ (uint64_t)it);
 		for (int d = 1; d <= k; d++) {
@@ -126,6 +173,12 @@ int main(int argc, char **argv)
 		}
 		MPI_Waitall(n, req, MPI_STATUSES_IGNORE);
 		state = fnv1a(state, rbuf, 2 * (long)k * bytes);
+		if (allreduce) {
+			uint64_t sum;
+			MPI_Allreduce(&state, &sum, 1, MPI_UNSIGNED_LONG_LONG,
+				      MPI_SUM, MPI_COMM_WORLD);
+			state = mix(state, sum);
+		}
 	}
 	double t1 = MPI_Wtime();
 
@@ -139,8 +192,9 @@ int main(int argc, char **argv)
 			sum = fnv1a(sum, (unsigned char *)&s, sizeof s);
 		}
 		printf("kneighbor: ranks=%d k=%d bytes=%ld iters=%ld "
-		       "compute_us=%g checksum=0x%016llx\n", r, k, bytes, iters,
-		       compute_us, (unsigned long long)sum);
+		       "compute_us=%g%s checksum=0x%016llx\n", r, k, bytes,
+		       iters, compute_us, allreduce ? " allreduce=1" : "",
+		       (unsigned long long)sum);
 		printf("time: iter_us=%.3f total_s=%.6f\n",
 		       (t1 - t0) / (double)iters * 1e6, t1 - t0);
 	} else {

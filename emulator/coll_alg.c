@@ -204,6 +204,81 @@ static int fold_first(const coll *s, int nr)
 	return nr < s->rem ? 2 * nr : nr + s->rem;
 }
 
+/*
+ * Fold in a whole vector of nb bytes: the even rank of each pair hands
+ * s->acc to the odd one, which receives it into s->tmp and reduces it in
+ * (reduce_pending) once the round has completed.  Returns 1 when a round
+ * was queued.
+ */
+static int fold_in(coll *s, uint64_t nb)
+{
+	int me = s->rank;
+	if (me >= 2 * s->rem)
+		return 0;
+	if (me % 2) {
+		coll_recv(s, me - 1, s->tmp, nb);
+		s->pending = 1;
+	} else {
+		coll_send(s, me + 1, s->acc, nb);
+	}
+	return 1;
+}
+
+/* Reduce a whole vector received into s->tmp (s->pending) into s->acc,
+ * the received one on the left. */
+static void reduce_pending(coll *s)
+{
+	if (s->pending) {
+		coll_reduce(s, s->tmp, s->acc, s->count);
+		s->pending = 0;
+	}
+}
+
+/*
+ * Unfold: the odd rank of each pair hands the nb bytes of the result in
+ * s->acc back to the even one.  Returns 1 when a round was queued.
+ */
+static int fold_out(coll *s, uint64_t nb)
+{
+	int me = s->rank;
+	if (me >= 2 * s->rem)
+		return 0;
+	if (me % 2)
+		coll_send(s, me - 1, s->acc, nb);
+	else
+		coll_recv(s, me + 1, s->acc, nb);
+	return 1;
+}
+
+/*
+ * Byte offset in s->acc of the start of newrank k's part of the vector
+ * (k = p2: its end), for the halving and doubling steps below, which
+ * work on windows [lo, hi) of newranks.
+ */
+typedef uint64_t fold_at_fn(const coll *s, int k);
+
+/*
+ * One step of an allgather by recursive doubling over the newranks:
+ * swap the window [lo, lo + mask) with the partner's, doubling it.
+ * Returns 1 when a round was queued, 0 once the window is whole.
+ */
+static int fold_doubling(coll *s, fold_at_fn *at)
+{
+	if (s->newrank < 0 || s->mask >= s->p2)
+		return 0;
+	int m = s->mask, plo = s->lo ^ m;
+	int peer = fold_real(s, s->newrank ^ m);
+	uint64_t a = at(s, s->lo), b = at(s, s->lo + m);
+	coll_send(s, peer, s->acc + a, b - a);
+	a = at(s, plo);
+	b = at(s, plo + m);
+	coll_recv(s, peer, s->acc + a, b - a);
+	if (plo < s->lo)
+		s->lo = plo;
+	s->mask *= 2;
+	return 1;
+}
+
 static char *dup_input(coll *s, const void *src, uint64_t bytes)
 {
 	char *p = coll_alloc(s, bytes);
@@ -543,10 +618,7 @@ static int reduce_linear(coll *s)
 		s->phase = 1;
 		s->lo = 0;              /* acc holds something */
 	}
-	if (s->pending) {
-		coll_reduce(s, s->tmp, s->acc, s->count);
-		s->pending = 0;
-	}
+	reduce_pending(s);
 	/* acc = x_i op acc, for i = P-1 down to 0. */
 	while (s->i >= 0) {
 		int i = s->i--;
@@ -581,34 +653,25 @@ static uint64_t halving_at(const coll *s, int k)
 
 /*
  * The fold and the reduce-scatter by recursive halving shared by the
- * rabenseifner reduce and allreduce: afterwards newrank k holds the
- * reduction of block k (of p2) in s->acc, s->lo = k.  Phases 0..2 of
- * s->phase; returns 1 when a round was queued.
+ * rabenseifner reduce and allreduce and by the recursive halving
+ * reduce_scatter, which differ only in where newrank k's part of the
+ * vector starts (at): afterwards newrank k holds the reduction of its
+ * part in s->acc, s->lo = k.  Phases 0..2 of s->phase; returns 1 when a
+ * round was queued.
  */
-static int rs_halving(coll *s)
+static int rs_halving(coll *s, fold_at_fn *at)
 {
-	int me = s->rank;
 	uint64_t nb = rbytes(s, s->count);
 	switch (s->phase) {
 	case 0:
 		fold_init(s);
 		s->tmp = coll_alloc(s, nb);
 		s->phase = 1;
-		if (me < 2 * s->rem) {
-			if (me % 2) {
-				coll_recv(s, me - 1, s->tmp, nb);
-				s->pending = 1;
-			} else {
-				coll_send(s, me + 1, s->acc, nb);
-			}
+		if (fold_in(s, nb))
 			return 1;
-		}
 		/* fall through */
 	case 1:
-		if (s->pending) {
-			coll_reduce(s, s->tmp, s->acc, s->count);
-			s->pending = 0;
-		}
+		reduce_pending(s);
 		s->lo = 0;
 		s->hi = s->p2;
 		s->mask = s->p2 / 2;
@@ -616,8 +679,7 @@ static int rs_halving(coll *s)
 		/* fall through */
 	case 2:
 		if (s->pending) {
-			uint64_t a = halving_at(s, s->lo);
-			uint64_t b = halving_at(s, s->hi);
+			uint64_t a = at(s, s->lo), b = at(s, s->hi);
 			coll_reduce(s, s->tmp + a, s->acc + a,
 				    (int64_t)((b - a) / s->esz));
 			s->pending = 0;
@@ -634,10 +696,10 @@ static int rs_halving(coll *s)
 				shi = s->hi;
 				s->hi = s->lo + m;
 			}
-			uint64_t a = halving_at(s, slo), b = halving_at(s, shi);
+			uint64_t a = at(s, slo), b = at(s, shi);
 			coll_send(s, peer, s->acc + a, b - a);
-			a = halving_at(s, s->lo);
-			b = halving_at(s, s->hi);
+			a = at(s, s->lo);
+			b = at(s, s->hi);
 			coll_recv(s, peer, s->tmp + a, b - a);
 			s->pending = 1;
 			s->mask /= 2;
@@ -656,7 +718,7 @@ static int reduce_rabenseifner(coll *s)
 	uint64_t nb = rbytes(s, s->count);
 	if (s->phase == 0)
 		acc_init(s, me == root ? s->rbuf : NULL);
-	if (s->phase < 3 && rs_halving(s))
+	if (s->phase < 3 && rs_halving(s, halving_at))
 		return 1;
 	/* The newrank holding the result, and the rank it stands for. */
 	int nroot = root < 2 * s->rem ? root / 2 : root - s->rem;
@@ -715,21 +777,11 @@ static int allreduce_recursive_doubling(coll *s)
 		fold_init(s);
 		s->tmp = coll_alloc(s, nb);
 		s->phase = 1;
-		if (me < 2 * s->rem) {
-			if (me % 2) {
-				coll_recv(s, me - 1, s->tmp, nb);
-				s->pending = 1;
-			} else {
-				coll_send(s, me + 1, s->acc, nb);
-			}
+		if (fold_in(s, nb))
 			return 1;
-		}
 		/* fall through */
 	case 1:
-		if (s->pending) {
-			coll_reduce(s, s->tmp, s->acc, s->count);
-			s->pending = 0;
-		}
+		reduce_pending(s);
 		s->mask = 1;
 		s->phase = 2;
 		/* fall through */
@@ -772,37 +824,19 @@ static int allreduce_recursive_doubling(coll *s)
 
 static int allreduce_rabenseifner(coll *s)
 {
-	int me = s->rank;
 	uint64_t nb = rbytes(s, s->count);
 	if (s->phase == 0)
 		acc_init(s, s->rbuf);
-	if (s->phase < 3 && rs_halving(s))
+	if (s->phase < 3 && rs_halving(s, halving_at))
 		return 1;
 	switch (s->phase) {
 	case 3:
 		/* Allgather by recursive doubling, undoing the halving. */
-		if (s->newrank >= 0 && s->mask < s->p2) {
-			int m = s->mask, plo = s->lo ^ m;
-			int peer = fold_real(s, s->newrank ^ m);
-			uint64_t a = halving_at(s, s->lo);
-			uint64_t b = halving_at(s, s->lo + m);
-			coll_send(s, peer, s->acc + a, b - a);
-			a = halving_at(s, plo);
-			b = halving_at(s, plo + m);
-			coll_recv(s, peer, s->acc + a, b - a);
-			if (plo < s->lo)
-				s->lo = plo;
-			s->mask *= 2;
+		if (fold_doubling(s, halving_at))
 			return 1;
-		}
 		s->phase = 4;
-		if (me < 2 * s->rem) {
-			if (me % 2)
-				coll_send(s, me - 1, s->acc, nb);
-			else
-				coll_recv(s, me + 1, s->acc, nb);
+		if (fold_out(s, nb))
 			return 1;
-		}
 		/* fall through */
 	default:
 		acc_done(s, s->rbuf);
@@ -1163,18 +1197,15 @@ static void flat_done(coll *s)
 		coll_seg_unpack(&s->rseg, j, s->acc + s->aux[j]);
 }
 
-/* Bytes of the newrank range [a, b) of the fold (see fold_first). */
-static void fold_range(const coll *s, int a, int b, uint64_t *off,
-		       uint64_t *len)
+/* Byte offset of newrank k's blocks in s->acc (see fold_first). */
+static uint64_t flat_fold_at(const coll *s, int k)
 {
-	*off = s->aux[fold_first(s, a)];
-	*len = s->aux[fold_first(s, b)] - *off;
+	return s->aux[fold_first(s, k)];
 }
 
 static int allgather_recursive_doubling(coll *s)
 {
 	int P = s->size, me = s->rank;
-	uint64_t off, len;
 	switch (s->phase) {
 	case 0:
 		flat_init(s);
@@ -1193,26 +1224,11 @@ static int allgather_recursive_doubling(coll *s)
 		}
 		/* fall through */
 	case 1:
-		if (s->newrank >= 0 && s->mask < s->p2) {
-			int m = s->mask, plo = s->lo ^ m;
-			int peer = fold_real(s, s->newrank ^ m);
-			fold_range(s, s->lo, s->lo + m, &off, &len);
-			coll_send(s, peer, s->acc + off, len);
-			fold_range(s, plo, plo + m, &off, &len);
-			coll_recv(s, peer, s->acc + off, len);
-			if (plo < s->lo)
-				s->lo = plo;
-			s->mask *= 2;
+		if (fold_doubling(s, flat_fold_at))
 			return 1;
-		}
 		s->phase = 2;
-		if (me < 2 * s->rem) {
-			if (me % 2)
-				coll_send(s, me - 1, s->acc, s->aux[P]);
-			else
-				coll_recv(s, me + 1, s->acc, s->aux[P]);
+		if (fold_out(s, s->aux[P]))
 			return 1;
-		}
 		/* fall through */
 	default:
 		flat_done(s);
@@ -1415,70 +1431,25 @@ static uint64_t rs_at(const coll *s, int b)
 	return rbytes(s, (int64_t)s->aux[b]);
 }
 
+/* Newranks stand for rank ranges, whose blocks are element ranges. */
+static uint64_t rs_fold_at(const coll *s, int k)
+{
+	return rs_at(s, fold_first(s, k));
+}
+
 static int reduce_scatter_recursive_halving(coll *s)
 {
 	int me = s->rank;
 	uint64_t nb = rbytes(s, s->count);
-	switch (s->phase) {
-	case 0:
+	if (s->phase == 0) {
 		rs_blocks(s);
 		s->acc = dup_input(s, s->sbuf, nb);
-		s->tmp = coll_alloc(s, nb);
-		fold_init(s);
-		s->phase = 1;
-		if (me < 2 * s->rem) {
-			if (me % 2) {
-				coll_recv(s, me - 1, s->tmp, nb);
-				s->pending = 1;
-			} else {
-				coll_send(s, me + 1, s->acc, nb);
-			}
-			return 1;
-		}
-		/* fall through */
-	case 1:
-		if (s->pending) {
-			coll_reduce(s, s->tmp, s->acc, s->count);
-			s->pending = 0;
-		}
-		s->lo = 0;
-		s->hi = s->p2;
-		s->mask = s->p2 / 2;
-		s->phase = 2;
-		/* fall through */
-	case 2:
-		/* Halve the newrank window [lo, hi); newranks stand for rank
-		 * ranges, whose blocks are element ranges. */
-		if (s->pending) {
-			uint64_t a = rs_at(s, fold_first(s, s->lo));
-			uint64_t b = rs_at(s, fold_first(s, s->hi));
-			coll_reduce(s, s->tmp + a, s->acc + a,
-				    (int64_t)((b - a) / s->esz));
-			s->pending = 0;
-		}
-		if (s->newrank >= 0 && s->mask >= 1) {
-			int m = s->mask, peer = fold_real(s, s->newrank ^ m);
-			int slo, shi;
-			if (s->newrank & m) {
-				slo = s->lo;
-				shi = s->lo + m;
-				s->lo += m;
-			} else {
-				slo = s->lo + m;
-				shi = s->hi;
-				s->hi = s->lo + m;
-			}
-			uint64_t a = rs_at(s, fold_first(s, slo));
-			uint64_t b = rs_at(s, fold_first(s, shi));
-			coll_send(s, peer, s->acc + a, b - a);
-			a = rs_at(s, fold_first(s, s->lo));
-			b = rs_at(s, fold_first(s, s->hi));
-			coll_recv(s, peer, s->tmp + a, b - a);
-			s->pending = 1;
-			s->mask /= 2;
-			return 1;
-		}
-		s->phase = 3;
+	}
+	if (s->phase < 3 && rs_halving(s, rs_fold_at))
+		return 1;
+	switch (s->phase) {
+	case 3:
+		s->phase = 4;
 		/* An odd rank of a pair holds its partner's block too. */
 		if (me < 2 * s->rem) {
 			if (me % 2) {

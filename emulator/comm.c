@@ -58,6 +58,14 @@ static void *xcalloc(size_t n, size_t size)
 	return p;
 }
 
+/* The check of a required output (or input) pointer argument. */
+static void check_ptr(emu_rank *r, const char *call, const void *p,
+		      const char *what)
+{
+	if (!p)
+		emu_mpi_error(r, call, MPI_ERR_ARG, "NULL %s", what);
+}
+
 /* ============================================================ groups */
 
 /* A group with what the process needs to find and share it. */
@@ -598,8 +606,7 @@ int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
 	const char *call = "MPI_Comm_get_errhandler";
 	EMU_API(r, call);
 	emu_comm *c = emu_comm_get(r, comm, call);
-	if (!errhandler)
-		emu_mpi_error(r, call, MPI_ERR_ARG, "NULL errhandler pointer");
+	check_ptr(r, call, errhandler, "errhandler pointer");
 	/* A new reference, which the program frees with
 	 * MPI_Errhandler_free. */
 	errh_ref(c->errhandler);
@@ -829,8 +836,7 @@ static int create_keyval(const char *call,
 			 void *extra)
 {
 	EMU_API(r, call);
-	if (!keyval_out)
-		emu_mpi_error(r, call, MPI_ERR_ARG, "NULL keyval pointer");
+	check_ptr(r, call, keyval_out, "keyval pointer");
 	uint32_t i = kv_hint;
 	while (i < nkvs && kvs[i].refs)
 		i++;
@@ -877,8 +883,7 @@ static int free_keyval(const char *call, int *k)
 {
 	EMU_API(r, call);
 	int predef;
-	if (!k)
-		emu_mpi_error(r, call, MPI_ERR_ARG, "NULL keyval pointer");
+	check_ptr(r, call, k, "keyval pointer");
 	kv_obj *kv = kv_get(r, *k, call, &predef);
 	if (predef)
 		emu_mpi_error(r, call, MPI_ERR_ARG, "keyval %d is predefined "
@@ -1446,8 +1451,7 @@ int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 {
 	const char *call = "MPI_Comm_split";
 	EMU_API(r, call);
-	if (!newcomm)
-		emu_mpi_error(r, call, MPI_ERR_ARG, "NULL newcomm pointer");
+	check_ptr(r, call, newcomm, "newcomm pointer");
 	*newcomm = emu_comm_split(r, comm, color, key, NULL, call);
 	return MPI_SUCCESS;
 }
@@ -1459,8 +1463,7 @@ int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key,
 	EMU_API(r, call);
 	(void)info;
 	emu_comm_get(r, comm, call);
-	if (!newcomm)
-		emu_mpi_error(r, call, MPI_ERR_ARG, "NULL newcomm pointer");
+	check_ptr(r, call, newcomm, "newcomm pointer");
 	if (split_type != MPI_COMM_TYPE_SHARED && split_type != MPI_UNDEFINED)
 		emu_mpi_error(r, call, MPI_ERR_ARG, "split_type %d is neither "
 			      "MPI_COMM_TYPE_SHARED nor MPI_UNDEFINED",
@@ -1476,8 +1479,7 @@ static int comm_dup(const char *call, MPI_Comm comm, MPI_Comm *newcomm)
 {
 	EMU_API(r, call);
 	emu_comm *c = emu_comm_get(r, comm, call);
-	if (!newcomm)
-		emu_mpi_error(r, call, MPI_ERR_ARG, "NULL newcomm pointer");
+	check_ptr(r, call, newcomm, "newcomm pointer");
 	uint32_t seq = c->coll_seq++;
 	emu_rec_enter(r);
 	int32_t ctx = agree_ctx(r, c, comm, seq, call);
@@ -1528,8 +1530,7 @@ int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 	EMU_API(r, call);
 	emu_comm *c = emu_comm_get(r, comm, call);
 	emu_group *g = group_get(r, group, call);
-	if (!newcomm)
-		emu_mpi_error(r, call, MPI_ERR_ARG, "NULL newcomm pointer");
+	check_ptr(r, call, newcomm, "newcomm pointer");
 	if (g->size && !group_subset(g, c))
 		emu_mpi_error(r, call, MPI_ERR_GROUP, "the group (size %d) "
 			      "has members that are not in %s", g->size,
@@ -1588,8 +1589,7 @@ int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
 	EMU_API(r, call);
 	emu_comm *a = emu_comm_get(r, comm1, call);
 	emu_comm *b = emu_comm_get(r, comm2, call);
-	if (!result)
-		emu_mpi_error(r, call, MPI_ERR_ARG, "NULL result pointer");
+	check_ptr(r, call, result, "result pointer");
 	if (a == b) {
 		*result = MPI_IDENT;
 		return MPI_SUCCESS;
@@ -1604,8 +1604,7 @@ int MPI_Comm_group(MPI_Comm comm, MPI_Group *group)
 	const char *call = "MPI_Comm_group";
 	EMU_API(r, call);
 	emu_comm *c = emu_comm_get(r, comm, call);
-	if (!group)
-		emu_mpi_error(r, call, MPI_ERR_ARG, "NULL group pointer");
+	check_ptr(r, call, group, "group pointer");
 	emu_group_ref(c->group);
 	*group = group_install(r, c->group);
 	return MPI_SUCCESS;
@@ -1651,8 +1650,7 @@ int MPI_Comm_test_inter(MPI_Comm comm, int *flag)
 	const char *call = "MPI_Comm_test_inter";
 	EMU_API(r, call);
 	emu_comm_get(r, comm, call);
-	if (!flag)
-		emu_mpi_error(r, call, MPI_ERR_ARG, "NULL flag pointer");
+	check_ptr(r, call, flag, "flag pointer");
 	*flag = 0;
 	return MPI_SUCCESS;
 }
@@ -1710,8 +1708,7 @@ int MPI_Group_size(MPI_Group group, int *size)
 	const char *call = "MPI_Group_size";
 	EMU_API(r, call);
 	emu_group *g = group_get(r, group, call);
-	if (!size)
-		emu_mpi_error(r, call, MPI_ERR_ARG, "NULL size pointer");
+	check_ptr(r, call, size, "size pointer");
 	*size = g->size;
 	return MPI_SUCCESS;
 }
@@ -1721,8 +1718,7 @@ int MPI_Group_rank(MPI_Group group, int *rank)
 	const char *call = "MPI_Group_rank";
 	EMU_API(r, call);
 	emu_group *g = group_get(r, group, call);
-	if (!rank)
-		emu_mpi_error(r, call, MPI_ERR_ARG, "NULL rank pointer");
+	check_ptr(r, call, rank, "rank pointer");
 	int i = g->size ? emu_group_rank_of(g, r->world) : -1;
 	*rank = i >= 0 ? i : MPI_UNDEFINED;
 	return MPI_SUCCESS;
@@ -1732,8 +1728,7 @@ int MPI_Group_free(MPI_Group *group)
 {
 	const char *call = "MPI_Group_free";
 	EMU_API(r, call);
-	if (!group)
-		emu_mpi_error(r, call, MPI_ERR_ARG, "NULL group pointer");
+	check_ptr(r, call, group, "group pointer");
 	emu_group *g = group_get(r, *group, call);
 	if (*group != MPI_GROUP_EMPTY) {
 		r->groups[*group] = NULL;
@@ -1777,8 +1772,7 @@ int MPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result)
 	EMU_API(r, call);
 	emu_group *a = group_get(r, group1, call);
 	emu_group *b = group_get(r, group2, call);
-	if (!result)
-		emu_mpi_error(r, call, MPI_ERR_ARG, "NULL result pointer");
+	check_ptr(r, call, result, "result pointer");
 	*result = group_compare(a, b);
 	return MPI_SUCCESS;
 }
@@ -1791,8 +1785,7 @@ static int group_setop(const char *call, MPI_Group group1, MPI_Group group2,
 	EMU_API(r, call);
 	emu_group *a = group_get(r, group1, call);
 	emu_group *b = group_get(r, group2, call);
-	if (!newgroup)
-		emu_mpi_error(r, call, MPI_ERR_ARG, "NULL newgroup pointer");
+	check_ptr(r, call, newgroup, "newgroup pointer");
 	int64_t cap = op == SET_UNION ? (int64_t)a->size + b->size : a->size;
 	if (cap > INT_MAX)
 		emu_mpi_error(r, call, MPI_ERR_ARG, "the union would have "
@@ -1869,8 +1862,7 @@ static void check_count(emu_rank *r, const char *call, const emu_group *g,
 	if (n && !list)
 		emu_mpi_error(r, call, MPI_ERR_ARG, "NULL rank list for %d "
 			      "ranks", n);
-	if (!newgroup)
-		emu_mpi_error(r, call, MPI_ERR_ARG, "NULL newgroup pointer");
+	check_ptr(r, call, newgroup, "newgroup pointer");
 }
 
 int MPI_Group_incl(MPI_Group group, int n, const int ranks[],
@@ -1964,8 +1956,7 @@ static int group_range_op(const char *call, MPI_Group group, int n,
 {
 	EMU_API(r, call);
 	emu_group *g = group_get(r, group, call);
-	if (!newgroup)
-		emu_mpi_error(r, call, MPI_ERR_ARG, "NULL newgroup pointer");
+	check_ptr(r, call, newgroup, "newgroup pointer");
 	int m;
 	int *list = expand_ranges(r, call, g, n, ranges, &m);
 	char *mark = xcalloc((size_t)g->size, 1);

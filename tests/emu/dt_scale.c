@@ -20,7 +20,9 @@
 #include <unistd.h>
 
 #define NBLK 2000
-#define LIMIT_MB 24
+/* Half of what per-rank copies would cost; leaves room for the heap
+ * overhead of a sanitizer build (about 25 MB there). */
+#define LIMIT_MB 48
 #define TAG_BAR 100
 #define TAG_DATA 101
 

@@ -205,13 +205,22 @@ static void rank_main(void *arg)
 {
 	emu_rank *r = arg;
 	jmp_buf exit_jb;
-	char **argv = malloc(((size_t)emu.user_argc + 1) * sizeof *argv);
+	/* Each rank gets its own argv, array and strings, as a process
+	 * would: getopt permutes the array, and programs write into the
+	 * strings (strtok on optarg). */
+	size_t n = ((size_t)emu.user_argc + 1) * sizeof(char *);
+	for (int i = 0; i < emu.user_argc; i++)
+		n += strlen(emu.user_argv[i]) + 1;
+	char **volatile argv = malloc(n);
 	if (!argv)
 		emu_fatal("out of memory starting rank %d", r->world);
-	/* Each rank gets its own argv array (getopt permutes it); the
-	 * strings are shared. */
-	memcpy(argv, emu.user_argv, ((size_t)emu.user_argc + 1) *
-	       sizeof *argv);
+	char *str = (char *)(argv + emu.user_argc + 1);
+	for (int i = 0; i < emu.user_argc; i++) {
+		size_t len = strlen(emu.user_argv[i]) + 1;
+		argv[i] = memcpy(str, emu.user_argv[i], len);
+		str += len;
+	}
+	argv[emu.user_argc] = NULL;
 	emu_comm_init_rank(r);
 	emu_rec_begin(r);
 	r->exit_jb = &exit_jb;

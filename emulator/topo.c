@@ -200,7 +200,8 @@ static int *divisors(int n, int *count)
 	for (int64_t x = 1; x * x <= n; x++) {
 		if (n % x)
 			continue;
-		if (c + 2 > cap) {
+		/* d[] ends up holding the large divisors too. */
+		if (lo + c + 2 > cap) {
 			cap *= 2;
 			int *nd = realloc(d, (size_t)cap * sizeof *d);
 			int *nh = realloc(hi, (size_t)cap * sizeof *hi);

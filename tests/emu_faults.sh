@@ -24,7 +24,7 @@ fault() {
 	done
 }
 
-for f in fault_deadlock fault_leak fault_truncate fault_badrank; do
+for f in fault_deadlock fault_leak fault_truncate fault_badrank fault_rma; do
 	emu_build $f "$SIBYL_SRCDIR/tests/emu/$f.c" || finish
 done
 
@@ -40,6 +40,8 @@ for np in 1 2; do
 		"rank 0 in MPI_Recv: MPI_ERR_TRUNCATE: a message of 400 bytes from rank 5"
 	fault fault_badrank $np 6 \
 		"rank 0 in MPI_Send: MPI_ERR_RANK: destination 6 is not a rank of MPI_COMM_WORLD"
+	fault fault_rma $np 4 \
+		"rank 0 in MPI_Win_create: MPI_ERR_NOT_SUPPORTED: one-sided communication"
 done
 
 # A deadlock among many ranks is summarised, not listed in full.

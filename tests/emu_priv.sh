@@ -131,7 +131,7 @@ fi
 # shellcheck disable=SC2086
 for np in 1 2; do
 	expect_pass priv_getopt $np 12 auto $GETOPT_ARGS
-	expect_pass priv_strtok $np 12 auto
+	expect_pass priv_strtok $np 12 auto 1:4096
 done
 # shellcheck disable=SC2086
 expect_pass priv_getopt 2 12 remap $GETOPT_ARGS

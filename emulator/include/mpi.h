@@ -315,6 +315,7 @@ int MPI_Test_cancelled(const MPI_Status *status, int *flag);
 #include "sibyl_mpi_dt.h"
 #include "sibyl_mpi_comm.h"
 #include "sibyl_mpi_coll.h"
+#include "sibyl_mpi_rma.h"
 
 #ifdef __cplusplus
 }

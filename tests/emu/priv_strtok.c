@@ -7,7 +7,10 @@
  * calls, so the ranks of a process interleave their tokenizing.  Every
  * token is compared with the one expected, and the end (NULL) must come
  * exactly after the last.  A second round restarts each rank on a new
- * string with a different delimiter set.
+ * string with a different delimiter set.  Then, given an argument such
+ * as "1:4096", each rank cuts its own argv[1] in place with strtok --
+ * the way OSU's option parser does -- turn by turn: a rank that saw
+ * another rank's cut string would find "1" alone.
  */
 #include "emutest.h"
 
@@ -61,5 +64,19 @@ int main(int argc, char **argv)
 	emu_init(&t, "priv_strtok", &argc, &argv);
 	round_of(&t, 3 + t.rank % 4, " ,;", " ,;", "", 0);
 	round_of(&t, 3 + (t.rank + 1) % 4, ":/|", "|:/", "x", 100);
+	if (argc > 1) {
+		char want[256];
+		snprintf(want, sizeof want, "%s", argv[1]);
+		turn(&t, 200);
+		char *a = strtok(argv[1], ":");
+		turn(&t, 201);
+		char *b = strtok(NULL, ":");
+		char *w = strtok(want, ":");
+		EMU_TRUE(&t, a && w && strcmp(a, w) == 0, "argv[1] first "
+			 "token %s", a ? a : "(none)");
+		w = strtok(NULL, ":");
+		EMU_TRUE(&t, (!b && !w) || (b && w && strcmp(b, w) == 0),
+			 "argv[1] second token %s", b ? b : "(none)");
+	}
 	return emu_finish(&t);
 }

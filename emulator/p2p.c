@@ -190,16 +190,23 @@ static void posted_append(emu_rank *r, emu_req *q)
 	q->posted = 1;
 }
 
+/* Unlink node n from the doubly linked list (head, tail) threaded
+ * through n->prev and n->next. */
+#define LIST_UNLINK(head, tail, n, prev, next)                          \
+	do {                                                            \
+		if ((n)->prev)                                          \
+			(n)->prev->next = (n)->next;                    \
+		else                                                    \
+			(head) = (n)->next;                             \
+		if ((n)->next)                                          \
+			(n)->next->prev = (n)->prev;                    \
+		else                                                    \
+			(tail) = (n)->prev;                             \
+	} while (0)
+
 static void posted_remove(emu_rank *r, emu_req *q)
 {
-	if (q->prev)
-		q->prev->next = q->next;
-	else
-		r->posted_head = q->next;
-	if (q->next)
-		q->next->prev = q->prev;
-	else
-		r->posted_tail = q->prev;
+	LIST_UNLINK(r->posted_head, r->posted_tail, q, prev, next);
 	q->next = q->prev = NULL;
 	q->posted = 0;
 }
@@ -344,14 +351,7 @@ static void unexpected_append(emu_rank *r, emu_msg *m)
 
 static void unexpected_remove(emu_rank *r, emu_msg *m)
 {
-	if (m->prev)
-		m->prev->next = m->next;
-	else
-		r->unexp_head = m->next;
-	if (m->next)
-		m->next->prev = m->prev;
-	else
-		r->unexp_tail = m->prev;
+	LIST_UNLINK(r->unexp_head, r->unexp_tail, m, prev, next);
 	r->nunexp--;
 	if (!r->uidx)
 		return;
@@ -360,14 +360,7 @@ static void unexpected_remove(emu_rank *r, emu_msg *m)
 		return;
 	}
 	uchain *c = uidx_slot(r->uidx, m->env.ctx, m->env.src, 0);
-	if (m->sprev)
-		m->sprev->snext = m->snext;
-	else
-		c->head = m->snext;
-	if (m->snext)
-		m->snext->sprev = m->sprev;
-	else
-		c->tail = m->sprev;
+	LIST_UNLINK(c->head, c->tail, m, sprev, snext);
 }
 
 /* ----------------------------------------------------------- delivery */

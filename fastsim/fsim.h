@@ -12,6 +12,7 @@
  *     file of `key = value' sections, --set overrides, unit-aware values;
  *   - replacement rules (fsim_rules_*);
  *   - output writers for timelines (fsim_out_ops);
+ *   - link statistics and link time series (fsim_link_*, fsim_series_*);
  *   - the engine (fsim_run).
  *
  * Conventions: every name starts with "fsim_"; time is netm_time
@@ -263,6 +264,11 @@ typedef struct fsim_opts {
 	void (*progress)(void *arg, uint64_t done, uint64_t total);
 	void *progress_arg;
 	const char *cmdline;        /* recorded in the summary */
+	/* link time series (linkseries.csv): the interval (0 = none) and
+	 * the links recorded, in the syntax of fsim_link_select (NULL =
+	 * every link) */
+	netm_time link_interval;
+	const char *link_select;
 } fsim_opts;
 
 /* Min/mean/max over PEs. */
@@ -271,6 +277,23 @@ typedef struct fsim_stat {
 	double mean;
 	uint32_t min_pe, max_pe;
 } fsim_stat;
+
+/* The links of one class, summed (a row of link_classes.csv). */
+typedef struct fsim_link_class {
+	char name[NETM_ENDPOINT_MAX];
+	uint32_t links;
+	uint64_t bytes, packets;
+	uint64_t busy;              /* sum over its links, ps */
+	uint64_t max_bytes;         /* of its most loaded link */
+	netm_time max_busy;         /* of its busiest link */
+} fsim_link_class;
+
+/* One link with its statistics and its class's name. */
+typedef struct fsim_link_rec {
+	uint32_t id;
+	char cls[NETM_ENDPOINT_MAX];
+	netm_link_info info;
+} fsim_link_rec;
 
 typedef struct fsim_result {
 	netm_time predicted;        /* end of the last SEB simulated */
@@ -284,6 +307,13 @@ typedef struct fsim_result {
 	uint64_t prints;
 	fsim_stat busy, idle;
 	netm_totals net;
+	/* links (links.csv, link_classes.csv); nlinks = 0 for a model
+	 * without links.  max_bytes and max_busy are the lowest-numbered
+	 * links with the most bytes and the most busy time (valid when
+	 * nlinks > 0).  link_classes is allocated: fsim_result_free. */
+	uint32_t nlinks, nlink_classes;
+	fsim_link_class *link_classes;
+	fsim_link_rec max_bytes, max_busy;
 	uint64_t events, seb_events, msg_events;
 	uint64_t windows_loaded;
 	double wall_s, events_per_s;
@@ -307,10 +337,110 @@ int fsim_run(const fsim_opts *o, fsim_result *res, char *err, size_t errlen);
  * without force. */
 #define FSIM_ECONFIG 2
 
+/* Release what a successful fsim_run allocated in r (r stays readable
+ * for its plain fields). */
+void fsim_result_free(fsim_result *r);
+
 /* Human-readable summary (the content of summary.txt). */
 void fsim_result_print(const fsim_result *r, const fsim_opts *o, FILE *f);
 /* The content of summary.json. */
 void fsim_result_json(const fsim_result *r, const fsim_opts *o, FILE *f);
+
+/* ============================================================== links */
+
+/*
+ * Link statistics (docs/links.md gives the file formats).
+ *
+ * A link selection is a comma-separated list of class names ("LL",
+ * "nic-out", "x+"), link ids and inclusive id ranges ("0-30", "55"), or
+ * "all".  fsim_link_select marks sel[id] = 1 for every link it chooses,
+ * among nlinks links where link id is of class class_of[id] (UINT32_MAX:
+ * a link id that `where' does not hold, which a class never chooses).
+ * Errors name `what' (the option) and, for an unknown class, list the
+ * classes; `where' ("the model", "OUT/linkseries.csv") says whose links
+ * they are.  Returns 0, or -1 with a sentence in err.
+ */
+int fsim_link_select(const char *text, const char *what, const char *where,
+		     uint32_t nlinks, const uint32_t *class_of,
+		     const char *const *class_names, uint32_t nclasses,
+		     uint8_t *sel, char *err, size_t errlen);
+
+/* num/den as a decimal with `decimals' (at most 18) digits after the
+ * point, rounded half up, computed exactly ("0.250000000"); 0 when den
+ * is 0.  fsim_fmt_ratio writes it into buf (64 bytes suffice) and
+ * returns buf. */
+void fsim_put_ratio(FILE *f, unsigned __int128 num, unsigned __int128 den,
+		    unsigned decimals);
+char *fsim_fmt_ratio(char *buf, size_t len, unsigned __int128 num,
+		     unsigned __int128 den, unsigned decimals);
+
+/*
+ * A reader of the CSV files above (RFC 4180 quoting; every row has as
+ * many fields as the header).  fsim_csv_open reads the header and finds
+ * the ncols columns named in cols, in any order; fsim_csv_next reads the
+ * next row (1), or reports the end (0) or an error (-1); then
+ * fsim_csv_get(c, i) is the text of column cols[i].  Errors name the
+ * file and line and say what is wrong.  fsim_csv_u64 and fsim_csv_fixed
+ * parse column i as a whole number, or as a non-negative decimal with at
+ * most `decimals' digits after the point, given in units of
+ * 10^-decimals ("0.25" with 9 decimals is 250000000).
+ */
+typedef struct fsim_csv fsim_csv;
+
+/* Write s as one CSV field, quoted when it must be. */
+void fsim_csv_field(FILE *f, const char *s);
+
+/* A list of distinct names (the link classes a tool meets in CSV files):
+ * fsim_names_index gives the index of name, adding it when new; -1 when
+ * out of memory. */
+typedef struct fsim_names {
+	char **v;
+	uint32_t n;
+} fsim_names;
+int fsim_names_index(fsim_names *s, const char *name, uint32_t *out);
+void fsim_names_free(fsim_names *s);
+
+int fsim_csv_open(fsim_csv **cp, const char *path, const char *const *cols,
+		  int ncols, char *err, size_t errlen);
+int fsim_csv_next(fsim_csv *c, char *err, size_t errlen);
+const char *fsim_csv_get(const fsim_csv *c, int i);
+int fsim_csv_u64(const fsim_csv *c, int i, uint64_t *out, char *err,
+		 size_t errlen);
+int fsim_csv_fixed(const fsim_csv *c, int i, unsigned decimals,
+		   uint64_t *out, char *err, size_t errlen);
+void fsim_csv_close(fsim_csv *c);
+
+/*
+ * The writers the engine uses at the end of a run (internal to fastsim).
+ * fsim_links_write writes DIR/links.csv and DIR/link_classes.csv for the
+ * links of model m and fills the link fields of r (r->predicted set).
+ */
+int fsim_links_write(const netm_model *m, const char *dir, fsim_result *r,
+		     char *err, size_t errlen);
+
+/*
+ * A link time series: per selected link and per interval of `interval'
+ * ps, the busy time netm_host.link_busy reported, each [start, end)
+ * split exactly over the intervals it overlaps; calls may come in any
+ * order.  Memory is 8 bytes per selected link and interval, allocated as
+ * time advances and bounded by SIBYL_LINK_TRACE_MEM bytes (default
+ * 256 MiB); fsim_series_add fails with FSIM_ECONFIG past the bound.
+ */
+typedef struct fsim_series fsim_series;
+
+int fsim_series_new(fsim_series **sp, netm_time interval, char *err,
+		    size_t errlen);
+/* Choose the links (text: a selection, NULL = all) among m's links. */
+int fsim_series_select(fsim_series *s, const netm_model *m,
+		       const char *text, char *err, size_t errlen);
+int fsim_series_add(fsim_series *s, uint32_t link, netm_time start,
+		    netm_time end, char *err, size_t errlen);
+/* Write DIR/linkseries.csv: intervals up to `end' (and beyond, up to the
+ * last busy time recorded). */
+int fsim_series_write(const fsim_series *s, const netm_model *m,
+		      const char *dir, netm_time end, char *err,
+		      size_t errlen);
+void fsim_series_free(fsim_series *s);
 
 #ifdef __cplusplus
 }

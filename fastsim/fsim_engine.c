@@ -108,6 +108,7 @@ typedef struct engine {
 	size_t ntl;
 	const uint8_t *tl_sel;
 	const char **tl_names;   /* fsim_out_info.names, alive until close */
+	fsim_series *series;     /* link time series, or NULL */
 	/* statistics */
 	fsim_result *res;
 	uint64_t done_pes;
@@ -419,6 +420,21 @@ static void host_schedule(void *ctx, netm_time t, void *arg)
 		fail(e, "out of memory (event queue)");
 }
 
+static void host_link_busy(void *ctx, uint32_t link, netm_time start,
+			   netm_time end, uint64_t bytes)
+{
+	engine *e = ctx;
+	char msg[1024];
+	(void)bytes;
+	if (e->failed)
+		return;
+	int rc = fsim_series_add(e->series, link, start, end, msg, sizeof msg);
+	if (rc) {
+		e->config_error = rc == FSIM_ECONFIG;
+		fail(e, "%s", msg);
+	}
+}
+
 static fmsg *msg_alloc(engine *e)
 {
 	if (!e->free_msgs) {
@@ -543,7 +559,10 @@ static void start_seb(engine *e, uint32_t p)
 		netm_time off = rule_offset(ni, pe->tdur, pe->dur, sd->offset);
 		uint32_t dnode = fsim_node_of(e->m, sd->dst);
 		int now_ok = immediate || off == 0 || dnode == snode;
-		if (!now_ok) {
+		/* Only a message delivered inside send_msg() may live on
+		 * the stack: a model that is not immediate may deliver a
+		 * message sent now much later, from one of its events. */
+		if (!immediate && dnode != snode) {
 			m = msg_alloc(e);
 			if (!m) {
 				fail(e, "out of memory (messages in flight)");
@@ -903,6 +922,19 @@ static int write_summaries(engine *e)
 	return 0;
 }
 
+/* links.csv, link_classes.csv and linkseries.csv (docs/links.md). */
+static int write_links(engine *e)
+{
+	char msg[1024];
+	if (fsim_links_write(e->net, e->tmpdir, e->res, msg, sizeof msg))
+		return fail(e, "%s", msg);
+	if (e->series && fsim_series_write(e->series, e->net, e->tmpdir,
+					   e->res->predicted, msg,
+					   sizeof msg))
+		return fail(e, "%s", msg);
+	return 0;
+}
+
 /* Move the finished output directory into place. */
 static int commit_outputs(engine *e)
 {
@@ -983,9 +1015,22 @@ static int engine_setup(engine *e)
 	e->host.ctx = e;
 	e->host.schedule = host_schedule;
 	e->host.deliver = host_deliver;
+	if (o->link_interval) {
+		if (fsim_series_new(&e->series, o->link_interval, msg,
+				    sizeof msg)) {
+			e->config_error = 1;
+			return fail(e, "%s", msg);
+		}
+		e->host.link_busy = host_link_busy;
+	}
 	if (ops->create(&e->net, &su, &e->host, msg, sizeof msg)) {
 		e->config_error = 1;
 		return fail(e, "network model '%s': %s", ops->name, msg);
+	}
+	if (e->series && fsim_series_select(e->series, e->net, o->link_select,
+					    msg, sizeof msg)) {
+		e->config_error = 1;
+		return fail(e, "%s", msg);
 	}
 
 	e->scratch = sibt_window_new();
@@ -1057,6 +1102,7 @@ static void engine_free(engine *e)
 	free(e->name_map);
 	free(e->names);
 	free(e->start_seq);
+	fsim_series_free(e->series);
 	fq_free(&e->q);
 	if (e->net)
 		e->net->ops->destroy(e->net);
@@ -1124,9 +1170,18 @@ int fsim_run(const fsim_opts *o, fsim_result *res, char *err, size_t errlen)
 	res->wall_s = now_s() - t0;
 	res->events_per_s = res->wall_s > 0 ? res->events / res->wall_s : 0;
 	res->peak_rss = peak_rss();
-	if (write_summaries(&e) || commit_outputs(&e))
+	if (write_links(&e) || write_summaries(&e) || commit_outputs(&e))
 		goto out;
 out:
 	engine_free(&e);
+	if (e.failed)
+		fsim_result_free(res);
 	return e.failed ? (e.config_error ? FSIM_ECONFIG : 1) : 0;
+}
+
+void fsim_result_free(fsim_result *r)
+{
+	free(r->link_classes);
+	r->link_classes = NULL;
+	r->nlink_classes = 0;
 }

@@ -62,6 +62,72 @@ static void put_stat(FILE *f, const char *label, const fsim_stat *s)
 	fprintf(f, " (PE %u)\n", s->max_pe);
 }
 
+/* busy / predicted as a percentage: "12.34%". */
+static void put_percent(FILE *f, uint64_t busy, const fsim_result *r)
+{
+	fsim_put_ratio(f, (unsigned __int128)busy * 100,
+		       r->predicted > 0 ? (uint64_t)r->predicted : 0, 2);
+	fputc('%', f);
+}
+
+static void put_link_line(FILE *f, const char *label, const fsim_link_rec *l,
+			  const fsim_result *r)
+{
+	fprintf(f, "  %-14s link %u (%s, %s -> %s): ", label, l->id, l->cls,
+		l->info.src, l->info.dst);
+	put_bytes(f, (double)l->info.bytes);
+	fprintf(f, ", busy ");
+	put_human_time(f, (double)l->info.busy);
+	fprintf(f, ", utilization ");
+	put_percent(f, (uint64_t)l->info.busy, r);
+	fputc('\n', f);
+}
+
+static void print_links(const fsim_result *r, FILE *f)
+{
+	if (!r->nlinks) {
+		fprintf(f, "links            none (the network model reports no "
+			"links)\n");
+		return;
+	}
+	fprintf(f, "links            %u in %u class%s (links.csv, "
+		"link_classes.csv)", r->nlinks, r->nlink_classes,
+		r->nlink_classes == 1 ? "" : "es");
+	if (r->net.packets) {
+		fprintf(f, "; ");
+		fsim_put_ratio(f, r->net.hops, r->net.packets, 3);
+		fprintf(f, " hops per packet");
+	}
+	fputc('\n', f);
+	for (uint32_t c = 0; c < r->nlink_classes; c++) {
+		const fsim_link_class *k = &r->link_classes[c];
+		if (!k->links)
+			continue;
+		fprintf(f, "  %-14s %u link%s, ", k->name, k->links,
+			k->links == 1 ? "" : "s");
+		put_bytes(f, (double)k->bytes);
+		fprintf(f, ", %" PRIu64 " packets; per link ", k->packets);
+		put_bytes(f, (double)k->bytes / k->links);
+		fprintf(f, ", utilization avg ");
+		fsim_put_ratio(f, (unsigned __int128)k->busy * 100,
+			       (unsigned __int128)k->links *
+			       (uint64_t)(r->predicted > 0 ? r->predicted : 0),
+			       2);
+		fprintf(f, "%%, max ");
+		put_percent(f, (uint64_t)k->max_busy, r);
+		fputc('\n', f);
+	}
+	put_link_line(f, "most bytes", &r->max_bytes, r);
+	put_link_line(f, "busiest", &r->max_busy, r);
+}
+
+/* Network events (netm_totals.events) per second of simulator wall
+ * time: the packet-hop rate of a packet-level model. */
+static double net_events_per_s(const fsim_result *r)
+{
+	return r->wall_s > 0 ? (double)r->net.events / r->wall_s : 0;
+}
+
 void fsim_result_print(const fsim_result *r, const fsim_opts *o, FILE *f)
 {
 	const netm_ops *ops = fsim_config_model(o->cfg);
@@ -97,13 +163,16 @@ void fsim_result_print(const fsim_result *r, const fsim_opts *o, FILE *f)
 	put_stat(f, "busy", &r->busy);
 	put_stat(f, "idle", &r->idle);
 	fprintf(f, "network          %" PRIu64 " packets, %" PRIu64 " hops, "
-		"queueing ", r->net.packets, r->net.hops);
+		"%" PRIu64 " events, queueing ", r->net.packets, r->net.hops,
+		r->net.events);
 	put_human_time(f, (double)r->net.queue_time);
 	fprintf(f, " in total\n");
+	print_links(r, f);
 	fprintf(f, "simulator        %" PRIu64 " events (%" PRIu64 " SEBs + "
-		"%" PRIu64 " message deliveries) in %.3f s: %.3g events/s; "
-		"peak memory ", r->events, r->seb_events, r->msg_events,
-		r->wall_s, r->events_per_s);
+		"%" PRIu64 " message deliveries) in %.3f s: %.3g events/s, "
+		"%.3g network events/s; peak memory ", r->events,
+		r->seb_events, r->msg_events, r->wall_s, r->events_per_s,
+		net_events_per_s(r));
 	put_bytes(f, (double)r->peak_rss);
 	fprintf(f, "; %" PRIu64 " windows loaded\n", r->windows_loaded);
 }
@@ -158,6 +227,60 @@ static void json_rules(FILE *f, const fsim_rules *rules)
 	free(buf);
 }
 
+static void json_link(FILE *f, const char *key, const fsim_link_rec *l,
+		      const fsim_result *r)
+{
+	fprintf(f, ",\n    \"%s\": ", key);
+	if (!r->nlinks) {
+		fprintf(f, "null");
+		return;
+	}
+	fprintf(f, "{\"link\": %u, \"class\": ", l->id);
+	json_str(f, l->cls);
+	fprintf(f, ", \"src\": ");
+	json_str(f, l->info.src);
+	fprintf(f, ", \"dst\": ");
+	json_str(f, l->info.dst);
+	fprintf(f, ", \"bytes\": %" PRIu64 ", \"packets\": %" PRIu64
+		", \"busy_ps\": %" PRId64 ", \"utilization\": ",
+		l->info.bytes, l->info.packets, l->info.busy);
+	fsim_put_ratio(f, (uint64_t)l->info.busy,
+		       r->predicted > 0 ? (uint64_t)r->predicted : 0, 9);
+	fputc('}', f);
+}
+
+static void json_links(FILE *f, const fsim_result *r)
+{
+	uint64_t pred = r->predicted > 0 ? (uint64_t)r->predicted : 0;
+	fprintf(f, "  \"links\": {\n    \"count\": %u,\n    \"avg_hops\": ",
+		r->nlinks);
+	if (r->net.packets)
+		fsim_put_ratio(f, r->net.hops, r->net.packets, 6);
+	else
+		fprintf(f, "null");
+	fprintf(f, ",\n    \"classes\": [");
+	for (uint32_t c = 0; c < r->nlink_classes; c++) {
+		const fsim_link_class *k = &r->link_classes[c];
+		fprintf(f, "%s\n      {\"class\": ", c ? "," : "");
+		json_str(f, k->name);
+		fprintf(f, ", \"links\": %u, \"bytes\": %" PRIu64
+			", \"packets\": %" PRIu64 ", \"busy_ps\": %" PRIu64
+			", \"avg_bytes\": ", k->links, k->bytes, k->packets,
+			k->busy);
+		fsim_put_ratio(f, k->bytes, k->links, 3);
+		fprintf(f, ", \"avg_utilization\": ");
+		fsim_put_ratio(f, k->busy, (unsigned __int128)k->links * pred,
+			       9);
+		fprintf(f, ", \"max_utilization\": ");
+		fsim_put_ratio(f, (uint64_t)k->max_busy, pred, 9);
+		fprintf(f, ", \"max_bytes\": %" PRIu64 "}", k->max_bytes);
+	}
+	fprintf(f, "%s]", r->nlink_classes ? "\n    " : "");
+	json_link(f, "max_bytes", &r->max_bytes, r);
+	json_link(f, "max_utilization", &r->max_busy, r);
+	fprintf(f, "\n  },\n");
+}
+
 void fsim_result_json(const fsim_result *r, const fsim_opts *o, FILE *f)
 {
 	const netm_ops *ops = fsim_config_model(o->cfg);
@@ -195,15 +318,18 @@ void fsim_result_json(const fsim_result *r, const fsim_opts *o, FILE *f)
 	json_str(f, ops ? ops->name : "");
 	fprintf(f, ", \"messages\": %" PRIu64 ", \"bytes\": %" PRIu64
 		", \"packets\": %" PRIu64 ", \"hops\": %" PRIu64
-		", \"queue_ps\": %" PRId64 "},\n", r->net.messages,
-		r->net.bytes, r->net.packets, r->net.hops,
-		r->net.queue_time);
+		", \"queue_ps\": %" PRId64 ", \"events\": %" PRIu64 "},\n",
+		r->net.messages, r->net.bytes, r->net.packets, r->net.hops,
+		r->net.queue_time, r->net.events);
+	json_links(f, r);
 	fprintf(f, "  \"rules\": ");
 	json_rules(f, o->rules);
 	fprintf(f, ",\n  \"simulator\": {\"events\": %" PRIu64
 		", \"seb_events\": %" PRIu64 ", \"message_events\": %" PRIu64
 		", \"wall_s\": %.6f, \"events_per_s\": %.1f"
+		", \"network_events_per_s\": %.1f"
 		", \"peak_rss_bytes\": %" PRIu64 ", \"windows_loaded\": %"
 		PRIu64 "}\n}\n", r->events, r->seb_events, r->msg_events,
-		r->wall_s, r->events_per_s, r->peak_rss, r->windows_loaded);
+		r->wall_s, r->events_per_s, net_events_per_s(r), r->peak_rss,
+		r->windows_loaded);
 }

@@ -123,6 +123,14 @@ typedef struct netm_host {
 	 * departure, and t >= the current time unless the model is
 	 * NETM_IMMEDIATE). */
 	void (*deliver)(void *ctx, uint64_t token, netm_time t);
+	/* Optional (NULL unless the run records link time series, `sibyl
+	 * sim --link-trace'): link `link' transmits `bytes' from `start'
+	 * to `end' (start <= end; start may lie before the current time
+	 * when a model books a link ahead).  Models with links call it for
+	 * every transmission they account in netm_link_info.busy, so the
+	 * series sum to the per-link totals. */
+	void (*link_busy)(void *ctx, uint32_t link, netm_time start,
+			  netm_time end, uint64_t bytes);
 } netm_host;
 
 /* Everything a model needs to build an instance. */
@@ -150,7 +158,33 @@ typedef struct netm_totals {
 	uint64_t messages, bytes, packets;
 	uint64_t hops;            /* sum over packets of links crossed */
 	netm_time queue_time;     /* total time messages waited in queues */
+	uint64_t events;          /* events the model processed: for a
+	                             packet model each packet crossing an
+	                             injection channel, a link or an ejection
+	                             channel, plus its credit and wake-up
+	                             events; 0 for a model without events */
 } netm_totals;
+
+/*
+ * Links (per-link statistics, histograms, time series).
+ *
+ * A model exposes its links as ids 0 .. nlinks-1 and each link belongs to
+ * one of nclasses classes ("LL", "LR", "D"; "x+", "x-", ... for a torus;
+ * "inject"/"eject" for the channels between a node and the network).  Ids
+ * and classes are fixed when the instance is created.  Endpoint names are
+ * short words a user can grep for: "node 17", "hub 3.2.5",
+ * "router (1,0,3)".  busy is the total time the link spent transmitting
+ * (so busy / run time is its utilization).
+ */
+#define NETM_ENDPOINT_MAX 40
+typedef struct netm_link_info {
+	uint32_t cls;                  /* index of its class */
+	char src[NETM_ENDPOINT_MAX];   /* the end that transmits */
+	char dst[NETM_ENDPOINT_MAX];   /* the end that receives */
+	int64_t bandwidth;             /* bytes/s */
+	uint64_t bytes, packets;       /* carried so far */
+	netm_time busy;                /* time spent transmitting */
+} netm_link_info;
 
 typedef struct netm_ops {
 	const char *name;         /* as in the config: "simple" */
@@ -169,6 +203,12 @@ typedef struct netm_ops {
 	void (*event)(netm_model *m, netm_time now, void *arg);
 	/* Totals so far (may be NULL). */
 	void (*totals)(const netm_model *m, netm_totals *tot);
+	/* Links (all three NULL for a model without links).  class_name
+	 * returns a short constant word; link fills *out for link id. */
+	uint32_t (*nlinks)(const netm_model *m);
+	uint32_t (*nclasses)(const netm_model *m);
+	const char *(*class_name)(const netm_model *m, uint32_t cls);
+	void (*link)(const netm_model *m, uint32_t id, netm_link_info *out);
 	void (*destroy)(netm_model *m);
 } netm_ops;
 

@@ -10,9 +10,13 @@
 #include "netmodel.h"
 
 extern const netm_ops netm_simple;
+extern const netm_ops netm_torus;
+extern const netm_ops netm_percs;
 
 const netm_ops *const netm_registry[] = {
 	&netm_simple,
+	&netm_torus,
+	&netm_percs,
 	NULL
 };
 

@@ -5,6 +5,11 @@
  * network.  Parameters, the exact formula and where the default figures
  * come from are in netmodels/README.md.
  *
+ * Links: every node has a "nic-out" link (node -> network, ids 0 ..
+ * nnodes-1) and a "nic-in" link (network -> node, ids nnodes ..
+ * 2*nnodes-1).  A message occupies both for T_wire + T_pkt: its sender's
+ * nic-out from its start, its receiver's nic-in from start + L.
+ *
  * All arithmetic is in integers (picoseconds) and saturates at
  * SIMPLE_TIME_MAX instead of wrapping: absurd parameters give a message
  * that arrives "never", not one that arrives before it left.
@@ -15,6 +20,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "netmodel.h"
 
@@ -34,6 +40,12 @@ extern const netm_ops netm_simple;
 /* Indices into simple_params (and into netm_setup.values). */
 enum { P_LATENCY, P_BANDWIDTH, P_CPP, P_PACKET_SIZE, P_O, P_G, P_NIC };
 enum { NIC_NONE, NIC_SERIALIZE };
+enum { CLS_NIC_OUT, CLS_NIC_IN, NCLASSES };
+
+static const char *const simple_class_names[NCLASSES] = {
+	[CLS_NIC_OUT] = "nic-out",
+	[CLS_NIC_IN] = "nic-in",
+};
 
 static const netm_param simple_params[] = {
 	{ "latency", NETM_P_TIME, "1us", NULL,
@@ -56,6 +68,12 @@ static const netm_param simple_params[] = {
 	{ NULL, 0, NULL, NULL, NULL }
 };
 
+/* What one link carried: three words per link, six per node. */
+typedef struct simple_link {
+	uint64_t bytes, packets;
+	netm_time busy;
+} simple_link;
+
 typedef struct simple_model {
 	netm_model base;          /* first, as netmodel.h requires */
 	netm_host host;
@@ -68,6 +86,7 @@ typedef struct simple_model {
 	 * plain latency/bandwidth model must cost nothing per rank. */
 	netm_time *next_start;    /* per rank, g > 0: earliest next start */
 	netm_time *nic_free;      /* per node, nic = serialize */
+	simple_link *links;       /* 2 * nnodes: nic-out, then nic-in */
 	netm_totals tot;
 } simple_model;
 
@@ -157,13 +176,27 @@ static int simple_create(netm_model **mp, const netm_setup *setup,
 		(uint64_t)s->bandwidth / (uint64_t)NETM_PS_PER_S;
 	s->wire_max_bytes = wmax > UINT64_MAX ? UINT64_MAX : (uint64_t)wmax;
 
+	if (s->nnodes > UINT32_MAX / 2) {
+		netm_errf(err, errlen, "the simple network model numbers two "
+		     "links per node with 32-bit ids: at most %lu nodes (got "
+		     "%lu)", (unsigned long)(UINT32_MAX / 2),
+		     (unsigned long)s->nnodes);
+		goto out_with_model;
+	}
+	s->links = calloc(2 * (size_t)s->nnodes + 1, sizeof *s->links);
+	if (!s->links) {
+		netm_errf(err, errlen, "out of memory for the link statistics: "
+		     "they need 48 bytes per node (%lu nodes)",
+		     (unsigned long)s->nnodes);
+		goto out_with_model;
+	}
 	if (s->g > 0) {
 		s->next_start = time_array(s->npes);
 		if (!s->next_start) {
 			netm_errf(err, errlen, "out of memory for net.g: a gap needs "
 			     "8 bytes per rank (%lu ranks)",
 			     (unsigned long)s->npes);
-			goto out_with_model;
+			goto out_with_links;
 		}
 	}
 	if (v[P_NIC].i == NIC_SERIALIZE) {
@@ -184,14 +217,33 @@ static int simple_create(netm_model **mp, const netm_setup *setup,
 
 out_with_gap:
 	free(s->next_start);
+out_with_links:
+	free(s->links);
 out_with_model:
 	free(s);
 	return -1;
 }
 
+/* Link `id' transmits a message for `busy' from `start'. */
+static void account(simple_model *s, uint32_t id, uint64_t bytes,
+		    uint64_t packets, netm_time start, netm_time busy)
+{
+	simple_link *l = &s->links[id];
+	l->bytes += bytes;
+	l->packets += packets;
+	l->busy = sat_add(l->busy, busy);
+	if (s->host.link_busy)
+		s->host.link_busy(s->host.ctx, id, start,
+				  sat_add(start, busy), bytes);
+}
+
 static void simple_send(netm_model *m, const netm_msg *msg)
 {
 	simple_model *s = (simple_model *)m;
+	SIMPLE_CHECK(msg->src_node < s->nnodes && msg->dst_node < s->nnodes,
+		     "src_node %u, dst_node %u, nnodes %u",
+		     (unsigned)msg->src_node, (unsigned)msg->dst_node,
+		     (unsigned)s->nnodes);
 	netm_time tw = wire_time(s, msg->bytes);
 	uint64_t npk = packets_of(s, msg->bytes);
 	netm_time busy = sat_add(tw, sat_mul(s->cpp, npk));
@@ -206,9 +258,6 @@ static void simple_send(netm_model *m, const netm_msg *msg)
 	}
 	netm_time start = ready;
 	if (s->nic_free) {
-		SIMPLE_CHECK(msg->src_node < s->nnodes, "src_node %u, "
-			     "nnodes %u", (unsigned)msg->src_node,
-			     (unsigned)s->nnodes);
 		start = max_time(ready, s->nic_free[msg->src_node]);
 		s->nic_free[msg->src_node] = sat_add(start, busy);
 	}
@@ -227,7 +276,49 @@ static void simple_send(netm_model *m, const netm_msg *msg)
 				    wait > (uint64_t)SIMPLE_TIME_MAX ?
 				    SIMPLE_TIME_MAX : (netm_time)wait);
 
+	/* The receiving NIC takes the bytes as they come off the wire. */
+	uint32_t out = msg->src_node, in = s->nnodes + msg->dst_node;
+	netm_time in_start = sat_add(start, s->latency);
+	account(s, out, msg->bytes, npk, start, busy);
+	account(s, in, msg->bytes, npk, in_start, busy);
+
 	s->host.deliver(s->host.ctx, msg->token, arrival);
+}
+
+static uint32_t simple_nlinks(const netm_model *m)
+{
+	return 2 * ((const simple_model *)m)->nnodes;
+}
+
+static uint32_t simple_nclasses(const netm_model *m)
+{
+	(void)m;
+	return NCLASSES;
+}
+
+static const char *simple_class_name(const netm_model *m, uint32_t cls)
+{
+	(void)m;
+	return cls < NCLASSES ? simple_class_names[cls] : NULL;
+}
+
+static void simple_link_info(const netm_model *m, uint32_t id,
+			     netm_link_info *li)
+{
+	const simple_model *s = (const simple_model *)m;
+	SIMPLE_CHECK(id < 2 * s->nnodes, "link %u, nlinks %u", (unsigned)id,
+		     (unsigned)(2 * s->nnodes));
+	const simple_link *l = &s->links[id];
+	int in = id >= s->nnodes;
+	unsigned node = in ? id - s->nnodes : id;
+	memset(li, 0, sizeof *li);
+	li->cls = in ? CLS_NIC_IN : CLS_NIC_OUT;
+	snprintf(in ? li->dst : li->src, NETM_ENDPOINT_MAX, "node %u", node);
+	snprintf(in ? li->src : li->dst, NETM_ENDPOINT_MAX, "network");
+	li->bandwidth = s->bandwidth;
+	li->bytes = l->bytes;
+	li->packets = l->packets;
+	li->busy = l->busy;
 }
 
 static void simple_totals(const netm_model *m, netm_totals *tot)
@@ -242,6 +333,7 @@ static void simple_destroy(netm_model *m)
 		return;
 	free(s->next_start);
 	free(s->nic_free);
+	free(s->links);
 	free(s);
 }
 
@@ -254,5 +346,9 @@ const netm_ops netm_simple = {
 	.send = simple_send,
 	.event = NULL,
 	.totals = simple_totals,
+	.nlinks = simple_nlinks,
+	.nclasses = simple_nclasses,
+	.class_name = simple_class_name,
+	.link = simple_link_info,
 	.destroy = simple_destroy,
 };

@@ -193,7 +193,7 @@ checks=$((checks + 1))
 # Every file of docs/outputs.md, nothing else without timelines.
 checks=$((checks + 1))
 files=$(cd "$T/cwd/ring.sim" && ls | tr '\n' ' ')
-[ "$files" = "machine.conf prints.txt summary.json summary.txt " ] ||
+[ "$files" = "link_classes.csv links.csv machine.conf prints.txt summary.json summary.txt " ] ||
 	fail "output files: $files"
 # An existing OUT is refused without --force (exit status 2,
 # docs/outputs.md) and left untouched.  (Found exiting with 1 in an early

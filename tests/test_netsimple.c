@@ -2,10 +2,10 @@
  * test_netsimple.c -- the `simple' network model against its formula
  * (netmodels/README.md), to the picosecond.
  *
- * The model is driven through a fake netm_host with its own event queue
- * ordered by (time, insertion order), the order the simulator promises:
- * sends are queued at their departure time and handed to the model when
- * they come up, exactly as fastsim will do for a model that is not
+ * The model is driven through the fake simulator of nethost.h, whose
+ * event queue runs in (time, insertion order), the order fastsim
+ * promises: sends are queued at their departure time and handed to the
+ * model when they come up, as fastsim does for a model that is not
  * NETM_IMMEDIATE.  Parameter values are built by hand, parallel to
  * netm_simple.params, so the test does not depend on the unit parser.
  */
@@ -17,6 +17,7 @@
 
 #include "netmodel.h"
 #include "sibtest.h"
+#include "nethost.h"
 
 /* The model under test, as registry.c knows it. */
 extern const netm_ops netm_simple;
@@ -51,25 +52,12 @@ static void set_nic_serialize(netm_value v[NP])
 
 /* ------------------------------------------------------ fake host */
 
-#define MAXEV 64
+#define MAXBUSY 64
 #define MAXMSG 64
 
-enum { EV_SEND, EV_MODEL };
-
-typedef struct fev {
-	netm_time t;
-	uint64_t seq;
-	int kind;
-	netm_msg msg;
-	void *arg;
-} fev;
-
 typedef struct fake {
+	nh_queue q;         /* first: the host's context is the fake */
 	netm_model *m;
-	fev q[MAXEV];
-	int nq;
-	uint64_t seq;
-	netm_time now;
 	netm_time depart[MAXMSG];
 	netm_time arrive[MAXMSG];
 	int delivered[MAXMSG];
@@ -78,46 +66,12 @@ typedef struct fake {
 	 * k + 1 back from the receiver at the arrival time. */
 	int pp_rounds;
 	uint64_t pp_bytes;
+	/* host->link_busy calls, when `record_links' is set. */
+	int record_links;
+	int nbusy;
+	struct { uint32_t link; netm_time start, end; uint64_t bytes; }
+		busy[MAXBUSY];
 } fake;
-
-static void push(fake *f, netm_time t, int kind, const netm_msg *msg,
-		 void *arg)
-{
-	if (f->nq == MAXEV) {
-		TEST_FAIL("fake event queue full");
-		exit(99);
-	}
-	fev *e = &f->q[f->nq++];
-	e->t = t;
-	e->seq = f->seq++;
-	e->kind = kind;
-	if (msg)
-		e->msg = *msg;
-	e->arg = arg;
-}
-
-static int pop(fake *f, fev *out)
-{
-	if (f->nq == 0)
-		return 0;
-	int best = 0;
-	for (int i = 1; i < f->nq; i++)
-		if (f->q[i].t < f->q[best].t || (f->q[i].t == f->q[best].t &&
-						 f->q[i].seq < f->q[best].seq))
-			best = i;
-	*out = f->q[best];
-	f->q[best] = f->q[--f->nq];
-	return 1;
-}
-
-static void fake_schedule(void *ctx, netm_time t, void *arg)
-{
-	fake *f = ctx;
-	if (t < f->now)
-		TEST_FAIL("model scheduled an event at %lld, before now %lld",
-			  (long long)t, (long long)f->now);
-	push(f, t, EV_MODEL, NULL, arg);
-}
 
 static void send_at(fake *f, uint64_t token, uint32_t src_pe,
 		    uint32_t src_node, uint32_t dst_pe, uint32_t dst_node,
@@ -130,7 +84,7 @@ static void send_at(fake *f, uint64_t token, uint32_t src_pe,
 	};
 	if (token < MAXMSG)
 		f->depart[token] = depart;
-	push(f, depart, EV_SEND, &msg, NULL);
+	nh_send(&f->q, &msg);
 }
 
 static void fake_deliver(void *ctx, uint64_t token, netm_time t)
@@ -148,10 +102,10 @@ static void fake_deliver(void *ctx, uint64_t token, netm_time t)
 		TEST_FAIL("token %llu arrives at %lld before it left at %lld",
 			  (unsigned long long)token, (long long)t,
 			  (long long)f->depart[token]);
-	if (!(f->m->flags & NETM_IMMEDIATE) && t < f->now)
+	if (!(f->m->flags & NETM_IMMEDIATE) && t < f->q.now)
 		TEST_FAIL("token %llu delivered at %lld, in the past of %lld",
 			  (unsigned long long)token, (long long)t,
-			  (long long)f->now);
+			  (long long)f->q.now);
 	f->arrive[token] = t;
 	f->ndelivered++;
 	if ((int)token < f->pp_rounds) {
@@ -162,17 +116,37 @@ static void fake_deliver(void *ctx, uint64_t token, netm_time t)
 	}
 }
 
+static void fake_link_busy(void *ctx, uint32_t link, netm_time start,
+			   netm_time end, uint64_t bytes)
+{
+	fake *f = ctx;
+	if (f->nbusy == MAXBUSY) {
+		TEST_FAIL("too many link_busy calls");
+		return;
+	}
+	if (end < start)
+		TEST_FAIL("link %u busy from %lld to %lld", (unsigned)link,
+			  (long long)start, (long long)end);
+	f->busy[f->nbusy].link = link;
+	f->busy[f->nbusy].start = start;
+	f->busy[f->nbusy].end = end;
+	f->busy[f->nbusy].bytes = bytes;
+	f->nbusy++;
+}
+
 static const netm_host fake_host_proto = {
-	.ctx = NULL, .schedule = fake_schedule, .deliver = fake_deliver,
+	.ctx = NULL, .schedule = nh_schedule, .deliver = fake_deliver,
 };
 
 /* Build an instance on a fresh fake host; 0 on success. */
-static int start(fake *f, const netm_value *v, uint32_t npes,
-		 uint32_t nnodes)
+static int start_links(fake *f, const netm_value *v, uint32_t npes,
+		       uint32_t nnodes, int record_links)
 {
 	memset(f, 0, sizeof *f);
 	netm_host h = fake_host_proto;
 	h.ctx = f;
+	if (record_links)
+		h.link_busy = fake_link_busy;
 	netm_setup su = { .nnodes = nnodes, .npes = npes, .values = v,
 			  .seed = 1 };
 	char err[256] = "";
@@ -183,27 +157,22 @@ static int start(fake *f, const netm_value *v, uint32_t npes,
 	return 0;
 }
 
-/* Run the queue dry: sends at their departure times, model events. */
+static int start(fake *f, const netm_value *v, uint32_t npes,
+		 uint32_t nnodes)
+{
+	return start_links(f, v, npes, nnodes, 0);
+}
+
 static void run(fake *f)
 {
-	fev e;
-	while (pop(f, &e)) {
-		if (e.t < f->now)
-			TEST_FAIL("fake queue went back in time");
-		f->now = e.t;
-		if (e.kind == EV_SEND)
-			netm_simple.send(f->m, &e.msg);
-		else if (netm_simple.event)
-			netm_simple.event(f->m, e.t, e.arg);
-		else
-			TEST_FAIL("event scheduled but the model has no event()");
-	}
+	nh_run(&f->q, f->m);
 }
 
 static void finish(fake *f)
 {
 	netm_simple.destroy(f->m);
 	f->m = NULL;
+	nh_free(&f->q);
 }
 
 /* One message of n bytes, rank 0 (node 0) -> rank 1 (node 1) at d. */
@@ -294,6 +263,7 @@ static void pingpong(const netm_value *v, int immediate)
 	assertEqualU64(t.bytes, 10 * n);
 	assertEqualU64(t.packets, 10 * 256);
 	assertEqualU64(t.hops, t.packets);
+	assertEqualU64(t.events, 0);
 	assertEqualInt(t.queue_time, 0);
 	finish(&f);
 }
@@ -457,6 +427,22 @@ static void test_nic(void)
 	finish(&f);
 }
 
+/* Hand an immediate instance two 1000 B messages of node 0 to node 1:
+ * token 0 leaving at 50 us, then token 1 leaving at 0; each is delivered
+ * inside its send(). */
+static void late_then_early(fake *f)
+{
+	netm_msg late = { .token = 0, .src_pe = 0, .dst_pe = 1, .src_node = 0,
+			  .dst_node = 1, .bytes = 1000, .depart = 50 * US };
+	netm_msg early = late;
+	early.token = 1;
+	early.depart = 0;
+	f->depart[0] = late.depart;
+	netm_simple.send(f->m, &late);
+	assertEqualInt(f->ndelivered, 1);
+	netm_simple.send(f->m, &early);
+}
+
 static void test_immediate(void)
 {
 	for (int g = 0; g < 2; g++)
@@ -484,15 +470,7 @@ static void test_immediate(void)
 	fake f;
 	if (start(&f, v, 2, 2))
 		return;
-	netm_msg late = { .token = 0, .src_pe = 0, .dst_pe = 1, .src_node = 0,
-			  .dst_node = 1, .bytes = 1000, .depart = 50 * US };
-	netm_msg early = late;
-	early.token = 1;
-	early.depart = 0;
-	f.depart[0] = late.depart;
-	netm_simple.send(f.m, &late);
-	assertEqualInt(f.ndelivered, 1);
-	netm_simple.send(f.m, &early);
+	late_then_early(&f);
 	assertEqualInt(f.ndelivered, 2);
 	assertEqualInt(f.arrive[0], 50 * US + 1 * US + 100 * NS);
 	assertEqualInt(f.arrive[1], 1 * US + 100 * NS);
@@ -664,19 +642,31 @@ static void test_overflow(void)
 	finish(&f);
 }
 
-/* Scale: per-rank and per-node state exists only when g or the NIC asks
- * for it; a huge machine without them must cost nothing per rank. */
+/* Scale: per-rank state exists only when g asks for it, so a huge
+ * machine without it costs nothing per rank; per node there are the link
+ * statistics (and the NIC's time with nic = serialize). */
 static void test_scale(void)
 {
 	netm_value v[NP];
 	defaults(v);
 	fake f;
-	if (start(&f, v, UINT32_MAX, UINT32_MAX) == 0) {
-		send_at(&f, 0, UINT32_MAX - 1, UINT32_MAX - 1, 0, 0, 1000, 0);
+	if (start(&f, v, UINT32_MAX, 1u << 20) == 0) {
+		send_at(&f, 0, UINT32_MAX - 1, (1u << 20) - 1, 0, 0, 1000, 0);
 		run(&f);
 		assertEqualInt(f.arrive[0], 1 * US + 100 * NS);
+		assertEqualInt(netm_simple.nlinks(f.m), 2u << 20);
 		finish(&f);
 	}
+	/* Two links per node must have 32-bit ids. */
+	netm_model *m = NULL;
+	netm_host h = fake_host_proto;
+	h.ctx = &f;
+	netm_setup su = { .nnodes = (UINT32_MAX / 2) + 1, .npes = UINT32_MAX,
+			  .values = v };
+	char err[256] = "";
+	assertTrue(netm_simple.create(&m, &su, &h, err, sizeof err) != 0);
+	assertTrue(m == NULL);
+	assertContains(err, "at most 2147483647 nodes");
 
 	v[P_G].i = 1 * US;
 	set_nic_serialize(v);
@@ -690,6 +680,115 @@ static void test_scale(void)
 	}
 }
 
+/* Link `id' as the model reports it. */
+static netm_link_info link_of(const fake *f, uint32_t id)
+{
+	netm_link_info li;
+	memset(&li, 0xff, sizeof li);
+	netm_simple.link(f->m, id, &li);
+	return li;
+}
+
+static void expect_link(const fake *f, uint32_t id, const char *cls,
+			const char *src, const char *dst, uint64_t bytes,
+			uint64_t packets, netm_time busy)
+{
+	netm_link_info li = link_of(f, id);
+	assertEqualString(netm_simple.class_name(f->m, li.cls), cls);
+	assertEqualString(li.src, src);
+	assertEqualString(li.dst, dst);
+	assertEqualInt(li.bandwidth, INT64_C(10000000000));
+	assertEqualU64(li.bytes, bytes);
+	assertEqualU64(li.packets, packets);
+	assertEqualInt(li.busy, busy);
+}
+
+/*
+ * Links: nic-out of node n is link n, nic-in is link nnodes + n; a
+ * message keeps its sender's nic-out busy for T_wire + T_pkt from its
+ * start and its receiver's nic-in as long from start + L.
+ */
+static void test_links(void)
+{
+	netm_value v[NP];
+	defaults(v);
+	v[P_CPP].i = 50 * NS;
+	v[P_O].i = 20 * NS;
+	fake f;
+	if (start_links(&f, v, 6, 3, 1))
+		return;
+	assertEqualInt(netm_simple.nlinks(f.m), 6);
+	assertEqualInt(netm_simple.nclasses(f.m), 2);
+	assertEqualString(netm_simple.class_name(f.m, 0), "nic-out");
+	assertEqualString(netm_simple.class_name(f.m, 1), "nic-in");
+	assertTrue(netm_simple.class_name(f.m, 2) == NULL);
+	expect_link(&f, 0, "nic-out", "node 0", "network", 0, 0, 0);
+	expect_link(&f, 5, "nic-in", "network", "node 2", 0, 0, 0);
+
+	/* 10000 B: 3 packets, 1 us + 150 ns; 4096 B: 1 packet, 409.6 ns +
+	 * 50 ns; 0 B: nothing but a zero-length call. */
+	const netm_time w1 = 1 * US + 150 * NS, w2 = 409600 + 50 * NS;
+	send_at(&f, 0, 0, 0, 2, 1, 10000, 0);
+	send_at(&f, 1, 4, 2, 3, 1, 4096, 5 * US);
+	send_at(&f, 2, 2, 1, 0, 0, 0, 7 * US);
+	run(&f);
+	expect_link(&f, 0, "nic-out", "node 0", "network", 10000, 3, w1);
+	expect_link(&f, 1, "nic-out", "node 1", "network", 0, 0, 0);
+	expect_link(&f, 2, "nic-out", "node 2", "network", 4096, 1, w2);
+	expect_link(&f, 3, "nic-in", "network", "node 0", 0, 0, 0);
+	expect_link(&f, 4, "nic-in", "network", "node 1", 14096, 4, w1 + w2);
+	expect_link(&f, 5, "nic-in", "network", "node 2", 0, 0, 0);
+
+	/* Every transmission was reported, from the start after o. */
+	assertEqualInt(f.nbusy, 6);
+	static const struct { uint32_t link; netm_time s, e; uint64_t b; }
+	want[] = {
+		{ 0, 20 * NS, 20 * NS + w1, 10000 },
+		{ 4, 1 * US + 20 * NS, 1 * US + 20 * NS + w1, 10000 },
+		{ 2, 5 * US + 20 * NS, 5 * US + 20 * NS + w2, 4096 },
+		{ 4, 6 * US + 20 * NS, 6 * US + 20 * NS + w2, 4096 },
+		{ 1, 7 * US + 20 * NS, 7 * US + 20 * NS, 0 },
+		{ 3, 8 * US + 20 * NS, 8 * US + 20 * NS, 0 },
+	};
+	for (int i = 0; i < 6 && i < f.nbusy; i++) {
+		assertEqualInt(f.busy[i].link, want[i].link);
+		assertEqualInt(f.busy[i].start, want[i].s);
+		assertEqualInt(f.busy[i].end, want[i].e);
+		assertEqualU64(f.busy[i].bytes, want[i].b);
+	}
+	finish(&f);
+
+	/* A serializing NIC: the nic-out intervals follow each other; the
+	 * nic-in ones keep their distance L from them. */
+	defaults(v);
+	set_nic_serialize(v);
+	if (start_links(&f, v, 4, 2, 1))
+		return;
+	send_at(&f, 0, 0, 0, 2, 1, 10000, 0);
+	send_at(&f, 1, 1, 0, 3, 1, 10000, 0);
+	run(&f);
+	assertEqualInt(f.nbusy, 4);
+	assertEqualInt(f.busy[2].link, 0);
+	assertEqualInt(f.busy[2].start, 1 * US);
+	assertEqualInt(f.busy[2].end, 2 * US);
+	assertEqualInt(f.busy[3].link, 3);
+	assertEqualInt(f.busy[3].start, 2 * US);
+	expect_link(&f, 0, "nic-out", "node 0", "network", 20000, 6, 2 * US);
+	finish(&f);
+
+	/* Immediate: sends out of order report intervals in the future and
+	 * out of order; the totals do not care. */
+	defaults(v);
+	if (start_links(&f, v, 2, 2, 1))
+		return;
+	late_then_early(&f);
+	assertEqualInt(f.nbusy, 4);
+	assertEqualInt(f.busy[0].start, 50 * US);
+	assertEqualInt(f.busy[2].start, 0);
+	expect_link(&f, 0, "nic-out", "node 0", "network", 2000, 2, 200 * NS);
+	finish(&f);
+}
+
 int main(void)
 {
 	test_table();
@@ -698,6 +797,7 @@ int main(void)
 	test_packets();
 	test_overhead();
 	test_gap();
+	test_links();
 	test_nic();
 	test_immediate();
 	test_each_parameter();

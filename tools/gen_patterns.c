@@ -474,13 +474,96 @@ static void rd_emit(gen_builder *b, const rd_shape *s, uint32_t p, uint32_t k,
 /* ------------------------------------------------------------ pingpong */
 
 /*
- * Pairs (2i, 2i+1).  Even rank: "compute" sends the ping at its end,
- * "pong_wait" waits for the pong.  Odd rank: "ping_wait" waits for the
- * ping, "compute" sends the pong at its end.  One send per rank per
+ * By default pairs (2i, 2i+1).  Even rank: "compute" sends the ping at its
+ * end, "pong_wait" waits for the pong.  Odd rank: "ping_wait" waits for
+ * the ping, "compute" sends the pong at its end.  One send per rank per
  * iteration: the message of iteration k has seq k.
+ *
+ * With --pairs A:B,..., the pairs are nodes of C = --node-size ranks
+ * placed in rank order: rank A*C plays the even rank with B*C as its
+ * peer.  Every other rank is idle but present: one "compute" SEB per
+ * iteration and no message (S = 0).
  */
+struct gen_pair_end {
+	uint32_t rank;		/* first rank of a node of a pair */
+	uint32_t peer;		/* first rank of the other node */
+	int ping;		/* 1: sends the ping */
+};
+
+static int pair_end_cmp(const void *x, const void *y)
+{
+	const struct gen_pair_end *a = x, *b = y;
+
+	return a->rank < b->rank ? -1 : a->rank > b->rank;
+}
+
+/* Check the node pairs and index their first ranks for pair_find. */
+static int pairs_prepare(gen_params *gp, char *err, size_t len)
+{
+	uint32_t C = gp->node_size ? gp->node_size : 1, i, n = gp->npairs;
+	uint64_t nodes = ((uint64_t)gp->ranks + C - 1) / C;
+	struct gen_pair_end *e;
+
+	if (C > gp->ranks) {
+		snprintf(err, len, "--node-size %u exceeds --ranks %u; a node "
+			 "holds at most all the ranks", C, gp->ranks);
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		const gen_pair *pr = &gp->pairs[i];
+		uint32_t bad = pr->a >= nodes ? pr->a : pr->b;
+
+		if (pr->a == pr->b) {
+			snprintf(err, len, "--pairs %u:%u: a node cannot "
+				 "ping-pong with itself; name two different "
+				 "nodes", pr->a, pr->b);
+			return -1;
+		}
+		if (pr->a >= nodes || pr->b >= nodes) {
+			snprintf(err, len, "--pairs %u:%u: node %u does not "
+				 "exist; %u ranks in nodes of %u (--node-size) "
+				 "make nodes 0 to %llu", pr->a, pr->b, bad,
+				 gp->ranks, C, (unsigned long long)nodes - 1);
+			return -1;
+		}
+	}
+	if (!(e = malloc(2 * (size_t)n * sizeof(*e)))) {
+		snprintf(err, len, "out of memory for %u pairs", n);
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		e[2 * i].rank = gp->pairs[i].a * C;
+		e[2 * i].peer = gp->pairs[i].b * C;
+		e[2 * i].ping = 1;
+		e[2 * i + 1].rank = gp->pairs[i].b * C;
+		e[2 * i + 1].peer = gp->pairs[i].a * C;
+		e[2 * i + 1].ping = 0;
+	}
+	qsort(e, 2 * (size_t)n, sizeof(*e), pair_end_cmp);
+	for (i = 1; i < 2 * n; i++) {
+		if (e[i].rank == e[i - 1].rank) {
+			snprintf(err, len, "--pairs: node %u is in two pairs; "
+				 "each node bounces with one partner only",
+				 e[i].rank / C);
+			free(e);
+			return -1;
+		}
+	}
+	gp->node_size = C;
+	gp->pair_ends = e;
+	return 0;
+}
+
 static int pingpong_prepare(gen_params *gp, char *err, size_t len)
 {
+	if (gp->pairs)
+		return pairs_prepare(gp, err, len);
+	if (gp->node_size) {
+		snprintf(err, len, "--node-size gives the nodes that --pairs "
+			 "names; without --pairs, pingpong pairs ranks 2i "
+			 "and 2i+1");
+		return -1;
+	}
 	if (need_ranks(gp, 2, "pingpong", err, len))
 		return -1;
 	if (gp->ranks % 2) {
@@ -491,17 +574,47 @@ static int pingpong_prepare(gen_params *gp, char *err, size_t len)
 	return 0;
 }
 
+void gen_params_release(gen_params *gp)
+{
+	free(gp->pair_ends);
+	gp->pair_ends = NULL;
+}
+
+/* The pair end of rank p under --pairs, or NULL when p is idle. */
+static const struct gen_pair_end *pair_find(const gen_params *gp, uint32_t p)
+{
+	struct gen_pair_end key = { .rank = p };
+
+	if (p % gp->node_size)
+		return NULL;
+	return bsearch(&key, gp->pair_ends, 2 * (size_t)gp->npairs,
+		       sizeof(key), pair_end_cmp);
+}
+
 static uint64_t pingpong_sends(const gen_params *gp, uint32_t q)
 {
+	if (gp->pairs)
+		return pair_find(gp, q) ? 1 : 0;
 	return 1;
 }
 
 static int pingpong_rank(gen_builder *b, const gen_params *gp, uint32_t p)
 {
+	const struct gen_pair_end *e = NULL;
 	uint32_t peer = p ^ 1, k;
+	int ping = !(p & 1);
 
+	if (gp->pairs) {
+		if (!(e = pair_find(gp, p))) {
+			for (k = 0; k < gp->iters && !b->err; k++)
+				b_iter(b, k, "compute", jittered(gp, p, k));
+			return b->err;
+		}
+		peer = e->peer;
+		ping = e->ping;
+	}
 	for (k = 0; k < gp->iters && !b->err; k++) {
-		if (!(p & 1)) {
+		if (ping) {
 			b_iter(b, k, "compute", jittered(gp, p, k));
 			b_send(b, peer, gp->msg_size, TAG_P2P);
 			b_begin(b, "pong_wait", 0);
@@ -518,7 +631,17 @@ static int pingpong_rank(gen_builder *b, const gen_params *gp, uint32_t p)
 
 static uint64_t pingpong_messages(const gen_params *gp)
 {
+	if (gp->pairs)
+		return 2ULL * gp->npairs * gp->iters;
 	return (uint64_t)gp->ranks * gp->iters;
+}
+
+static uint64_t pingpong_sebs(const gen_params *gp)
+{
+	if (gp->pairs)
+		return (uint64_t)gp->ranks * (gp->iters + 1ULL) +
+		       2ULL * gp->npairs * gp->iters;
+	return sebs_two_per_iter(gp);
 }
 
 /* ---------------------------------------------------------------- ring */
@@ -755,51 +878,208 @@ static uint64_t stencil3d_messages(const gen_params *gp)
 /* ------------------------------------------------------------ alltoall */
 
 /*
- * Pairwise exchange, R-1 phases; in phase i rank p sends to p+i and
- * receives from p-i.  "compute" sends the phase-1 message at its end;
- * "alltoall_phase" i (i = 2..R-1) waits for the phase i-1 message and sends
- * phase i; "alltoall_wait" waits for phase R-1.  The phase-i message of
- * iteration k has seq k*(R-1) + i-1.
+ * The ranks form R/G groups of G consecutive ranks (--group, default R);
+ * each group runs its own all-to-all: every rank sends G-1 messages, one to
+ * every other rank of its group, over P phases whose order --order sets.
+ * Rank r (local to its group) in phase i (0 <= i < P):
+ *
+ *   pairwise  P = G-1: sends to r+s, receives from r-s (mod G), s = i+1;
+ *   xor       P = G-1: exchanges with r xor s, s = i+1 (G a power of two);
+ *   percs     P = n = G/C, r = a*C + j (node a, core j): sends to the
+ *             cores (j+k) mod C, k = 0..C-1, of node (j+i) mod n, skipping
+ *             itself (thesis section 9.1);
+ *   linear    P = 1: sends to 0, 1, ..., G-1 except itself.
+ *
+ * "compute" sends phase 0 at its end; "alltoall_phase" i (i = 1..P-1)
+ * waits for the messages of phase i-1 and sends phase i; "alltoall_wait"
+ * waits for those of phase P-1.  A rank's sends are numbered in that order,
+ * so S = G-1 and the send at position j of iteration k has seq
+ * k*(G-1) + j.  With the defaults this is the original pairwise pattern.
  */
+const char *const gen_order_names[GEN_NORDERS] = {
+	[GEN_ORDER_PAIRWISE] = "pairwise",
+	[GEN_ORDER_XOR] = "xor",
+	[GEN_ORDER_PERCS] = "percs",
+	[GEN_ORDER_LINEAR] = "linear",
+};
+
+static int is_pow2(uint64_t n)
+{
+	return n && !(n & (n - 1));
+}
+
 static int alltoall_prepare(gen_params *gp, char *err, size_t len)
 {
-	return need_ranks(gp, 2, "alltoall", err, len);
+	const char *on = gen_order_names[gp->order];
+	uint32_t G;
+
+	if (need_ranks(gp, 2, "alltoall", err, len))
+		return -1;
+	if (!gp->group)
+		gp->group = gp->ranks;
+	G = gp->group;
+	if (G < 2 || gp->ranks % G) {
+		snprintf(err, len, "--group %u does not divide --ranks %u into "
+			 "groups of at least 2 ranks; give a divisor of R "
+			 "(the groups are blocks of G consecutive ranks)", G,
+			 gp->ranks);
+		return -1;
+	}
+	if (gp->order == GEN_ORDER_XOR && !is_pow2(G)) {
+		snprintf(err, len, "--order xor needs a power-of-two group, "
+			 "got %u ranks; use --order pairwise", G);
+		return -1;
+	}
+	if (gp->order != GEN_ORDER_PERCS) {
+		if (!gp->node_size)
+			return 0;
+		snprintf(err, len, "--node-size shapes only --order percs; "
+			 "--order %s does not depend on nodes", on);
+		return -1;
+	}
+	if (!gp->node_size) {
+		snprintf(err, len, "--order percs needs --node-size C, the "
+			 "ranks per node (32 for a PERCS node)");
+		return -1;
+	}
+	if (G % gp->node_size) {
+		snprintf(err, len, "--node-size %u does not divide the group "
+			 "of %u ranks; --order percs needs whole nodes in a "
+			 "group", gp->node_size, G);
+		return -1;
+	}
+	return 0;
+}
+
+static uint32_t alltoall_phases(const gen_params *gp)
+{
+	switch (gp->order) {
+	case GEN_ORDER_PERCS:
+		return gp->group / gp->node_size;
+	case GEN_ORDER_LINEAR:
+		return 1;
+	default:
+		return gp->group - 1;
+	}
 }
 
 static uint64_t alltoall_sends(const gen_params *gp, uint32_t q)
 {
-	return gp->ranks - 1;
+	return gp->group - 1;
+}
+
+/* percs: position in its iteration of the send of local rank r in phase
+ * i to core (j+k) mod C.  Phase i0 = (a - j) mod n sends to r's own node
+ * and skips r itself, at k = 0; later sends move up by one. */
+static uint64_t percs_pos(const gen_params *gp, uint32_t r, uint32_t i,
+			  uint32_t k)
+{
+	uint32_t C = gp->node_size, n = gp->group / C;
+	uint32_t i0 = ring_sub(r / C, r % C, n);
+
+	return (uint64_t)i * C + k - (i >= i0);
+}
+
+static void alltoall_send_phase(gen_builder *b, const gen_params *gp,
+				uint32_t p, uint32_t i)
+{
+	uint32_t G = gp->group, r = p % G, base = p - r, C, n, d, k, dst;
+
+	switch (gp->order) {
+	case GEN_ORDER_PAIRWISE:
+		b_send(b, base + ring_add(r, i + 1, G), gp->msg_size,
+		       (int32_t)(i + 1));
+		break;
+	case GEN_ORDER_XOR:
+		b_send(b, base + (r ^ (i + 1)), gp->msg_size,
+		       (int32_t)(i + 1));
+		break;
+	case GEN_ORDER_PERCS:
+		C = gp->node_size;
+		n = G / C;
+		d = ring_add(r % C, i, n);
+		for (k = 0; k < C; k++) {
+			dst = d * C + ring_add(r % C, k, C);
+			if (dst != r)
+				b_send(b, base + dst, gp->msg_size,
+				       (int32_t)i);
+		}
+		break;
+	default:
+		for (d = 0; d < G; d++)
+			if (d != r)
+				b_send(b, base + d, gp->msg_size, TAG_P2P);
+		break;
+	}
+}
+
+static void alltoall_wait_phase(gen_builder *b, const gen_params *gp,
+				uint32_t p, uint32_t k, uint32_t i)
+{
+	uint32_t G = gp->group, r = p % G, base = p - r, C, n, a, j, src;
+	uint64_t kb = (uint64_t)k * (G - 1), a2, j2;
+
+	switch (gp->order) {
+	case GEN_ORDER_PAIRWISE:
+		b_wait(b, base + ring_sub(r, i + 1, G), kb + i);
+		break;
+	case GEN_ORDER_XOR:
+		b_wait(b, base + (r ^ (i + 1)), kb + i);
+		break;
+	case GEN_ORDER_PERCS:
+		/* From the cores j2 = (a - i) mod n (+ multiples of n) of
+		 * every node a2, whose k is (j - j2) mod C. */
+		C = gp->node_size;
+		n = G / C;
+		a = r / C;
+		j = r % C;
+		for (a2 = 0; a2 < n; a2++) {
+			for (j2 = ring_sub(a, i, n); j2 < C; j2 += n) {
+				src = (uint32_t)(a2 * C + j2);
+				if (src == r)
+					continue;
+				b_wait(b, base + src, kb + percs_pos(gp, src,
+				       i, ring_sub(j, j2, C)));
+			}
+		}
+		break;
+	default:
+		for (src = 0; src < G; src++)
+			if (src != r)
+				b_wait(b, base + src,
+				       kb + (r < src ? r : r - 1));
+		break;
+	}
 }
 
 static int alltoall_rank(gen_builder *b, const gen_params *gp, uint32_t p)
 {
-	uint32_t k, i, n = gp->ranks;
-	uint64_t base;
+	uint32_t k, i, np = alltoall_phases(gp);
 
 	for (k = 0; k < gp->iters && !b->err; k++) {
-		base = (uint64_t)k * (n - 1);
 		b_iter(b, k, "compute", jittered(gp, p, k));
-		for (i = 1; i < n && !b->err; i++) {
-			if (i > 1) {
+		for (i = 0; i < np && !b->err; i++) {
+			if (i > 0) {
 				b_begin(b, "alltoall_phase", 0);
-				b_wait(b, ring_sub(p, i - 1, n), base + i - 2);
+				alltoall_wait_phase(b, gp, p, k, i - 1);
 			}
-			b_send(b, ring_add(p, i, n), gp->msg_size, (int32_t)i);
+			alltoall_send_phase(b, gp, p, i);
 		}
 		b_begin(b, "alltoall_wait", 0);
-		b_wait(b, ring_sub(p, n - 1, n), base + n - 2);
+		alltoall_wait_phase(b, gp, p, k, np - 1);
 	}
 	return b->err;
 }
 
 static uint64_t alltoall_messages(const gen_params *gp)
 {
-	return (uint64_t)gp->ranks * (gp->ranks - 1) * gp->iters;
+	return (uint64_t)gp->ranks * (gp->group - 1) * gp->iters;
 }
 
 static uint64_t alltoall_sebs(const gen_params *gp)
 {
-	return (uint64_t)gp->ranks * ((uint64_t)gp->ranks * gp->iters + 1);
+	return (uint64_t)gp->ranks *
+	       ((alltoall_phases(gp) + 1ULL) * gp->iters + 1);
 }
 
 /* ----------------------------------------------------------- allreduce */
@@ -895,21 +1175,170 @@ static uint64_t random_messages(const gen_params *gp)
 	return (uint64_t)gp->fanout * gp->ranks * gp->iters;
 }
 
+/* -------------------------------------------------------- permutations */
+
+/*
+ * Permutation traffic: rank p sends one message per iteration to dst(p)
+ * and receives one from src(p) = dst^-1(p).  "compute" sends at its end,
+ * "perm_wait" waits.  A fixed point (dst(p) = p) sends and receives
+ * nothing but keeps its two SEBs, so S(q) = (dst(q) != q) and the message
+ * of iteration k has seq k.
+ *
+ *   shift      dst = (p + K) mod R, src = (p - K) mod R, 1 <= K < R;
+ *   bitrev     dst = p with its log2 R bits reversed (R a power of two);
+ *   bitcomp    dst = p xor (R - 1), every bit complemented;
+ *   transpose  R = n*n, p = i*n + j: dst = j*n + i.
+ *
+ * bitrev, bitcomp and transpose are involutions (src = dst).
+ */
+enum { MAP_SHIFT, MAP_BITREV, MAP_BITCOMP, MAP_TRANSPOSE };
+
+static uint32_t reverse_bits(uint32_t x, unsigned bits)
+{
+	uint32_t y = 0;
+	unsigned i;
+
+	for (i = 0; i < bits; i++, x >>= 1)
+		y = (y << 1) | (x & 1);
+	return y;
+}
+
+static uint32_t map_dst(const gen_params *gp, uint32_t p)
+{
+	switch (gp->map) {
+	case MAP_SHIFT:
+		return ring_add(p, gp->shift, gp->ranks);
+	case MAP_BITREV:
+		return reverse_bits(p, gp->bits);
+	case MAP_BITCOMP:
+		return p ^ (gp->ranks - 1);
+	default:
+		return (p % gp->side) * gp->side + p / gp->side;
+	}
+}
+
+static uint32_t map_src(const gen_params *gp, uint32_t p)
+{
+	if (gp->map == MAP_SHIFT)
+		return ring_sub(p, gp->shift, gp->ranks);
+	return map_dst(gp, p);
+}
+
+/* Fixed points of the permutation. */
+static uint64_t map_fixed(const gen_params *gp)
+{
+	switch (gp->map) {
+	case MAP_BITREV:	/* palindromes: ceil(bits / 2) free bits */
+		return 1ULL << ((gp->bits + 1) / 2);
+	case MAP_TRANSPOSE:	/* the diagonal */
+		return gp->side;
+	default:
+		return 0;
+	}
+}
+
+/* R = 2^bits >= 2 for the bit permutations. */
+static int need_pow2(gen_params *gp, const char *name, char *err,
+		     size_t len)
+{
+	if (gp->ranks < 2 || !is_pow2(gp->ranks)) {
+		snprintf(err, len, "pattern %s permutes the bits of the rank, "
+			 "so --ranks must be a power of two >= 2 (got %u)",
+			 name, gp->ranks);
+		return -1;
+	}
+	for (gp->bits = 0; (1ULL << gp->bits) < gp->ranks; gp->bits++)
+		;
+	return 0;
+}
+
+static int shift_prepare(gen_params *gp, char *err, size_t len)
+{
+	gp->map = MAP_SHIFT;
+	if (need_ranks(gp, 2, "shift", err, len))
+		return -1;
+	if (!gp->shift)
+		gp->shift = 1;
+	if (gp->shift >= gp->ranks) {
+		snprintf(err, len, "--shift %u must be below --ranks %u (a "
+			 "shift by K and by K mod R are the same; K = 0 sends "
+			 "to itself)", gp->shift, gp->ranks);
+		return -1;
+	}
+	return 0;
+}
+
+static int bitrev_prepare(gen_params *gp, char *err, size_t len)
+{
+	gp->map = MAP_BITREV;
+	return need_pow2(gp, "bitrev", err, len);
+}
+
+static int bitcomp_prepare(gen_params *gp, char *err, size_t len)
+{
+	gp->map = MAP_BITCOMP;
+	return need_pow2(gp, "bitcomp", err, len);
+}
+
+static int transpose_prepare(gen_params *gp, char *err, size_t len)
+{
+	uint64_t n = 1;
+
+	gp->map = MAP_TRANSPOSE;
+	while ((n + 1) * (n + 1) <= gp->ranks)
+		n++;
+	if (n < 2 || n * n != gp->ranks) {
+		snprintf(err, len, "pattern transpose needs a square number of "
+			 "ranks n*n with n >= 2 (got %u; the nearest are %llu "
+			 "and %llu)", gp->ranks, (unsigned long long)(n * n),
+			 (unsigned long long)((n + 1) * (n + 1)));
+		return -1;
+	}
+	gp->side = (uint32_t)n;
+	return 0;
+}
+
+static uint64_t perm_sends(const gen_params *gp, uint32_t q)
+{
+	return map_dst(gp, q) != q;
+}
+
+static int perm_rank(gen_builder *b, const gen_params *gp, uint32_t p)
+{
+	uint32_t dst = map_dst(gp, p), src = map_src(gp, p), k;
+
+	for (k = 0; k < gp->iters && !b->err; k++) {
+		b_iter(b, k, "compute", jittered(gp, p, k));
+		if (dst != p)
+			b_send(b, dst, gp->msg_size, TAG_P2P);
+		b_begin(b, "perm_wait", 0);
+		if (src != p)
+			b_wait(b, src, k);
+	}
+	return b->err;
+}
+
+static uint64_t perm_messages(const gen_params *gp)
+{
+	return (gp->ranks - map_fixed(gp)) * gp->iters;
+}
+
 /* ------------------------------------------------------------ registry */
 
 #define PS_PER_MS ((sibt_time)1000000000)
 
 static const gen_pattern pattern_pingpong = {
 	.name = "pingpong",
-	.summary = "pairs (2i, 2i+1) bounce one message per iteration",
-	.options = 0,
+	.summary = "pairs (2i, 2i+1), or the first ranks of node pairs, "
+		   "bounce one message per iteration",
+	.options = GEN_OPT_PAIRS | GEN_OPT_NODE_SIZE,
 	.default_msg_size = 1024,
 	.default_compute = 0,
 	.prepare = pingpong_prepare,
 	.sends_per_iter = pingpong_sends,
 	.rank = pingpong_rank,
 	.messages = pingpong_messages,
-	.sebs = sebs_two_per_iter,
+	.sebs = pingpong_sebs,
 };
 
 static const gen_pattern pattern_ring = {
@@ -954,8 +1383,9 @@ static const gen_pattern pattern_stencil3d = {
 
 static const gen_pattern pattern_alltoall = {
 	.name = "alltoall",
-	.summary = "pairwise-exchange all-to-all, R-1 phases per iteration",
-	.options = 0,
+	.summary = "all-to-all in groups of G ranks, one SEB per phase "
+		   "(pairwise, xor, percs or linear order)",
+	.options = GEN_OPT_GROUP | GEN_OPT_NODE_SIZE,
 	.default_msg_size = 1024,
 	.default_compute = PS_PER_MS,
 	.prepare = alltoall_prepare,
@@ -992,6 +1422,28 @@ static const gen_pattern pattern_random = {
 	.sebs = sebs_two_per_iter,
 };
 
+#define PERM_PATTERN(id, text, opts) \
+	static const gen_pattern pattern_##id = { \
+		.name = #id, \
+		.summary = text, \
+		.options = opts, \
+		.default_msg_size = 1024, \
+		.default_compute = 0, \
+		.prepare = id##_prepare, \
+		.sends_per_iter = perm_sends, \
+		.rank = perm_rank, \
+		.messages = perm_messages, \
+		.sebs = sebs_two_per_iter, \
+	}
+
+PERM_PATTERN(shift, "k-shift: rank p sends to p+K mod R", GEN_OPT_SHIFT);
+PERM_PATTERN(bitrev, "bit reversal: p sends to p with its bits reversed "
+	     "(R = 2^b)", 0);
+PERM_PATTERN(bitcomp, "bit complement: p sends to p xor (R-1) (R = 2^b)",
+	     0);
+PERM_PATTERN(transpose, "matrix transpose: i*n+j sends to j*n+i (R = n*n)",
+	     0);
+
 const gen_pattern *const gen_patterns[] = {
 	&pattern_pingpong,
 	&pattern_ring,
@@ -1000,6 +1452,10 @@ const gen_pattern *const gen_patterns[] = {
 	&pattern_alltoall,
 	&pattern_allreduce,
 	&pattern_random,
+	&pattern_shift,
+	&pattern_bitrev,
+	&pattern_bitcomp,
+	&pattern_transpose,
 	NULL
 };
 

@@ -27,6 +27,29 @@
 #define GEN_OPT_GRID 0x4	/* --grid X,Y,Z */
 #define GEN_OPT_FACE 0x8	/* --face-bytes S, --block NX,NY,NZ */
 #define GEN_OPT_FANOUT 0x10	/* --fanout M */
+#define GEN_OPT_PAIRS 0x20	/* --pairs A:B,... */
+#define GEN_OPT_NODE_SIZE 0x40	/* --node-size C */
+#define GEN_OPT_GROUP 0x80	/* --group G, --order O */
+#define GEN_OPT_SHIFT 0x100	/* --shift K */
+#define GEN_NOPTS 9		/* number of GEN_OPT_* bits */
+
+/* Orders of the all-to-all (--order); names in gen_order_names[]. */
+enum gen_order {
+	GEN_ORDER_PAIRWISE,	/* step s: to r+s, from r-s */
+	GEN_ORDER_XOR,		/* step s: with r xor s (G = 2^b) */
+	GEN_ORDER_PERCS,	/* thesis section 9.1, by nodes of C cores */
+	GEN_ORDER_LINEAR,	/* one step, destinations in rank order */
+	GEN_NORDERS
+};
+
+extern const char *const gen_order_names[GEN_NORDERS];
+
+/* A node-level ping-pong: the first rank of node a pings that of node b. */
+typedef struct gen_pair {
+	uint32_t a, b;
+} gen_pair;
+
+struct gen_pair_end;
 
 /* Parameters of one generation; filled by the caller, completed and
  * validated by the pattern's prepare(). */
@@ -44,6 +67,18 @@ typedef struct gen_params {
 	uint64_t block[3];	/* stencil3d: local block; zeros: not given */
 	uint64_t face[3];	/* stencil3d: bytes sent across an x, y, z face */
 	uint32_t fanout;	/* random: messages per rank per iteration */
+	const gen_pair *pairs;	/* pingpong: node pairs; NULL: (2i, 2i+1) */
+	uint32_t npairs;
+	uint32_t node_size;	/* pingpong --pairs, alltoall percs: ranks per
+				 * node (rank-order placement); 0: not given */
+	uint32_t group;		/* alltoall: ranks per group; 0: all */
+	int order;		/* alltoall: enum gen_order */
+	uint32_t shift;		/* shift: K; 0: not given */
+	/* Derived by prepare(); pair_ends freed by gen_params_release(). */
+	struct gen_pair_end *pair_ends;
+	int map;		/* which permutation (shift, bitrev...) */
+	unsigned bits;		/* bitrev, bitcomp: log2 R */
+	uint32_t side;		/* transpose: n, R = n * n */
 } gen_params;
 
 typedef struct gen_builder gen_builder;
@@ -66,6 +101,9 @@ typedef struct gen_pattern {
 	uint64_t (*messages)(const gen_params *gp);
 	uint64_t (*sebs)(const gen_params *gp);
 } gen_pattern;
+
+/* Free what prepare() allocated in gp (nothing for most patterns). */
+void gen_params_release(gen_params *gp);
 
 /* The patterns, NULL-terminated, and lookup by name (NULL: unknown). */
 extern const gen_pattern *const gen_patterns[];

@@ -46,6 +46,12 @@ static const struct command top_commands[] = {
 	  cmd_emulate, NULL },
 	{ "sim",   "replay a trace on a model of the target machine",
 	  cmd_sim, NULL },
+	{ "linkhist", "histograms of per-link bytes or utilization of runs",
+	  cmd_linkhist, NULL },
+	{ "map",   "write rank-to-node mapping files (rank order, blocked, ...)",
+	  cmd_map, NULL },
+	{ "plot",  "draw simulator outputs (link utilization over time)",
+	  cmd_plot, NULL },
 	{ "help",  "show the help of a command",
 	  NULL, NULL },
 	{ NULL, NULL, NULL, NULL }
@@ -63,7 +69,7 @@ static void print_usage(FILE *f, const char *prefix,
 		fprintf(f, "       %s --help\n", prefix);
 	fputs("\nCommands:\n", f);
 	for (c = cmds; c->name; c++)
-		fprintf(f, "  %-8s %s\n", c->name, c->summary);
+		fprintf(f, "  %-9s %s\n", c->name, c->summary);
 	/* prefix is "sibyl" or "sibyl GROUP": "sibyl help GROUP COMMAND". */
 	fprintf(f, "\nRun '%s COMMAND --help' or 'sibyl help%s COMMAND'\n"
 		"for the help of a command.\n", prefix,

@@ -33,6 +33,9 @@ static const char sim_usage[] =
 "      --cpu-factor F    multiply every SEB duration by F (the same as\n"
 "                        --set cpu.factor=F), e.g. 0.5 for a CPU twice\n"
 "                        as fast\n"
+"      --map FILE        place the ranks as the mapping file FILE says\n"
+"                        (the same as --set machine.map=FILE; write one\n"
+"                        with 'sibyl map', see docs/mapping.md)\n"
 "      --list-keys       print every configuration key and network model\n"
 "                        with its default, and exit\n"
 "\n"
@@ -58,12 +61,19 @@ static const char sim_usage[] =
 "  -o, --output DIR      output directory (default: the trace's name with\n"
 "                        .sim, in the current directory); it holds\n"
 "                        summary.txt, summary.json, prints.txt,\n"
-"                        machine.conf and the timelines (docs/outputs.md)\n"
+"                        machine.conf, links.csv, link_classes.csv and\n"
+"                        the timelines (docs/outputs.md, docs/links.md)\n"
 "  -f, --force           replace DIR if it exists\n"
 "      --timeline FMTS   also write timelines: projections, chrome, or\n"
 "                        both ('projections,chrome' or 'all')\n"
 "      --timeline-pes R  ranks in the timelines, e.g. 0-1023 (default:\n"
 "                        all, which is refused above 4096 ranks)\n"
+"      --link-trace T    also write linkseries.csv: the busy time of each\n"
+"                        link in every interval of T (a time: 10us,\n"
+"                        250ns, 1ms)\n"
+"      --link-select SEL links of --link-trace: class names and link\n"
+"                        ids or ranges, e.g. nic-out or LL,D or 0-30,55\n"
+"                        (default: all links)\n"
 "      --json            print summary.json instead of the summary\n"
 "  -q, --quiet           print nothing but errors\n"
 "  -h, --help            print this help and exit\n"
@@ -76,17 +86,20 @@ static const char sim_usage[] =
 "  sibyl trace gen -p stencil3d -r 4096 -o st.trace\n"
 "  sibyl sim st.trace --set net.latency=1us --set net.bandwidth=10GB/s\n"
 "  sibyl sim st.trace -c percs.conf --replace 'size>=4KiB:64KiB' -o big\n"
-"  sibyl sim st.trace --iters 3..5 --timeline chrome -o iters\n";
+"  sibyl sim st.trace --iters 3..5 --timeline chrome -o iters\n"
+"  sibyl sim st.trace --link-trace 10us --link-select nic-out -o series\n";
 
 enum {
 	OPT_CPU = 256, OPT_LIST, OPT_SKIP, OPT_ITERS, OPT_TL, OPT_TLPES,
-	OPT_JSON
+	OPT_MAP,
+	OPT_JSON, OPT_LTRACE, OPT_LSEL
 };
 
 static const struct option sim_opts[] = {
 	{ "config", required_argument, NULL, 'c' },
 	{ "set", required_argument, NULL, 's' },
 	{ "cpu-factor", required_argument, NULL, OPT_CPU },
+	{ "map", required_argument, NULL, OPT_MAP },
 	{ "list-keys", no_argument, NULL, OPT_LIST },
 	{ "replace", required_argument, NULL, 'r' },
 	{ "skip", no_argument, NULL, OPT_SKIP },
@@ -95,6 +108,8 @@ static const struct option sim_opts[] = {
 	{ "force", no_argument, NULL, 'f' },
 	{ "timeline", required_argument, NULL, OPT_TL },
 	{ "timeline-pes", required_argument, NULL, OPT_TLPES },
+	{ "link-trace", required_argument, NULL, OPT_LTRACE },
+	{ "link-select", required_argument, NULL, OPT_LSEL },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
@@ -161,6 +176,24 @@ static int parse_timelines(const char *s, const fsim_out_ops **tl)
 	}
 	free(copy);
 	tl[n] = NULL;
+	return 0;
+}
+
+/* --link-trace: a time with its unit, as --set reads TIME keys. */
+static int parse_link_trace(const char *s, netm_time *out)
+{
+	static const netm_param p = {
+		"--link-trace", NETM_P_TIME, NULL, NULL, NULL
+	};
+	netm_value v;
+	char err[512];
+	if (fsim_parse_value(&p, s, &v, err, sizeof err))
+		return tool_usage_error("%s", err);
+	if (v.i <= 0)
+		return tool_usage_error("--link-trace: the interval must be "
+					"longer than 0, e.g. 10us (got '%s')",
+					s);
+	*out = v.i;
 	return 0;
 }
 
@@ -241,6 +274,19 @@ int cmd_sim(int argc, char **argv)
 			}
 			break;
 		}
+		case OPT_MAP: {
+			char *set = tool_config_assignment("machine.map",
+							   optarg);
+			if (!set || fsim_config_set(cfg, set, err,
+						    sizeof err)) {
+				tool_error("--map: %s", set ? err :
+					   "out of memory");
+				free(set);
+				goto out;
+			}
+			free(set);
+			break;
+		}
 		case OPT_LIST:
 			fsim_config_describe(stdout);
 			rc = 0;
@@ -270,6 +316,13 @@ int cmd_sim(int argc, char **argv)
 		case OPT_TLPES:
 			tlpes = optarg;
 			break;
+		case OPT_LTRACE:
+			if (parse_link_trace(optarg, &o.link_interval))
+				goto out;
+			break;
+		case OPT_LSEL:
+			o.link_select = optarg;
+			break;
 		case OPT_JSON:
 			json = 1;
 			break;
@@ -292,6 +345,10 @@ int cmd_sim(int argc, char **argv)
 	}
 	if (tlpes && !have_tl) {
 		rc = tool_usage_error("--timeline-pes needs --timeline");
+		goto out;
+	}
+	if (o.link_select && !o.link_interval) {
+		rc = tool_usage_error("--link-select needs --link-trace");
 		goto out;
 	}
 	o.trace = argv[optind];
@@ -383,6 +440,7 @@ int cmd_sim(int argc, char **argv)
 		fsim_result_print(&res, &o, stdout);
 		printf("output           %s/\n", outdir);
 	}
+	fsim_result_free(&res);
 	rc = 0;
 out:
 	range_free(&rl);

@@ -28,6 +28,23 @@ int cmd_trace_unpack(int argc, char **argv);
 int cmd_trace_gen(int argc, char **argv);
 int cmd_sim(int argc, char **argv);
 int cmd_emulate(int argc, char **argv);
+int cmd_linkhist(int argc, char **argv);
+int cmd_map(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
+
+/*
+ * Plots with gnuplot (tools/plot.c).  tool_plot_check: is `out' a file
+ * name gnuplot can draw (.png or .svg) and is gnuplot installed?  Prints
+ * the error otherwise and returns EXIT_USAGE.  tool_plot_run: run
+ * gnuplot on `body' (a script without terminal and output) drawing a
+ * width x height image into `out', which appears only when gnuplot
+ * succeeded; returns 0 or an exit status after printing the error.
+ * Text is drawn as is (no enhanced-text markup).
+ */
+int tool_plot_check(const char *out);
+int tool_plot_run(const char *out, int width, int height, const char *body);
+/* s as a gnuplot string literal (single quotes) on f. */
+void tool_plot_quote(FILE *f, const char *s);
 
 /* Program name used in messages, e.g. "sibyl trace dump"; set by the
  * driver before a subcommand runs. */
@@ -75,6 +92,10 @@ char *fmt_count(char *buf, size_t len, uint64_t n);     /* "1,048,576" */
 
 /* Write s as a JSON string literal (with quotes) to f. */
 void json_string(FILE *f, const char *s, size_t len);
+
+/* "KEY=\"VALUE\"" for fsim_config_set, VALUE quoted so that it is taken
+ * verbatim (blanks, quotes and all); malloc'ed, NULL if out of memory. */
+char *tool_config_assignment(const char *key, const char *value);
 
 /*
  * Progress on stderr, only when stderr is a terminal and quiet is 0:

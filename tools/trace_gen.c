@@ -45,7 +45,8 @@ static const char gen_usage[] =
 "docs/trace-tools.md gives the exact SEBs and message counts of each.\n"
 "\n"
 "Patterns: pingpong, ring, kneighbor, stencil3d, alltoall, allreduce,\n"
-"random.\n"
+"random, and the network traffic patterns shift, bitrev, bitcomp and\n"
+"transpose (permutations; no compute by default).\n"
 "\n"
 "Workload options:\n"
 "  -p, --pattern NAME   the pattern (required)\n"
@@ -56,7 +57,8 @@ static const char gen_usage[] =
 "  -s, --msg-size S     bytes per message, e.g. 512, 4KiB (default 1KiB;\n"
 "                       8 for allreduce)\n"
 "  -c, --compute T      compute per iteration, e.g. 500us, 2ms; a bare\n"
-"                       number is in us (default 1ms; 0 for pingpong)\n"
+"                       number is in us (default 1ms; 0 for pingpong\n"
+"                       and the permutations)\n"
 "      --jitter F       vary each rank's compute per iteration uniformly\n"
 "                       in [1-F, 1+F] times T, 0 <= F <= 1 (default 0)\n"
 "      --seed N         seed of the jitter and of random traffic (default\n"
@@ -77,6 +79,21 @@ static const char gen_usage[] =
 "                       on\n"
 "  -m, --fanout M       random: messages each rank sends (and receives)\n"
 "                       per iteration (default 1)\n"
+"      --pairs A:B[,C:D...]\n"
+"                       pingpong: only the first ranks of nodes A and B\n"
+"                       (A*C and B*C) bounce, A sending the ping; all\n"
+"                       other ranks are idle\n"
+"      --node-size C    pingpong --pairs, alltoall --order percs: ranks\n"
+"                       per node, placed in rank order (pingpong: 1)\n"
+"      --group G        alltoall: each block of G consecutive ranks runs\n"
+"                       its own all-to-all; G divides R (default R)\n"
+"      --order O        alltoall: pairwise (default; step s: to r+s, from\n"
+"                       r-s), xor (with r xor s; G a power of two), percs\n"
+"                       (thesis section 9.1: in phase i core j of every\n"
+"                       node sends to node j+i; needs --node-size) or\n"
+"                       linear (one step, all destinations in rank order)\n"
+"      --shift K        shift: rank p sends to p+K mod R, 1 <= K < R\n"
+"                       (default 1)\n"
 "\n"
 "Output options:\n"
 "  -o, --output TRACE   trace directory to write (default PATTERN.trace)\n"
@@ -99,6 +116,11 @@ static const char gen_usage[] =
 "  sibyl trace gen -p kneighbor -r 4096 -k 4 --allreduce --compute 1ms\n"
 "  sibyl trace gen -p random -r 1000 --fanout 4 --jitter 0.05 --seed 7\n"
 "  sibyl trace gen -p alltoall -r 64 --procs 4 -o a2a.trace\n"
+"  sibyl trace gen -p alltoall -r 1024 --order percs --node-size 32 \\\n"
+"      -s 51KB -i 1 -c 0 -o supernode.trace\n"
+"  sibyl trace gen -p pingpong -r 128 --node-size 32 --pairs 0:1,2:3 \\\n"
+"      -s 2 -i 100 -o nodes.trace\n"
+"  sibyl trace gen -p bitrev -r 256 -s 64KiB -i 1\n"
 "\n"
 "Exit status:\n"
 "  0  the trace was written\n"
@@ -106,11 +128,12 @@ static const char gen_usage[] =
 "     trace could not be written; nothing is left behind\n";
 
 /* Options given on the command line, beyond the GEN_OPT_* bits. */
-#define GIVEN_MSG 0x100
-#define GIVEN_WARMUP 0x200
-#define GIVEN_COMPUTE 0x400
-#define GIVEN_FACE 0x800
-#define GIVEN_BLOCK 0x1000
+#define GEN_OPT_MASK ((1U << GEN_NOPTS) - 1)
+#define GIVEN_MSG 0x10000
+#define GIVEN_WARMUP 0x20000
+#define GIVEN_COMPUTE 0x40000
+#define GIVEN_FACE 0x80000
+#define GIVEN_BLOCK 0x100000
 
 enum {
 	OPT_WARMUP = 256,
@@ -124,11 +147,18 @@ enum {
 	OPT_WINDOW,
 	OPT_LEVEL,
 	OPT_LIST,
+	OPT_PAIRS,
+	OPT_NODE_SIZE,
+	OPT_GROUP,
+	OPT_ORDER,
+	OPT_SHIFT,
 };
 
 struct gen_opts {
 	const gen_pattern *pat;
 	gen_params gp;
+	gen_pair *pairs;	/* --pairs, owned */
+	int order_given;
 	uint32_t procs;
 	uint32_t window;
 	int level;
@@ -221,16 +251,75 @@ bad:
 	return -1;
 }
 
-static const char *const opt_names[] = {
+/* "A:B[,C:D...]": node pairs, into a new array *out of *n pairs. */
+static int parse_pairs(const char *s, gen_pair **out, uint32_t *n)
+{
+	char num[32];
+	const char *p = s, *end;
+	uint32_t v[2], cnt = 1, i = 0;
+	gen_pair *pairs;
+	size_t len;
+	int half;
+
+	for (end = s; *end; end++)
+		cnt += *end == ',';
+	if (!(pairs = calloc(cnt, sizeof(*pairs)))) {
+		tool_error("--pairs: out of memory");
+		return -1;
+	}
+	for (i = 0; i < cnt; i++) {
+		for (half = 0; half < 2; half++) {
+			len = strcspn(p, ":,");
+			if (!len || len >= sizeof(num) ||
+			    p[len] != (half ? (i + 1 < cnt ? ',' : '\0') : ':'))
+				goto bad;
+			memcpy(num, p, len);
+			num[len] = '\0';
+			if (parse_u32("--pairs", num, 0, UINT32_MAX, &v[half]))
+				goto fail;
+			p += len + 1;
+		}
+		pairs[i].a = v[0];
+		pairs[i].b = v[1];
+	}
+	free(*out);
+	*out = pairs;
+	*n = cnt;
+	return 0;
+bad:
+	tool_error("--pairs: '%s' is not a list of node pairs A:B,C:D,... "
+		   "(whole numbers)", s);
+fail:
+	free(pairs);
+	return -1;
+}
+
+static int parse_order(const char *s, int *out)
+{
+	int i;
+
+	for (i = 0; i < GEN_NORDERS; i++) {
+		if (!strcmp(s, gen_order_names[i])) {
+			*out = i;
+			return 0;
+		}
+	}
+	tool_error("--order: unknown order '%s' (pairwise, xor, percs or "
+		   "linear)", s);
+	return -1;
+}
+
+static const char *const opt_names[GEN_NOPTS] = {
 	"--neighbors", "--allreduce", "--grid", "--face-bytes/--block",
-	"--fanout"
+	"--fanout", "--pairs", "--node-size", "--group/--order", "--shift"
 };
 
 /* Refuse options that do not apply to the chosen pattern. */
 static int check_applicable(const struct gen_opts *o)
 {
-	unsigned bit, extra = o->given & 0xff & ~o->pat->options;
-	const char *who = "";
+	unsigned bit, extra = o->given & GEN_OPT_MASK & ~o->pat->options;
+	char who[128] = "";
+	size_t n = 0;
 	int i, j;
 
 	if (!extra)
@@ -238,8 +327,10 @@ static int check_applicable(const struct gen_opts *o)
 	for (i = 0, bit = 1; !(extra & bit); i++, bit <<= 1)
 		;
 	for (j = 0; gen_patterns[j]; j++)
-		if (gen_patterns[j]->options & bit)
-			who = gen_patterns[j]->name;
+		if ((gen_patterns[j]->options & bit) && n < sizeof(who))
+			n += (size_t)snprintf(who + n, sizeof(who) - n, "%s%s",
+					      n ? ", " : "",
+					      gen_patterns[j]->name);
 	return tool_usage_error("%s does not apply to pattern %s (only to "
 				"%s)", opt_names[i], o->pat->name, who);
 }
@@ -261,9 +352,11 @@ static int looks_like_bundle_name(const char *s)
 
 static void print_list(void)
 {
-	static const char *const opt_help[] = {
+	static const char *const opt_help[GEN_NOPTS] = {
 		"--neighbors K", "--allreduce", "--grid X,Y,Z",
-		"--face-bytes S | --block NX,NY,NZ", "--fanout M"
+		"--face-bytes S | --block NX,NY,NZ", "--fanout M",
+		"--pairs A:B,...", "--node-size C", "--group G, --order O",
+		"--shift K"
 	};
 	char b1[32], b2[32];
 	unsigned bit;
@@ -282,7 +375,7 @@ static void print_list(void)
 		if (p->default_compute)
 			fputs(" compute", stdout);
 		putchar('\n');
-		for (j = 0, n = 0, bit = 1; j < 5; j++, bit <<= 1)
+		for (j = 0, n = 0, bit = 1; j < GEN_NOPTS; j++, bit <<= 1)
 			if (p->options & bit)
 				printf("%s%s", n++ ? ", " : "             "
 				       "options: ", opt_help[j]);
@@ -337,13 +430,32 @@ static int install(const char *tmp, const char *out, int exists)
 
 /* ----------------------------------------------------------- generation */
 
-/* "key = value" manifest lines; storage for up to GEN_EXTRA of them. */
+/* "key = value" manifest lines; storage for up to GEN_EXTRA of them,
+ * and the gen.pairs line, of any length, in pairs. */
 #define GEN_EXTRA 24
 struct extra {
 	char line[GEN_EXTRA][160];
-	const char *ptr[GEN_EXTRA + 1];
+	const char *ptr[GEN_EXTRA + 2];
+	char *pairs;
 	int n;
 };
+
+/* "gen.pairs = A:B,C:D,..." into x->pairs (NULL when out of memory). */
+static void extra_pairs(struct extra *x, const gen_params *gp)
+{
+	size_t len = 16 + (size_t)gp->npairs * 22, n;
+	uint32_t i;
+
+	if (!(x->pairs = malloc(len)))
+		return;
+	n = (size_t)snprintf(x->pairs, len, "gen.pairs = ");
+	for (i = 0; i < gp->npairs; i++)
+		n += (size_t)snprintf(x->pairs + n, len - n, "%s%" PRIu32 ":%"
+				      PRIu32, i ? "," : "", gp->pairs[i].a,
+				      gp->pairs[i].b);
+	x->ptr[x->n++] = x->pairs;
+	x->ptr[x->n] = NULL;
+}
 
 static void extra_add(struct extra *x, const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -378,7 +490,7 @@ static const char *shortest(char *buf, size_t len, double v)
 	return buf;
 }
 
-static void build_extra(const struct gen_opts *o, struct extra *x)
+static int build_extra(const struct gen_opts *o, struct extra *x)
 {
 	const gen_params *gp = &o->gp;
 	unsigned opt = o->pat->options;
@@ -386,6 +498,7 @@ static void build_extra(const struct gen_opts *o, struct extra *x)
 
 	x->n = 0;
 	x->ptr[0] = NULL;
+	x->pairs = NULL;
 	extra_add(x, "gen.pattern", "%s", o->pat->name);
 	extra_add(x, "gen.ranks", "%" PRIu32, gp->ranks);
 	extra_add(x, "gen.iters", "%" PRIu32, gp->iters);
@@ -411,8 +524,22 @@ static void build_extra(const struct gen_opts *o, struct extra *x)
 		extra_add(x, "gen.allreduce", "%d", gp->allreduce ? 1 : 0);
 	if (opt & GEN_OPT_FANOUT)
 		extra_add(x, "gen.fanout", "%" PRIu32, gp->fanout);
+	if (gp->pairs) {
+		extra_pairs(x, gp);
+		if (!x->pairs)
+			return -1;
+	}
+	if (gp->node_size)
+		extra_add(x, "gen.node_size", "%" PRIu32, gp->node_size);
+	if (o->given & GEN_OPT_GROUP) {
+		extra_add(x, "gen.group", "%" PRIu32, gp->group);
+		extra_add(x, "gen.order", "%s", gen_order_names[gp->order]);
+	}
+	if (opt & GEN_OPT_SHIFT)
+		extra_add(x, "gen.shift", "%" PRIu32, gp->shift);
 	extra_add(x, "gen.sebs", "%" PRIu64, o->pat->sebs(gp));
 	extra_add(x, "gen.messages", "%" PRIu64, o->pat->messages(gp));
+	return 0;
 }
 
 /* The command line, words separated by blanks, quoted where needed. */
@@ -467,8 +594,8 @@ static int generate(const struct gen_opts *o, const char *dir,
 	uint32_t p, pe, first, count;
 	int rc = 0;
 
-	build_extra(o, &x);
-	if (!(b = gen_builder_new(sink_add, &sink))) {
+	if (build_extra(o, &x) || !(b = gen_builder_new(sink_add, &sink))) {
+		free(x.pairs);
 		tool_error("out of memory");
 		return -1;
 	}
@@ -530,6 +657,7 @@ static int generate(const struct gen_opts *o, const char *dir,
 	progress_end(&pg);
 	gen_builder_counts(b, counts);
 	gen_builder_free(b);
+	free(x.pairs);
 	if (rc < 0)
 		return -1;
 	if (counts->messages != o->pat->messages(gp) ||
@@ -587,6 +715,18 @@ static void print_summary(const struct gen_opts *o, const gen_counts *c,
 		       gp->grid[0], gp->grid[1], gp->grid[2]);
 	if (o->pat->options & GEN_OPT_FANOUT)
 		printf(", fanout %" PRIu32, gp->fanout);
+	if (gp->pairs)
+		printf(", %" PRIu32 " node pair%s of %" PRIu32 " rank%s",
+		       gp->npairs, gp->npairs == 1 ? "" : "s", gp->node_size,
+		       gp->node_size == 1 ? "" : "s");
+	if (o->pat->options & GEN_OPT_GROUP)
+		printf(", %s order in groups of %" PRIu32,
+		       gen_order_names[gp->order], gp->group);
+	if (gp->node_size && (o->pat->options & GEN_OPT_GROUP))
+		printf(", %" PRIu32 " rank%s per node", gp->node_size,
+		       gp->node_size == 1 ? "" : "s");
+	if (o->pat->options & GEN_OPT_SHIFT)
+		printf(", K = %" PRIu32, gp->shift);
 	putchar('\n');
 	printf("  SEBs       %s\n", fmt_count(b1, sizeof(b1), c->sebs));
 	printf("  messages   %s (%s of payload)\n",
@@ -621,6 +761,11 @@ static int parse_args(int argc, char **argv, struct gen_opts *o, int *exit_now)
 		{ "face-bytes", required_argument, NULL, OPT_FACE },
 		{ "block", required_argument, NULL, OPT_BLOCK },
 		{ "fanout", required_argument, NULL, 'm' },
+		{ "pairs", required_argument, NULL, OPT_PAIRS },
+		{ "node-size", required_argument, NULL, OPT_NODE_SIZE },
+		{ "group", required_argument, NULL, OPT_GROUP },
+		{ "order", required_argument, NULL, OPT_ORDER },
+		{ "shift", required_argument, NULL, OPT_SHIFT },
 		{ "procs", required_argument, NULL, OPT_PROCS },
 		{ "window", required_argument, NULL, OPT_WINDOW },
 		{ "level", required_argument, NULL, OPT_LEVEL },
@@ -721,6 +866,35 @@ static int parse_args(int argc, char **argv, struct gen_opts *o, int *exit_now)
 				return -1;
 			o->given |= GEN_OPT_FANOUT;
 			break;
+		case OPT_PAIRS:
+			if (parse_pairs(optarg, &o->pairs, &gp->npairs))
+				return -1;
+			gp->pairs = o->pairs;
+			o->given |= GEN_OPT_PAIRS;
+			break;
+		case OPT_NODE_SIZE:
+			if (parse_u32("--node-size", optarg, 1, UINT32_MAX,
+				      &gp->node_size))
+				return -1;
+			o->given |= GEN_OPT_NODE_SIZE;
+			break;
+		case OPT_GROUP:
+			if (parse_u32("--group", optarg, 1, UINT32_MAX,
+				      &gp->group))
+				return -1;
+			o->given |= GEN_OPT_GROUP;
+			break;
+		case OPT_ORDER:
+			if (parse_order(optarg, &gp->order))
+				return -1;
+			o->given |= GEN_OPT_GROUP;
+			break;
+		case OPT_SHIFT:
+			if (parse_u32("--shift", optarg, 1, UINT32_MAX,
+				      &gp->shift))
+				return -1;
+			o->given |= GEN_OPT_SHIFT;
+			break;
 		case OPT_PROCS:
 			if (parse_u32("--procs", optarg, 1, 1U << 20,
 				      &o->procs))
@@ -771,7 +945,8 @@ static int parse_args(int argc, char **argv, struct gen_opts *o, int *exit_now)
 	if (!pattern) {
 		tool_usage_error("--pattern is required (one of: pingpong, "
 				 "ring, kneighbor, stencil3d, alltoall, "
-				 "allreduce, random; see --list)");
+				 "allreduce, random, shift, bitrev, bitcomp, "
+				 "transpose; see --list)");
 		return -2;
 	}
 	if (!(o->pat = gen_pattern_find(pattern))) {
@@ -788,10 +963,9 @@ static int parse_args(int argc, char **argv, struct gen_opts *o, int *exit_now)
 	return 0;
 }
 
-int cmd_trace_gen(int argc, char **argv)
+static int gen_main(struct gen_opts *o, int argc, char **argv)
 {
-	struct gen_opts o;
-	gen_params *gp = &o.gp;
+	gen_params *gp = &o->gp;
 	char err[512] = "", tmp[4096], defout[256];
 	char *cmdline = NULL;
 	struct sigaction sa, old_int, old_term, old_hup;
@@ -800,11 +974,7 @@ int cmd_trace_gen(int argc, char **argv)
 	double t0;
 	int exit_now, rc, exists;
 
-	memset(&o, 0, sizeof(o));
-	o.procs = 1;
-	o.level = -1;
-	gp->seed = 1;
-	rc = parse_args(argc, argv, &o, &exit_now);
+	rc = parse_args(argc, argv, o, &exit_now);
 	if (rc == -2)
 		return EXIT_USAGE;
 	if (rc < 0) {
@@ -814,60 +984,60 @@ int cmd_trace_gen(int argc, char **argv)
 	if (exit_now)
 		return 0;
 
-	if (check_applicable(&o))
+	if (check_applicable(o))
 		return EXIT_USAGE;
-	if ((o.given & GIVEN_BLOCK) && (o.given & (GIVEN_MSG | GIVEN_FACE)))
+	if ((o->given & GIVEN_BLOCK) && (o->given & (GIVEN_MSG | GIVEN_FACE)))
 		return tool_usage_error("--block derives the message sizes; "
 					"give either it or --face-bytes/"
 					"--msg-size");
-	if ((o.given & GIVEN_MSG) && (o.given & GIVEN_FACE))
+	if ((o->given & GIVEN_MSG) && (o->given & GIVEN_FACE))
 		return tool_usage_error("--msg-size and --face-bytes are the "
 					"same for stencil3d; give one");
-	if (!(o.given & (GIVEN_MSG | GIVEN_FACE)))
-		gp->msg_size = o.pat->default_msg_size;
-	if (!(o.given & GIVEN_COMPUTE))
-		gp->compute = o.pat->default_compute;
-	if (!(o.given & GIVEN_WARMUP))
+	if (!(o->given & (GIVEN_MSG | GIVEN_FACE)))
+		gp->msg_size = o->pat->default_msg_size;
+	if (!(o->given & GIVEN_COMPUTE))
+		gp->compute = o->pat->default_compute;
+	if (!(o->given & GIVEN_WARMUP))
 		gp->warmup = gp->iters > 1 ? 1 : 0;
 	else if (gp->warmup >= gp->iters)
 		return tool_usage_error("--warmup %" PRIu32 " leaves no "
 					"iteration to measure; it must be less "
 					"than --iters (%" PRIu32 ")", gp->warmup,
 					gp->iters);
-	if (o.pat->prepare(gp, err, sizeof(err)))
+	if (o->pat->prepare(gp, err, sizeof(err)))
 		return tool_usage_error("%s", err);
-	if (o.procs > gp->ranks)
+	if (o->procs > gp->ranks)
 		return tool_usage_error("--procs %" PRIu32 " exceeds --ranks %"
 					PRIu32 "; every data file needs at "
-					"least one rank", o.procs, gp->ranks);
+					"least one rank", o->procs, gp->ranks);
 
-	if (!o.out) {
-		snprintf(defout, sizeof(defout), "%s.trace", o.pat->name);
-		o.out = defout;
+	if (!o->out) {
+		snprintf(defout, sizeof(defout), "%s.trace", o->pat->name);
+		o->out = defout;
 	}
-	if (!o.out[0])
+	if (!o->out[0])
 		return tool_usage_error("-o: the output path is empty");
-	if (strlen(o.out) > sizeof(tmp) - 64)
+	if (strlen(o->out) > sizeof(tmp) - 64)
 		return tool_usage_error("-o: the output path is too long");
-	if (looks_like_bundle_name(o.out))
+	if (looks_like_bundle_name(o->out))
 		return tool_usage_error("%s: gen writes a trace directory; "
 					"write it, then pack it with 'sibyl "
-					"trace pack'", o.out);
-	exists = lstat(o.out, &st) == 0;
-	if (exists && !o.force) {
+					"trace pack'", o->out);
+	exists = lstat(o->out, &st) == 0;
+	if (exists && !o->force) {
 		tool_error("%s already exists; use --force to replace it",
-			   o.out);
+			   o->out);
 		return EXIT_USAGE;
 	}
-	if (exists && !replaceable(o.out, &st)) {
+	if (exists && !replaceable(o->out, &st)) {
 		tool_error("%s exists and is not a trace directory; not "
-			   "replacing it, even with --force", o.out);
+			   "replacing it, even with --force", o->out);
 		return EXIT_USAGE;
 	}
 
-	snprintf(tmp, sizeof(tmp), "%s.gen-tmp-%ld", o.out, (long)getpid());
+	snprintf(tmp, sizeof(tmp), "%s.gen-tmp-%ld", o->out, (long)getpid());
 	if (mkdir(tmp, 0777) != 0) {
-		tool_error("cannot write %s: cannot create %s: %s", o.out, tmp,
+		tool_error("cannot write %s: cannot create %s: %s", o->out, tmp,
 			   strerror(errno));
 		return EXIT_USAGE;
 	}
@@ -882,13 +1052,13 @@ int cmd_trace_gen(int argc, char **argv)
 	sigaction(SIGHUP, &sa, &old_hup);
 
 	t0 = now_seconds();
-	rc = generate(&o, tmp, cmdline, &counts);
+	rc = generate(o, tmp, cmdline, &counts);
 	if (rc == 0 && interrupted) {
 		tool_error("interrupted by signal %d", (int)interrupted);
 		rc = -1;
 	}
 	if (rc == 0)
-		rc = install(tmp, o.out, exists);
+		rc = install(tmp, o->out, exists);
 	if (rc != 0) {
 		if (tool_remove_trace_dir(tmp, 0) != 0 && errno != ENOENT)
 			tool_warn("could not remove the partial output %s: %s",
@@ -903,7 +1073,22 @@ int cmd_trace_gen(int argc, char **argv)
 	free(cmdline);
 	if (rc != 0)
 		return EXIT_USAGE;
-	if (!o.quiet)
-		print_summary(&o, &counts, now_seconds() - t0);
+	if (!o->quiet)
+		print_summary(o, &counts, now_seconds() - t0);
 	return 0;
+}
+
+int cmd_trace_gen(int argc, char **argv)
+{
+	struct gen_opts o;
+	int rc;
+
+	memset(&o, 0, sizeof(o));
+	o.procs = 1;
+	o.level = -1;
+	o.gp.seed = 1;
+	rc = gen_main(&o, argc, argv);
+	gen_params_release(&o.gp);
+	free(o.pairs);
+	return rc;
 }

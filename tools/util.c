@@ -577,6 +577,22 @@ void json_string(FILE *f, const char *s, size_t len)
 	putc('"', f);
 }
 
+char *tool_config_assignment(const char *key, const char *value)
+{
+	char *s = malloc(strlen(key) + 2 * strlen(value) + 4), *p;
+
+	if (!s)
+		return NULL;
+	p = s + sprintf(s, "%s=\"", key);
+	for (; *value; value++) {
+		if (*value == '"' || *value == '\\')
+			*p++ = '\\';
+		*p++ = *value;
+	}
+	strcpy(p, "\"");
+	return s;
+}
+
 /* ------------------------------------------------------------ progress */
 
 static double now_seconds(void)

@@ -74,3 +74,10 @@ echo "== sibyl sim: 32 ranks per node, 1 us / 10 GB/s network"
 ./sibyl sim "$demo/kneighbor.trace" --force -o "$demo/kneighbor.sim" \
 	--set machine.cores_per_node=32 --set net.latency=1us \
 	--set net.bandwidth=10GB/s
+echo
+echo "== sibyl sim: the same trace on 4 supernodes of the packet-level PERCS network"
+./sibyl sim "$demo/kneighbor.trace" --force -o "$demo/kneighbor-percs.sim" \
+	--set machine.cores_per_node=32 --set net.model=percs
+echo
+echo "== sibyl linkhist: PERCS links by bytes carried"
+./sibyl linkhist "$demo/kneighbor-percs.sim" --class LL,LR,D --bins 5

@@ -306,6 +306,11 @@ typedef struct fsim_result {
 	uint64_t boundary_messages; /* region mode: crossing its boundary */
 	uint64_t prints;
 	fsim_stat busy, idle;
+	/* noise (noise.dir set): the time detours added to SEBs, in total
+	 * and per PE (busy counts computation only; idle excludes noise) */
+	int noise;
+	netm_time noise_total;
+	fsim_stat noise_pe;
 	netm_totals net;
 	/* links (links.csv, link_classes.csv); nlinks = 0 for a model
 	 * without links.  max_bytes and max_busy are the lowest-numbered

@@ -39,7 +39,8 @@
 
 /* ------------------------------------------------------------ schema */
 
-enum { S_MACHINE, S_INTRANODE, S_CPU, S_NET, S_REPLACE, S_SIM, NSECTIONS };
+enum { S_MACHINE, S_INTRANODE, S_CPU, S_NET, S_REPLACE, S_SIM, S_NOISE,
+       NSECTIONS };
 
 /* Indices into machine_params. */
 enum { M_NODES, M_CORES, M_TOPOLOGY, M_MAP };
@@ -101,6 +102,26 @@ static const netm_param sim_params[] = {
 	{ NULL, 0, NULL, NULL, NULL }
 };
 
+/* Indices into noise_params. */
+enum { N_DIR, N_SEED, N_SCALE, N_COSCHED };
+
+static const netm_param noise_params[] = {
+	{ "dir", NETM_P_STRING, "", NULL,
+	  "Noise set (a directory of per-core noise files, docs/noise.md); "
+	  "empty for no noise.  A relative path is taken from the directory "
+	  "of the configuration file that sets it." },
+	{ "seed", NETM_P_INT, "-1", "-1..9223372036854775807",
+	  "Seed of the per-node offsets of captured noise; -1 means "
+	  "sim.seed." },
+	{ "scale", NETM_P_RATIO, "1", NULL,
+	  "Every detour duration is multiplied by this (0: noise off, the "
+	  "set still checked)." },
+	{ "cosched", NETM_P_BOOL, "no", NULL,
+	  "Captured noise: every node uses the offset of node 0 "
+	  "(co-scheduled noise)." },
+	{ NULL, 0, NULL, NULL, NULL }
+};
+
 static const struct cfg_section {
 	const char *name;
 	const netm_param *params;
@@ -116,6 +137,7 @@ static const struct cfg_section {
 	[S_REPLACE] = { "replace", replace_params,
 			"what-if changes to the trace" },
 	[S_SIM] = { "sim", sim_params, "the simulation itself" },
+	[S_NOISE] = { "noise", noise_params, "OS noise injected into the run" },
 };
 
 /* ------------------------------------------------------------ handle */
@@ -147,6 +169,7 @@ struct fsim_config {
 	const netm_ops *model;
 	cfg_values mod;              /* the model's parameters */
 	char *map_path;              /* machine.map as it will be opened */
+	char *noise_path;            /* noise.dir as it will be opened */
 	int cores_from_topology;
 };
 
@@ -183,6 +206,8 @@ static void unresolve(fsim_config *c)
 	values_free(&c->mod);
 	free(c->map_path);
 	c->map_path = NULL;
+	free(c->noise_path);
+	c->noise_path = NULL;
 	c->model = NULL;
 	c->cores_from_topology = 0;
 	c->resolved = 0;
@@ -1351,6 +1376,30 @@ out_with_topology:
 	return rc;
 }
 
+/* A path value given in a file, taken relative to that file's directory
+ * (*path: the result, which v->s then points to). */
+static int resolve_path(netm_value *v, const cfg_entry *from, char **path)
+{
+	if (!v->s || !v->s[0])
+		return 0;
+	const char *slash = from && from->file ? strrchr(from->file, '/') :
+			    NULL;
+	if (v->s[0] != '/' && slash) {
+		size_t dl = (size_t)(slash - from->file) + 1;
+		*path = malloc(dl + strlen(v->s) + 1);
+		if (*path) {
+			memcpy(*path, from->file, dl);
+			strcpy(*path + dl, v->s);
+		}
+	} else {
+		*path = strdup(v->s);
+	}
+	if (!*path)
+		return -1;
+	v->s = *path;
+	return 0;
+}
+
 /* Cross-key checks, once every value parsed. */
 static int check_machine(fsim_config *c, char *err, size_t errlen)
 {
@@ -1378,28 +1427,13 @@ static int check_machine(fsim_config *c, char *err, size_t errlen)
 		c->cores_from_topology = !cores->set;
 	}
 
-	/* A map named in a file is found next to that file, so that a
-	 * machine description and its map travel together. */
-	netm_value *map = &m->v[M_MAP];
-	const cfg_entry *from = m->from[M_MAP];
-	if (map->s && map->s[0]) {
-		const char *slash = from && from->file ?
-			strrchr(from->file, '/') : NULL;
-		if (map->s[0] != '/' && slash) {
-			size_t dl = (size_t)(slash - from->file) + 1;
-			c->map_path = malloc(dl + strlen(map->s) + 1);
-			if (c->map_path) {
-				memcpy(c->map_path, from->file, dl);
-				strcpy(c->map_path + dl, map->s);
-			}
-		} else {
-			c->map_path = strdup(map->s);
-		}
-		if (!c->map_path)
-			return netm_errf(err, errlen, "out of memory resolving "
-				    "machine.map");
-		map->s = c->map_path;
-	}
+	/* A map (or a noise set) named in a file is found next to that
+	 * file, so that a machine description and its map travel together. */
+	if (resolve_path(&m->v[M_MAP], m->from[M_MAP], &c->map_path) ||
+	    resolve_path(&c->sec[S_NOISE].v[N_DIR],
+			 c->sec[S_NOISE].from[N_DIR], &c->noise_path))
+		return netm_errf(err, errlen, "out of memory resolving "
+			    "machine.map or noise.dir");
 
 	netm_value *f = &c->sec[S_CPU].v[0];
 	const cfg_entry *fe = c->sec[S_CPU].from[0];
@@ -1578,6 +1612,9 @@ static void write_section(FILE *f, const char *name, const netm_param *p,
 			 * written file ends up. */
 			real = realpath(c->map_path, NULL);
 			text = real ? real : c->map_path;
+		} else if (cv == &c->sec[S_NOISE] && k == N_DIR && e) {
+			real = realpath(c->noise_path, NULL);
+			text = real ? real : c->noise_path;
 		}
 		fprintf(f, "%s = ", p[k].key);
 		write_value(f, text);

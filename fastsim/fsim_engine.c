@@ -36,6 +36,7 @@
 #include "fsim.h"
 #include "fsim_mbox.h"
 #include "fsim_queue.h"
+#include "noise.h"
 
 /* Event kinds, in the low two bits of an event's argument. */
 enum { EV_START = 0, EV_DEPART = 1, EV_NET = 2 };
@@ -109,6 +110,9 @@ typedef struct engine {
 	const uint8_t *tl_sel;
 	const char **tl_names;   /* fsim_out_info.names, alive until close */
 	fsim_series *series;     /* link time series, or NULL */
+	/* noise (SEMANTICS §9): NULL when none can delay anything */
+	noise_inj *noise;
+	netm_time *noise_pe;     /* per PE: time detours added */
 	/* statistics */
 	fsim_result *res;
 	uint64_t done_pes;
@@ -510,6 +514,20 @@ static void start_seb(engine *e, uint32_t p)
 	netm_time start = e->now, end = start + pe->dur;
 	const name_info *ni = &e->names[pe->name];
 	fsim_result *r = e->res;
+	uint32_t snode = fsim_node_of(e->m, p);
+	/* Noise (SEMANTICS §9): one cursor for the SEB's end, one for its
+	 * sends and prints, whose offsets mostly grow. */
+	noise_cursor ncur;
+	if (e->noise) {
+		noise_cursor_init(e->noise, snode, fsim_core_of(e->m, p), start,
+				  &ncur);
+		noise_cursor nend = ncur;
+		if (noise_cursor_at(&nend, pe->dur, &end, e->err, e->errlen)) {
+			e->failed = 1;
+			return;
+		}
+		e->noise_pe[p] += end - start - pe->dur;
+	}
 
 	r->seb_events++;
 	pe->busy += pe->dur;
@@ -529,6 +547,11 @@ static void start_seb(engine *e, uint32_t p)
 	for (uint32_t k = 0; k < s.nprints; k++) {
 		netm_time at = start + rule_offset(ni, pe->tdur, pe->dur,
 						   s.prints[k].offset);
+		if (e->noise && noise_cursor_at(&ncur, at - start, &at, e->err,
+						e->errlen)) {
+			e->failed = 1;
+			return;
+		}
 		put_print(e->prints, at, p, s.prints[k].text,
 			  s.prints[k].len);
 		r->prints++;
@@ -545,7 +568,6 @@ static void start_seb(engine *e, uint32_t p)
 				s.first_seq + k), b->cap)], 1);
 	}
 
-	uint32_t snode = fsim_node_of(e->m, p);
 	int immediate = e->net->flags & NETM_IMMEDIATE;
 	for (uint32_t k = 0; k < s.nsends && !e->failed; k++) {
 		const sibt_send *sd = &s.sends[k];
@@ -557,6 +579,14 @@ static void start_seb(engine *e, uint32_t p)
 		}
 		fmsg stack_msg, *m = &stack_msg;
 		netm_time off = rule_offset(ni, pe->tdur, pe->dur, sd->offset);
+		if (e->noise && off > 0) {
+			netm_time t;
+			if (noise_cursor_at(&ncur, off, &t, e->err, e->errlen)) {
+				e->failed = 1;
+				return;
+			}
+			off = t - start;
+		}
 		uint32_t dnode = fsim_node_of(e->m, sd->dst);
 		int now_ok = immediate || off == 0 || dnode == snode;
 		/* Only a message delivered inside send_msg() may live on
@@ -887,10 +917,24 @@ static void pe_stats(engine *e)
 {
 	fsim_result *r = e->res;
 	fsim_stat *b = &r->busy, *i = &r->idle;
-	double sb = 0, si = 0;
+	double sb = 0, si = 0, sn = 0;
 	for (uint32_t p = 0; p < e->npes; p++) {
 		netm_time busy = e->pes[p].busy;
-		netm_time idle = r->predicted - busy;
+		netm_time noise = e->noise_pe ? e->noise_pe[p] : 0;
+		netm_time idle = r->predicted - busy - noise;
+		if (r->noise) {
+			fsim_stat *n = &r->noise_pe;
+			if (p == 0 || noise < n->min) {
+				n->min = noise;
+				n->min_pe = p;
+			}
+			if (p == 0 || noise > n->max) {
+				n->max = noise;
+				n->max_pe = p;
+			}
+			sn += (double)noise;
+			r->noise_total += noise;
+		}
 		if (p == 0 || busy < b->min) { b->min = busy; b->min_pe = p; }
 		if (p == 0 || busy > b->max) { b->max = busy; b->max_pe = p; }
 		if (p == 0 || idle < i->min) { i->min = idle; i->min_pe = p; }
@@ -900,6 +944,7 @@ static void pe_stats(engine *e)
 	}
 	b->mean = e->npes ? sb / e->npes : 0;
 	i->mean = e->npes ? si / e->npes : 0;
+	r->noise_pe.mean = e->npes ? sn / e->npes : 0;
 }
 
 static int write_summaries(engine *e)
@@ -985,6 +1030,46 @@ static void describe_region(engine *e)
 	}
 }
 
+/* Load noise.dir and instantiate it for this run (SEMANTICS §9). */
+static int setup_noise(engine *e, uint64_t sim_seed)
+{
+	const fsim_config *c = e->o->cfg;
+	const netm_value *dir = fsim_config_get(c, "noise", "dir");
+	const netm_value *seed = fsim_config_get(c, "noise", "seed");
+	const netm_value *scale = fsim_config_get(c, "noise", "scale");
+	const netm_value *cosched = fsim_config_get(c, "noise", "cosched");
+	char msg[2048];
+	noise_set *set;
+
+	if (!dir || !dir->s || !dir->s[0])
+		return 0;
+	e->res->noise = 1;
+	e->config_error = 1;
+	if (noise_set_load(&set, dir->s, msg, sizeof msg))
+		return fail(e, "noise.dir: %s", msg);
+	noise_params np = {
+		.seed = seed && seed->i >= 0 ? (uint64_t)seed->i : sim_seed,
+		.scale_num = scale ? scale->num : 1,
+		.scale_den = scale ? scale->den : 1,
+		.cosched = cosched && cosched->i,
+	};
+	int rc = noise_inj_new(&e->noise, set, &np, msg, sizeof msg);
+	noise_set_free(set);
+	if (rc)
+		return fail(e, "noise.dir '%s': %s", dir->s, msg);
+	e->config_error = 0;
+	if (!noise_inj_active(e->noise)) {
+		noise_inj_free(e->noise);    /* nothing to delay: no cost */
+		e->noise = NULL;
+		return 0;
+	}
+	e->noise_pe = calloc(e->npes ? e->npes : 1, sizeof *e->noise_pe);
+	if (!e->noise_pe)
+		return fail(e, "out of memory for the noise of %u PEs",
+			    e->npes);
+	return 0;
+}
+
 static int engine_setup(engine *e)
 {
 	const fsim_opts *o = e->o;
@@ -1032,6 +1117,9 @@ static int engine_setup(engine *e)
 		e->config_error = 1;
 		return fail(e, "%s", msg);
 	}
+
+	if (setup_noise(e, seed ? (uint64_t)seed->i : 1))
+		return -1;
 
 	e->scratch = sibt_window_new();
 	e->pes = calloc(e->npes, sizeof *e->pes);
@@ -1103,6 +1191,8 @@ static void engine_free(engine *e)
 	free(e->names);
 	free(e->start_seq);
 	fsim_series_free(e->series);
+	noise_inj_free(e->noise);
+	free(e->noise_pe);
 	fq_free(&e->q);
 	if (e->net)
 		e->net->ops->destroy(e->net);

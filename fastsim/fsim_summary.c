@@ -162,6 +162,24 @@ void fsim_result_print(const fsim_result *r, const fsim_opts *o, FILE *f)
 	fprintf(f, "per PE\n");
 	put_stat(f, "busy", &r->busy);
 	put_stat(f, "idle", &r->idle);
+	if (r->noise) {
+		const netm_value *dir = fsim_config_get(o->cfg, "noise", "dir");
+		const netm_value *sc = fsim_config_get(o->cfg, "noise",
+						       "scale");
+		const netm_value *co = fsim_config_get(o->cfg, "noise",
+						       "cosched");
+		const netm_value *sd = fsim_config_get(o->cfg, "noise", "seed");
+		if (sd && sd->i < 0)
+			sd = fsim_config_get(o->cfg, "sim", "seed");
+		put_stat(f, "noise", &r->noise_pe);
+		fprintf(f, "noise            ");
+		put_human_time(f, (double)r->noise_total);
+		fprintf(f, " injected in total (%" PRId64 " ps) from %s, "
+			"scale %" PRId64 "/%" PRId64 ", seed %" PRId64 "%s\n",
+			r->noise_total, dir ? dir->s : "?", sc ? sc->num : 1,
+			sc ? sc->den : 1, sd ? sd->i : 0,
+			co && co->i ? ", co-scheduled" : "");
+	}
 	fprintf(f, "network          %" PRIu64 " packets, %" PRIu64 " hops, "
 		"%" PRIu64 " events, queueing ", r->net.packets, r->net.hops,
 		r->net.events);
@@ -306,6 +324,10 @@ void fsim_result_json(const fsim_result *r, const fsim_opts *o, FILE *f)
 	json_stat(f, "busy_ps", &r->busy);
 	fprintf(f, ",\n");
 	json_stat(f, "idle_ps", &r->idle);
+	if (r->noise) {
+		fprintf(f, ",\n");
+		json_stat(f, "noise_ps", &r->noise_pe);
+	}
 	fprintf(f, "\n  },\n  \"sebs\": %" PRIu64 ",\n", r->sebs);
 	fprintf(f, "  \"messages\": {\"count\": %" PRIu64 ", \"bytes\": %"
 		PRIu64 ", \"intranode\": %" PRIu64 ", \"intranode_bytes\": %"
@@ -314,6 +336,11 @@ void fsim_result_json(const fsim_result *r, const fsim_opts *o, FILE *f)
 		r->bytes, r->intra_messages, r->intra_bytes, r->net_messages,
 		r->net_bytes, r->boundary_messages);
 	fprintf(f, "  \"prints\": %" PRIu64 ",\n", r->prints);
+	if (r->noise)
+		fprintf(f, "  \"noise\": {\"total_ps\": %" PRId64 ", "
+			"\"min_pe_ps\": %" PRId64 ", \"max_pe_ps\": %" PRId64
+			"},\n", r->noise_total, r->noise_pe.min,
+			r->noise_pe.max);
 	fprintf(f, "  \"network\": {\"model\": ");
 	json_str(f, ops ? ops->name : "");
 	fprintf(f, ", \"messages\": %" PRIu64 ", \"bytes\": %" PRIu64

@@ -39,6 +39,14 @@ static const struct command trace_commands[] = {
 	{ NULL, NULL, NULL, NULL }
 };
 
+static const struct command noise_commands[] = {
+	{ "capture", "measure OS noise on each core and write a noise set",
+	  cmd_noise_capture, NULL },
+	{ "stats",   "summarize a noise set (detours/s, durations, fraction)",
+	  cmd_noise_stats, NULL },
+	{ NULL, NULL, NULL, NULL }
+};
+
 static const struct command top_commands[] = {
 	{ "trace", "inspect, check, pack and generate traces",
 	  NULL, trace_commands },
@@ -50,6 +58,8 @@ static const struct command top_commands[] = {
 	  cmd_linkhist, NULL },
 	{ "map",   "write rank-to-node mapping files (rank order, blocked, ...)",
 	  cmd_map, NULL },
+	{ "noise", "capture OS noise on this host and summarize noise sets",
+	  NULL, noise_commands },
 	{ "plot",  "draw simulator outputs (link utilization over time)",
 	  cmd_plot, NULL },
 	{ "help",  "show the help of a command",

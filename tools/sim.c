@@ -36,6 +36,17 @@ static const char sim_usage[] =
 "      --map FILE        place the ranks as the mapping file FILE says\n"
 "                        (the same as --set machine.map=FILE; write one\n"
 "                        with 'sibyl map', see docs/mapping.md)\n"
+"\n"
+"OS noise (docs/noise.md):\n"
+"      --noise DIR       inject the noise set DIR: per-core periodic\n"
+"                        patterns or captured detours (the same as\n"
+"                        --set noise.dir=DIR)\n"
+"      --noise-seed N    seed of the per-node offsets of captured noise\n"
+"                        (default: sim.seed; noise.seed)\n"
+"      --noise-scale F   multiply every detour by F, an exact ratio\n"
+"                        (0.5, 3/4; 0 turns noise off; noise.scale)\n"
+"      --noise-cosched   captured noise: the same offset on every node\n"
+"                        (co-scheduled noise; noise.cosched=yes)\n"
 "      --list-keys       print every configuration key and network model\n"
 "                        with its default, and exit\n"
 "\n"
@@ -91,7 +102,7 @@ static const char sim_usage[] =
 
 enum {
 	OPT_CPU = 256, OPT_LIST, OPT_SKIP, OPT_ITERS, OPT_TL, OPT_TLPES,
-	OPT_MAP,
+	OPT_MAP, OPT_NOISE, OPT_NSEED, OPT_NSCALE, OPT_NCOSCHED,
 	OPT_JSON, OPT_LTRACE, OPT_LSEL
 };
 
@@ -100,6 +111,10 @@ static const struct option sim_opts[] = {
 	{ "set", required_argument, NULL, 's' },
 	{ "cpu-factor", required_argument, NULL, OPT_CPU },
 	{ "map", required_argument, NULL, OPT_MAP },
+	{ "noise", required_argument, NULL, OPT_NOISE },
+	{ "noise-seed", required_argument, NULL, OPT_NSEED },
+	{ "noise-scale", required_argument, NULL, OPT_NSCALE },
+	{ "noise-cosched", no_argument, NULL, OPT_NCOSCHED },
 	{ "list-keys", no_argument, NULL, OPT_LIST },
 	{ "replace", required_argument, NULL, 'r' },
 	{ "skip", no_argument, NULL, OPT_SKIP },
@@ -115,6 +130,33 @@ static const struct option sim_opts[] = {
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
 };
+
+/* --noise, --noise-seed, --noise-scale, --noise-cosched: the [noise]
+ * keys (docs/noise.md), so machine.conf reproduces the run. */
+static int set_noise_key(fsim_config *cfg, int opt, const char *arg)
+{
+	static const struct {
+		int opt;
+		const char *key, *name;
+	} keys[] = {
+		{ OPT_NOISE, "noise.dir", "--noise" },
+		{ OPT_NSEED, "noise.seed", "--noise-seed" },
+		{ OPT_NSCALE, "noise.scale", "--noise-scale" },
+		{ OPT_NCOSCHED, "noise.cosched", "--noise-cosched" },
+	};
+	char err[2048];
+	size_t i = 0;
+	while (keys[i].opt != opt)
+		i++;
+	char *set = tool_config_assignment(keys[i].key, arg ? arg : "yes");
+	if (!set || fsim_config_set(cfg, set, err, sizeof err)) {
+		tool_error("%s: %s", keys[i].name, set ? err : "out of memory");
+		free(set);
+		return -1;
+	}
+	free(set);
+	return 0;
+}
 
 static void sim_progress(void *arg, uint64_t done, uint64_t total)
 {
@@ -287,6 +329,13 @@ int cmd_sim(int argc, char **argv)
 			free(set);
 			break;
 		}
+		case OPT_NOISE:
+		case OPT_NSEED:
+		case OPT_NSCALE:
+		case OPT_NCOSCHED:
+			if (set_noise_key(cfg, c, optarg))
+				goto out;
+			break;
 		case OPT_LIST:
 			fsim_config_describe(stdout);
 			rc = 0;

@@ -31,6 +31,8 @@ int cmd_emulate(int argc, char **argv);
 int cmd_linkhist(int argc, char **argv);
 int cmd_map(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
+int cmd_noise_capture(int argc, char **argv);
+int cmd_noise_stats(int argc, char **argv);
 
 /*
  * Plots with gnuplot (tools/plot.c).  tool_plot_check: is `out' a file

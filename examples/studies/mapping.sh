@@ -45,25 +45,8 @@ while [ $# -gt 0 ]; do
 	esac
 done
 
-here=$(cd "$(dirname "$0")" && pwd)
-if [ -n "${SIBYL:-}" ]; then
-	sibyl=$SIBYL
-elif [ -x "$here/../../build/sibyl" ]; then
-	sibyl=$here/../../build/sibyl
-else
-	sibyl=sibyl
-fi
-"$sibyl" --version >/dev/null 2>&1 || {
-	echo "mapping.sh: cannot run '$sibyl'; build Sibyl (sh quickstart.sh) or set SIBYL" >&2
-	exit 2
-}
-
-if [ -e "$out" ] && [ -z "$force" ]; then
-	echo "mapping.sh: '$out' exists; choose another -o DIR or pass --force" >&2
-	exit 2
-fi
-rm -rf "$out"
-mkdir -p "$out"
+study=mapping.sh
+. "$(dirname "$0")/common.sh"
 
 elapsed() { echo $(( $(date +%s) - $1 )) s; }
 

@@ -1,0 +1,791 @@
+/*
+ * noiseset.c -- loading and validating a noise set (a directory of
+ * per-core noise files), its statistics, and the injector that applies
+ * it to one simulated run.
+ *
+ * The format (noise/README.md, docs/noise.md): either files core0,
+ * core1, ... (one per core of a node) or one file `cores' whose lines
+ * start with a core column; `#' comments; times with units (ps, ns, us,
+ * ms, s) unless a `unit U' line gave the unit of bare numbers; a file is
+ * of the kind its first data line says (pattern: PERIOD AMPLITUDE
+ * OFFSET; captured: START DURATION, optionally preceded by `length T').
+ */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "noise.h"
+
+#define NOISE_MAX_CORES 1048576u
+
+typedef struct core_noise {
+	int kind;                /* NOISE_* */
+	int present;             /* a file or lines describe it */
+	size_t n, cap;
+	noise_time *a, *b, *c;   /* pattern: period, amp, offset;
+	                            captured: start, duration (c unused) */
+	noise_time length;       /* captured */
+} core_noise;
+
+struct noise_set {
+	uint32_t ncores;
+	core_noise *cores;       /* ncores */
+};
+
+static int errf(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int errf(char *err, size_t errlen, const char *fmt, ...)
+{
+	if (err && errlen) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+noise_time noise_scale_time(noise_time d, int64_t num, int64_t den)
+{
+	if (num == den)
+		return d;
+	__int128 v = ((__int128)d * num + den / 2) / den;
+	return v > INT64_MAX ? INT64_MAX : (noise_time)v;
+}
+
+/* --------------------------------------------------------- parsing */
+
+typedef struct unit_t {
+	const char *name;
+	int64_t ps;
+} unit_t;
+
+static const unit_t units[] = {
+	{ "ps", 1 }, { "ns", 1000 }, { "us", 1000000 },
+	{ "ms", 1000000000 }, { "s", NOISE_PS_PER_S }, { NULL, 0 },
+};
+
+static int64_t unit_ps(const char *name)
+{
+	for (const unit_t *u = units; u->name; u++)
+		if (strcmp(u->name, name) == 0)
+			return u->ps;
+	return 0;
+}
+
+/* Where a line is, for messages. */
+typedef struct pos {
+	const char *file;
+	unsigned line;
+	char *err;
+	size_t errlen;
+} pos;
+
+#define PERR(ps, ...) perr(ps, __VA_ARGS__)
+
+static int perr(const pos *ps, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int perr(const pos *ps, const char *fmt, ...)
+{
+	if (!ps->err || !ps->errlen)
+		return -1;
+	int n = snprintf(ps->err, ps->errlen, "%s:%u: ", ps->file, ps->line);
+	if (n < 0 || (size_t)n >= ps->errlen)
+		return -1;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(ps->err + n, ps->errlen - (size_t)n, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* Parse a time "0.25ms", "40ps", or a bare number in unit `bare' (ps per
+ * unit; 0: bare numbers are an error).  `what' names the field. */
+static int parse_time(const pos *ps, const char *tok, int64_t bare,
+		      const char *what, noise_time *out)
+{
+	const char *p = tok;
+	if (*p == '-' || *p == '+')
+		return PERR(ps, "%s '%s': times cannot be negative or signed; "
+			    "write e.g. 10us", what, tok);
+	unsigned __int128 ip = 0, fp = 0, fscale = 1;
+	int digits = 0;
+	for (; *p >= '0' && *p <= '9'; p++, digits++) {
+		ip = ip * 10 + (unsigned)(*p - '0');
+		if (ip > (unsigned __int128)INT64_MAX)
+			goto range;
+	}
+	if (*p == '.') {
+		for (p++; *p >= '0' && *p <= '9'; p++, digits++) {
+			if (fscale < (unsigned __int128)1e30) {
+				fp = fp * 10 + (unsigned)(*p - '0');
+				fscale *= 10;
+			}
+		}
+	}
+	if (!digits)
+		return PERR(ps, "%s '%s' is not a time; write a number with a "
+			    "unit (ps, ns, us, ms, s), e.g. 10us", what, tok);
+	int64_t u;
+	if (!*p) {
+		if (!bare)
+			return PERR(ps, "%s '%s' has no unit; add one (ps, ns, "
+				    "us, ms, s), e.g. %sus, or give the unit "
+				    "of bare numbers with a line 'unit us' "
+				    "before it", what, tok, tok);
+		u = bare;
+	} else if (!(u = unit_ps(p))) {
+		return PERR(ps, "%s '%s': unknown unit '%s'; use ps, ns, us, "
+			    "ms or s", what, tok, p);
+	}
+	unsigned __int128 v = ip * (unsigned __int128)u;
+	unsigned __int128 f = fp * (unsigned __int128)u;
+	if (f % fscale)
+		return PERR(ps, "%s '%s' is not a whole number of picoseconds; "
+			    "round it", what, tok);
+	v += f / fscale;
+	if (v > (unsigned __int128)INT64_MAX)
+		goto range;
+	*out = (noise_time)v;
+	return 0;
+range:
+	return PERR(ps, "%s '%s' is too large (the limit is about 106 days)",
+		    what, tok);
+}
+
+static int parse_core(const pos *ps, const char *tok, uint32_t *out)
+{
+	char *end;
+	errno = 0;
+	if (*tok < '0' || *tok > '9')
+		goto bad;
+	unsigned long long v = strtoull(tok, &end, 10);
+	if (*end || errno)
+		goto bad;
+	if (v >= NOISE_MAX_CORES)
+		return PERR(ps, "core %s is out of range (cores are numbered "
+			    "0 to %u within a node)", tok, NOISE_MAX_CORES - 1);
+	*out = (uint32_t)v;
+	return 0;
+bad:
+	return PERR(ps, "'%s' is not a core number; the first column of "
+		    "'cores' is the core index within a node (0, 1, ...)",
+		    tok);
+}
+
+static int grow(noise_set *s, uint32_t core)
+{
+	if (core < s->ncores)
+		return 0;
+	core_noise *c = realloc(s->cores, ((size_t)core + 1) * sizeof *c);
+	if (!c)
+		return -1;
+	memset(c + s->ncores, 0, ((size_t)core + 1 - s->ncores) * sizeof *c);
+	s->cores = c;
+	s->ncores = core + 1;
+	return 0;
+}
+
+static int push(core_noise *c, noise_time a, noise_time b, noise_time d)
+{
+	if (c->n == c->cap) {
+		size_t cap = c->cap ? c->cap * 2 : 8;
+		noise_time *na = realloc(c->a, cap * sizeof *na);
+		if (na)
+			c->a = na;
+		noise_time *nb = realloc(c->b, cap * sizeof *nb);
+		if (nb)
+			c->b = nb;
+		noise_time *nc = realloc(c->c, cap * sizeof *nc);
+		if (nc)
+			c->c = nc;
+		if (!na || !nb || !nc)
+			return -1;
+		c->cap = cap;
+	}
+	c->a[c->n] = a;
+	c->b[c->n] = b;
+	c->c[c->n] = d;
+	c->n++;
+	return 0;
+}
+
+enum { MAXF = 8 };
+
+/* Split line into at most MAXF fields (more: *nf = MAXF + 1). */
+static int split(char *line, char **f)
+{
+	int nf = 0;
+	char *h = strchr(line, '#');
+	if (h)
+		*h = 0;
+	for (char *p = strtok(line, " \t\r\n\v\f"); p;
+	     p = strtok(NULL, " \t\r\n\v\f")) {
+		if (nf == MAXF)
+			return MAXF + 1;
+		f[nf++] = p;
+	}
+	return nf;
+}
+
+/* Read one noise file: per-core (fixed_core >= 0) or `cores'. */
+static int load_file(noise_set *s, const char *path, int64_t fixed_core,
+		     char *err, size_t errlen)
+{
+	FILE *fp = fopen(path, "r");
+	if (!fp)
+		return errf(err, errlen, "%s: cannot open: %s", path,
+			    strerror(errno));
+	pos ps = { .file = path, .line = 0, .err = err, .errlen = errlen };
+	char *line = NULL;
+	size_t cap = 0;
+	int rc = -1, kind = NOISE_NONE;
+	int64_t bare = 0;
+	noise_time length = 0;
+	unsigned length_line = 0, first_data = 0;
+	int base = fixed_core >= 0 ? 0 : 1;     /* fields before the times */
+	/* captured: per core, end of the previous detour and its line */
+	noise_time *prev_end = NULL;
+	size_t nprev = 0;
+
+	if (fixed_core >= 0) {
+		if (grow(s, (uint32_t)fixed_core))
+			goto oom;
+		s->cores[fixed_core].present = 1;
+	}
+	while (getline(&line, &cap, fp) > 0) {
+		ps.line++;
+		char *f[MAXF];
+		int nf = split(line, f);
+		if (nf == 0)
+			continue;
+		if (strcmp(f[0], "unit") == 0) {
+			if (nf != 2 || !unit_ps(f[1])) {
+				PERR(&ps, "write 'unit U' with U one of ps, ns, "
+				     "us, ms, s");
+				goto out;
+			}
+			bare = unit_ps(f[1]);
+			continue;
+		}
+		if (strcmp(f[0], "length") == 0) {
+			if (nf != 2) {
+				PERR(&ps, "write 'length T', T the length of "
+				     "the capture with a unit, e.g. length 1s");
+				goto out;
+			}
+			if (first_data) {
+				PERR(&ps, "'length' must come before the first "
+				     "detour (line %u); move it up", first_data);
+				goto out;
+			}
+			if (parse_time(&ps, f[1], bare, "length", &length))
+				goto out;
+			if (length == 0) {
+				PERR(&ps, "length must be greater than 0");
+				goto out;
+			}
+			length_line = ps.line;
+			continue;
+		}
+		int nt = nf - base;  /* time fields */
+		int k = nt == 3 ? NOISE_PATTERN : nt == 2 ? NOISE_CAPTURED :
+			NOISE_NONE;
+		if (k == NOISE_NONE) {
+			PERR(&ps, "%d field%s; a line is %sPERIOD AMPLITUDE "
+			     "OFFSET (pattern) or %sSTART DURATION (captured)",
+			     nf, nf == 1 ? "" : "s", base ? "CORE " : "",
+			     base ? "CORE " : "");
+			goto out;
+		}
+		if (!first_data) {
+			first_data = ps.line;
+			kind = k;
+			if (kind == NOISE_PATTERN && length_line) {
+				ps.line = length_line;
+				PERR(&ps, "'length' applies to captured noise "
+				     "only; this file holds patterns; remove "
+				     "it");
+				goto out;
+			}
+		} else if (k != kind) {
+			PERR(&ps, "a %s line in a file of %s noise (line %u "
+			     "set the kind by its field count); one file holds "
+			     "one kind: put the two kinds on different cores",
+			     k == NOISE_PATTERN ? "pattern" : "captured",
+			     kind == NOISE_PATTERN ? "pattern" : "captured",
+			     first_data);
+			goto out;
+		}
+		uint32_t core = (uint32_t)fixed_core;
+		if (base && parse_core(&ps, f[0], &core))
+			goto out;
+		if (grow(s, core))
+			goto oom;
+		core_noise *c = &s->cores[core];
+		c->present = 1;
+		c->kind = kind;
+		noise_time t[3];
+		static const char *const pnames[] = { "period", "amplitude",
+						      "offset" };
+		static const char *const cnames[] = { "start", "duration" };
+		for (int i = 0; i < nt; i++)
+			if (parse_time(&ps, f[base + i], bare,
+				       kind == NOISE_PATTERN ? pnames[i] :
+				       cnames[i], &t[i]))
+				goto out;
+		if (kind == NOISE_PATTERN) {
+			if (t[0] == 0) {
+				PERR(&ps, "period must be greater than 0");
+				goto out;
+			}
+			if (t[1] >= t[0]) {
+				PERR(&ps, "amplitude %s is not below the period "
+				     "%s: the core would never run; make the "
+				     "amplitude smaller than the period",
+				     f[base + 1], f[base]);
+				goto out;
+			}
+			if (push(c, t[0], t[1], t[2]))
+				goto oom;
+			continue;
+		}
+		if (t[1] == 0) {
+			PERR(&ps, "duration must be greater than 0; drop the "
+			     "line");
+			goto out;
+		}
+		if (core >= nprev) {
+			noise_time *np = realloc(prev_end, ((size_t)core + 1) *
+						 sizeof *np);
+			if (!np)
+				goto oom;
+			for (size_t i = nprev; i <= core; i++)
+				np[i] = -1;
+			prev_end = np;
+			nprev = (size_t)core + 1;
+		}
+		if (c->n && t[0] < prev_end[core]) {
+			PERR(&ps, "detour at %s starts before the previous one "
+			     "of core %u ends (%" PRId64 " ps): detours must be "
+			     "sorted by start and must not overlap", f[base],
+			     core, prev_end[core]);
+			goto out;
+		}
+		if (t[0] > INT64_MAX - t[1]) {
+			PERR(&ps, "detour ends too late");
+			goto out;
+		}
+		prev_end[core] = t[0] + t[1];
+		if (push(c, t[0], t[1], 0))
+			goto oom;
+	}
+	if (ferror(fp)) {
+		errf(err, errlen, "%s: read error: %s", path, strerror(errno));
+		goto out;
+	}
+	/* Lengths of captured cores: given, or the end of the last detour. */
+	for (size_t core = 0; kind == NOISE_CAPTURED && core < nprev; core++) {
+		core_noise *c = &s->cores[core];
+		if (prev_end[core] < 0)
+			continue;       /* not a core of this file */
+		noise_time end = prev_end[core];
+		if (length_line && length < end) {
+			ps.line = length_line;
+			PERR(&ps, "length is shorter than the capture of core "
+			     "%zu (its last detour ends at %" PRId64 " ps); "
+			     "make it at least that", core, end);
+			goto out;
+		}
+		c->length = length_line ? length : end;
+		noise_time sum = 0;
+		for (size_t i = 0; i < c->n; i++)
+			sum += c->b[i];
+		if (sum >= c->length) {
+			ps.line = length_line ? length_line : first_data;
+			PERR(&ps, "the detours of core %zu fill the whole "
+			     "capture (%" PRId64 " ps): the core would never "
+			     "run; give a longer 'length'", core, c->length);
+			goto out;
+		}
+	}
+	if (kind == NOISE_NONE && length_line) {
+		ps.line = length_line;
+		PERR(&ps, "'length' without any detour; remove it or add "
+		     "the detours");
+		goto out;
+	}
+	rc = 0;
+	goto out;
+oom:
+	errf(err, errlen, "%s: out of memory", path);
+out:
+	free(prev_end);
+	free(line);
+	fclose(fp);
+	return rc;
+}
+
+/* A per-core file name: "coreN" with N decimal, no leading zero. */
+static int core_file(const char *name, int64_t *core)
+{
+	if (strncmp(name, "core", 4) != 0 || !name[4])
+		return 0;
+	const char *p = name + 4;
+	if (p[0] == '0' && p[1])
+		return -1;
+	int64_t v = 0;
+	for (; *p; p++) {
+		if (*p < '0' || *p > '9')
+			return 0;
+		v = v * 10 + (*p - '0');
+		if (v >= NOISE_MAX_CORES)
+			return -2;
+	}
+	*core = v;
+	return 1;
+}
+
+static int ignored(const char *name)
+{
+	size_t l = strlen(name);
+	return strncmp(name, "README", 6) == 0 ||
+	       (l >= 3 && strcmp(name + l - 3, ".md") == 0);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int noise_set_load(noise_set **out, const char *dir, char *err, size_t errlen)
+{
+	*out = NULL;
+	if (err && errlen)
+		err[0] = 0;
+	DIR *d = opendir(dir);
+	if (!d)
+		return errf(err, errlen, "%s: cannot open the noise set: %s "
+			    "(a noise set is a directory holding core0, "
+			    "core1, ... or one file 'cores')", dir,
+			    strerror(errno));
+	noise_set *s = calloc(1, sizeof *s);
+	char **names = NULL;
+	size_t nn = 0, cap = 0;
+	int rc = -1, have_cores = 0, have_core_files = 0;
+	char path[4096];
+	struct dirent *de;
+	if (!s)
+		goto oom;
+	while ((de = readdir(d))) {
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		if (nn == cap) {
+			cap = cap ? cap * 2 : 16;
+			char **nv = realloc(names, cap * sizeof *nv);
+			if (!nv)
+				goto oom;
+			names = nv;
+		}
+		if (!(names[nn] = strdup(de->d_name)))
+			goto oom;
+		nn++;
+	}
+	/* A fixed order makes the first error reported the same everywhere. */
+	qsort(names, nn, sizeof *names, cmp_str);
+	for (size_t i = 0; i < nn; i++) {
+		int64_t core;
+		int cf = core_file(names[i], &core);
+		snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+		if (ignored(names[i]))
+			continue;
+		struct stat st;
+		if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+			errf(err, errlen, "%s: not a regular file; a noise set "
+			     "holds only files core0, core1, ... or 'cores' "
+			     "(and README or *.md notes)", path);
+			goto out;
+		}
+		if (cf < 0) {
+			errf(err, errlen, "%s: %s; core files are named core0, "
+			     "core1, ... (decimal, no leading zero)", path,
+			     cf == -1 ? "core index with a leading zero" :
+			     "core index out of range");
+			goto out;
+		}
+		if (cf > 0) {
+			have_core_files = 1;
+		} else if (strcmp(names[i], "cores") == 0) {
+			have_cores = 1;
+		} else {
+			errf(err, errlen, "%s: unknown file in the noise set; "
+			     "a noise set holds core0, core1, ... or one file "
+			     "'cores' (README and *.md are ignored): rename or "
+			     "remove it", path);
+			goto out;
+		}
+	}
+	if (have_cores && have_core_files) {
+		errf(err, errlen, "%s: holds both 'cores' and per-core files "
+		     "(coreN); use one form: move the lines of the coreN files "
+		     "into 'cores' with a core column, or split 'cores'", dir);
+		goto out;
+	}
+	for (size_t i = 0; i < nn; i++) {
+		int64_t core = -1;
+		if (ignored(names[i]) || (core_file(names[i], &core) <= 0 &&
+					  strcmp(names[i], "cores") != 0))
+			continue;
+		snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+		if (load_file(s, path, core, err, errlen))
+			goto out;
+	}
+	/* ncores: the highest core described + 1. */
+	while (s->ncores && !s->cores[s->ncores - 1].present)
+		s->ncores--;
+	*out = s;
+	s = NULL;
+	rc = 0;
+	goto out;
+oom:
+	errf(err, errlen, "%s: out of memory loading the noise set", dir);
+out:
+	for (size_t i = 0; i < nn; i++)
+		free(names[i]);
+	free(names);
+	closedir(d);
+	noise_set_free(s);
+	return rc;
+}
+
+void noise_set_free(noise_set *s)
+{
+	if (!s)
+		return;
+	for (uint32_t i = 0; i < s->ncores; i++) {
+		free(s->cores[i].a);
+		free(s->cores[i].b);
+		free(s->cores[i].c);
+	}
+	free(s->cores);
+	free(s);
+}
+
+uint32_t noise_set_ncores(const noise_set *s)
+{
+	return s ? s->ncores : 0;
+}
+
+int noise_set_kind(const noise_set *s, uint32_t core)
+{
+	if (!s || core >= s->ncores || !s->cores[core].n)
+		return NOISE_NONE;
+	return s->cores[core].kind;
+}
+
+void noise_set_core_stats(const noise_set *s, uint32_t core,
+			  noise_core_stats *o)
+{
+	memset(o, 0, sizeof *o);
+	int kind = noise_set_kind(s, core);
+	if (kind == NOISE_NONE)
+		return;
+	const core_noise *c = &s->cores[core];
+	o->detours = c->n;
+	if (kind == NOISE_PATTERN) {
+		for (size_t i = 0; i < c->n; i++) {
+			double per = (double)c->a[i], amp = (double)c->b[i];
+			o->detours_per_s += (double)NOISE_PS_PER_S / per;
+			o->fraction += amp / per;
+			if (amp > o->max_ps)
+				o->max_ps = amp;
+		}
+		o->mean_ps = o->detours_per_s > 0 ? o->fraction /
+			o->detours_per_s * (double)NOISE_PS_PER_S : 0;
+		o->span_ps = 0;
+		return;
+	}
+	double sum = 0;
+	for (size_t i = 0; i < c->n; i++) {
+		sum += (double)c->b[i];
+		if ((double)c->b[i] > o->max_ps)
+			o->max_ps = (double)c->b[i];
+	}
+	o->span_ps = c->length;
+	o->detours_per_s = (double)c->n / ((double)c->length /
+					   (double)NOISE_PS_PER_S);
+	o->mean_ps = sum / (double)c->n;
+	o->fraction = sum / (double)c->length;
+}
+
+/* --------------------------------------------------------- injector */
+
+typedef struct inj_core {
+	const noise_ops *ops;    /* NULL: noiseless */
+	noise_src *src;
+} inj_core;
+
+struct noise_inj {
+	uint32_t ncores;
+	int active;
+	inj_core *core;
+};
+
+int noise_inj_new(noise_inj **out, const noise_set *set,
+		  const noise_params *p, char *err, size_t errlen)
+{
+	*out = NULL;
+	if (p->scale_den <= 0 || p->scale_num < 0)
+		return errf(err, errlen, "noise scale %" PRId64 "/%" PRId64
+			    " is not a ratio >= 0", p->scale_num,
+			    p->scale_den);
+	noise_inj *in = calloc(1, sizeof *in);
+	uint32_t n = noise_set_ncores(set);
+	if (!in || !(in->core = calloc(n ? n : 1, sizeof *in->core)))
+		goto oom;
+	in->ncores = n;
+	for (uint32_t c = 0; c < n && p->scale_num; c++) {
+		const core_noise *cn = &set->cores[c];
+		int kind = noise_set_kind(set, c);
+		if (kind == NOISE_PATTERN) {
+			in->core[c].ops = &noise_pattern_ops;
+			in->core[c].src = noise_pattern_new(cn->a, cn->b, cn->c,
+							    cn->n, p->scale_num,
+							    p->scale_den);
+		} else if (kind == NOISE_CAPTURED) {
+			in->core[c].ops = &noise_captured_ops;
+			in->core[c].src = noise_captured_new(cn->a, cn->b, cn->n,
+							     cn->length, p->seed,
+							     p->cosched,
+							     p->scale_num,
+							     p->scale_den);
+		} else {
+			continue;
+		}
+		if (!in->core[c].src)
+			goto oom;
+		uint64_t fn, fd;
+		in->core[c].ops->fraction(in->core[c].src, &fn, &fd);
+		if (fn >= fd && fn) {
+			errf(err, errlen, "noise scale %" PRId64 "/%" PRId64
+			     " makes the %s noise of core %u take %.4g%% of "
+			     "the time or more: the core would never finish "
+			     "anything; use a smaller scale", p->scale_num,
+			     p->scale_den, in->core[c].ops->name, c,
+			     100.0 * (double)fn / (double)fd);
+			noise_inj_free(in);
+			return -1;
+		}
+		if (fn)
+			in->active = 1;
+	}
+	*out = in;
+	return 0;
+oom:
+	noise_inj_free(in);
+	return errf(err, errlen, "out of memory building the noise");
+}
+
+void noise_inj_free(noise_inj *in)
+{
+	if (!in)
+		return;
+	for (uint32_t c = 0; in->core && c < in->ncores; c++)
+		if (in->core[c].src)
+			in->core[c].ops->free(in->core[c].src);
+	free(in->core);
+	free(in);
+}
+
+int noise_inj_active(const noise_inj *in)
+{
+	return in && in->active;
+}
+
+noise_time noise_amount(const noise_inj *in, uint32_t node, uint32_t core,
+			noise_time t0, noise_time t1)
+{
+	if (core >= in->ncores || !in->core[core].src || t1 <= t0)
+		return 0;
+	return in->core[core].ops->amount(in->core[core].src, node, core, t0,
+					  t1);
+}
+
+static void cursor_reset(noise_cursor *c)
+{
+	c->pos = c->s;
+	c->acc = 0;
+	c->lastd = 0;
+	c->next = c->ops->next(c->src, c->node, c->core, c->s);
+}
+
+void noise_cursor_init(const noise_inj *in, uint32_t node, uint32_t core,
+		       noise_time s, noise_cursor *c)
+{
+	c->s = s;
+	c->node = node;
+	c->core = core;
+	if (core >= in->ncores || !in->core[core].src) {
+		c->ops = NULL;
+		c->src = NULL;
+		return;
+	}
+	c->ops = in->core[core].ops;
+	c->src = in->core[core].src;
+	cursor_reset(c);
+}
+
+int noise_cursor_at(noise_cursor *c, noise_time d, noise_time *t, char *err,
+		    size_t errlen)
+{
+	noise_time s = c->s;
+	*t = s + d;
+	if (!c->ops || d <= 0)
+		return 0;
+	if (d < c->lastd)
+		cursor_reset(c);
+	c->lastd = d;
+	/* Invariant: acc = N(s, pos), next = the first detour start >= pos,
+	 * pos <= the least fixed point for d.  Iterating from below with a
+	 * monotone N reaches the least fixed point. */
+	noise_time e = s + d + c->acc;
+	for (unsigned it = 0; it < NOISE_MAX_ITER; it++) {
+		if (c->next >= e) {
+			*t = e;
+			return 0;
+		}
+		noise_time a = c->ops->amount(c->src, c->node, c->core, c->pos,
+					      e);
+		c->acc += a;
+		c->pos = e;
+		c->next = c->ops->next(c->src, c->node, c->core, e);
+		if (__builtin_add_overflow(e, a, &e))
+			return errf(err, errlen, "noise on node %u core %u "
+				    "extends work started at %" PRId64 " ps "
+				    "beyond the time range", c->node, c->core,
+				    s);
+	}
+	return errf(err, errlen, "noise on node %u core %u: the end of %"
+		    PRId64 " ps of work started at %" PRId64 " ps did not "
+		    "settle after %d extensions (the noise takes nearly all "
+		    "the time); use a smaller --noise-scale", c->node, c->core,
+		    d, s, NOISE_MAX_ITER);
+}
+
+int noise_extend(const noise_inj *in, uint32_t node, uint32_t core,
+		 noise_time s, noise_time d, noise_time *end, char *err,
+		 size_t errlen)
+{
+	noise_cursor c;
+	noise_cursor_init(in, node, core, s, &c);
+	return noise_cursor_at(&c, d, end, err, errlen);
+}

@@ -1,0 +1,527 @@
+/*
+ * noise.c -- `sibyl noise capture': measure the OS noise of this host and
+ * write it as a noise set for `sibyl sim --noise'; `sibyl noise stats':
+ * summarize a noise set per core.  The measuring loop is in
+ * noise/capture.c; docs/noise-capture.md describes the method and
+ * docs/noise.md the noise-set format.
+ *
+ * A capture is written into a temporary directory next to DIR, loaded
+ * back with the simulator's own reader (so a set that `sim' would refuse
+ * is never left behind) and renamed into place.
+ */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "noise.h"
+#include "tools.h"
+
+/* Default capture length: ten periods of a once-a-second daemon. */
+#define CAPTURE_DEFAULT_DURATION "10s"
+
+static const char capture_usage[] =
+"Usage: sibyl noise capture -o DIR [OPTIONS]\n"
+"\n"
+"Measure the OS noise of this host and write it as a noise set for\n"
+"'sibyl sim --noise DIR': one file DIR/coreN per measured core (N = the\n"
+"hwloc logical index of the processing unit), one detour a line.\n"
+"\n"
+"Every selected core runs a 'selfish detour' loop at the same time, in\n"
+"a thread bound to it: the loop reads CLOCK_MONOTONIC again and again,\n"
+"and a gap between two reads longer than the threshold is a detour (the\n"
+"OS took the core away).  Run it on an otherwise idle host: other jobs\n"
+"are measured as noise too.  docs/noise-capture.md has the details.\n"
+"\n"
+"Options:\n"
+"  -o, --output DIR       the noise set to write (required)\n"
+"  -d, --duration T       how long to measure (default " \
+	CAPTURE_DEFAULT_DURATION ", at most 3600s)\n"
+"  -t, --threshold T      shortest gap counted as a detour (default: the\n"
+"                         larger of 1us and 10 times the loop's minimum\n"
+"                         iteration time, measured first)\n"
+"  -c, --cores LIST       cores to measure: 'all' (default), '0-3,6'\n"
+"  -f, --force            replace DIR if it exists (it must hold only a\n"
+"                         noise set)\n"
+"      --json             print the summary as JSON on standard output\n"
+"  -q, --quiet            no progress and no summary\n"
+"  -h, --help             print this help and exit\n"
+"\n"
+"Exit status: 0 success; 2 usage error or failure to measure or write\n"
+"(nothing is left behind).\n"
+"\n"
+"Examples:\n"
+"  sibyl noise capture -o host.noise\n"
+"  sibyl noise capture -o host.noise --duration 60s --cores 0-7\n"
+"  sibyl sim app.trace --noise host.noise\n";
+
+static const char stats_usage[] =
+"Usage: sibyl noise stats [--json] DIR\n"
+"\n"
+"Load the noise set DIR as 'sibyl sim --noise DIR' does and print, per\n"
+"core, its kind (pattern, captured or none), detours per second, mean\n"
+"and largest detour, and the fraction of the core's time the detours\n"
+"take, then a total for the node: detours per second summed over the\n"
+"cores, mean detour weighted by detours, largest detour, and the\n"
+"fraction averaged over the cores 0..N-1 the set describes.\n"
+"\n"
+"Options:\n"
+"      --json     print JSON instead of the table\n"
+"  -h, --help     print this help and exit\n"
+"\n"
+"Exit status: 0 success; 1 the set is invalid (the message names\n"
+"FILE:LINE); 2 usage error.\n";
+
+static const char *const kind_name[] = { "none", "pattern", "captured" };
+
+/* ------------------------------------------------------- statistics */
+
+/* The node total of noise_set_core_stats over cores 0..n-1. */
+static void total_stats(const noise_set *set, noise_core_stats *t)
+{
+	uint32_t n = noise_set_ncores(set);
+	double noise = 0;             /* detour time per second, summed */
+
+	*t = (noise_core_stats){ 0 };
+	for (uint32_t c = 0; c < n; c++) {
+		noise_core_stats s;
+		noise_set_core_stats(set, c, &s);
+		t->detours_per_s += s.detours_per_s;
+		noise += s.fraction;
+		if (s.max_ps > t->max_ps)
+			t->max_ps = s.max_ps;
+		t->detours += s.detours;
+		if (s.span_ps > t->span_ps)
+			t->span_ps = s.span_ps;
+	}
+	t->fraction = n ? noise / n : 0;
+	t->mean_ps = t->detours_per_s > 0 ?
+		noise / t->detours_per_s * 1e12 : 0;
+}
+
+static void print_row(const char *core, const char *kind,
+		      const noise_core_stats *s, const char *what)
+{
+	char mean[32], max[32];
+
+	fmt_time(mean, sizeof mean, (sibt_time)(s->mean_ps + 0.5));
+	fmt_time(max, sizeof max, (sibt_time)(s->max_ps + 0.5));
+	printf("%-6s %-9s %12.1f %12s %12s %9.4f%%  %s\n", core, kind,
+	       s->detours_per_s, mean, max, 100 * s->fraction, what);
+}
+
+static void print_table(const noise_set *set)
+{
+	uint32_t n = noise_set_ncores(set);
+	noise_core_stats s;
+	char core[16], what[96], cnt[32], span[32];
+
+	printf("%-6s %-9s %12s %12s %12s %10s  %s\n", "core", "kind",
+	       "detours/s", "mean", "max", "fraction", "source");
+	for (uint32_t c = 0; c < n; c++) {
+		int k = noise_set_kind(set, c);
+		noise_set_core_stats(set, c, &s);
+		snprintf(core, sizeof core, "%" PRIu32, c);
+		fmt_count(cnt, sizeof cnt, s.detours);
+		if (k == NOISE_CAPTURED)
+			snprintf(what, sizeof what, "%s detours in %s", cnt,
+				 fmt_time(span, sizeof span, s.span_ps));
+		else if (k == NOISE_PATTERN)
+			snprintf(what, sizeof what, "%s pattern%s", cnt,
+				 s.detours == 1 ? "" : "s");
+		else
+			snprintf(what, sizeof what, "no noise");
+		print_row(core, kind_name[k], &s, what);
+	}
+	total_stats(set, &s);
+	snprintf(what, sizeof what, "%" PRIu32 " core%s", n,
+		 n == 1 ? "" : "s");
+	print_row("total", "", &s, what);
+}
+
+static void json_core(const noise_core_stats *s)
+{
+	printf("\"detours_per_s\": %.17g, \"mean_ps\": %.17g, "
+	       "\"max_ps\": %.17g, \"fraction\": %.17g, \"detours\": %"
+	       PRIu64 ", \"span_ps\": %" PRId64, s->detours_per_s, s->mean_ps,
+	       s->max_ps, s->fraction, s->detours, s->span_ps);
+}
+
+/* The "ncores", "cores" and "total" members (no braces). */
+static void json_set(const noise_set *set)
+{
+	uint32_t n = noise_set_ncores(set);
+	noise_core_stats s;
+
+	printf("\"ncores\": %" PRIu32 ", \"cores\": [", n);
+	for (uint32_t c = 0; c < n; c++) {
+		noise_set_core_stats(set, c, &s);
+		printf("%s\n  {\"core\": %" PRIu32 ", \"kind\": \"%s\", ",
+		       c ? "," : "", c, kind_name[noise_set_kind(set, c)]);
+		json_core(&s);
+		printf("}");
+	}
+	total_stats(set, &s);
+	printf("],\n \"total\": {");
+	json_core(&s);
+	printf("}");
+}
+
+static int load_set(const char *dir, noise_set **set)
+{
+	char err[2048];
+
+	if (noise_set_load(set, dir, err, sizeof err)) {
+		tool_error("%s", err);
+		return EXIT_PROBLEMS;
+	}
+	return 0;
+}
+
+int cmd_noise_stats(int argc, char **argv)
+{
+	enum { OPT_JSON = 256 };
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	int json = 0, c, rc;
+	noise_set *set;
+
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case OPT_JSON:
+			json = 1;
+			break;
+		case 'h':
+			fputs(stats_usage, stdout);
+			return 0;
+		default:
+			return tool_usage_error("unknown option");
+		}
+	}
+	if (optind != argc - 1)
+		return tool_usage_error("give one noise-set directory");
+	const char *dir = argv[optind];
+	struct stat sb;
+	if (stat(dir, &sb) || !S_ISDIR(sb.st_mode)) {
+		tool_error("%s: no such directory (a noise set is a directory "
+			   "of coreN files, see docs/noise.md)", dir);
+		return EXIT_USAGE;
+	}
+	if ((rc = load_set(dir, &set)))
+		return rc;
+	if (json) {
+		printf("{\"dir\": ");
+		json_string(stdout, dir, strlen(dir));
+		printf(", ");
+		json_set(set);
+		printf("}\n");
+	} else {
+		print_table(set);
+	}
+	noise_set_free(set);
+	return 0;
+}
+
+/* ---------------------------------------------------------- capture */
+
+static volatile sig_atomic_t capture_stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	capture_stop = 1;
+}
+
+static void on_progress(void *arg, double fraction)
+{
+	progress_update(arg, (uint64_t)(fraction * 1000));
+}
+
+/* What a noise-set directory may hold (and --force may remove). */
+static int set_member(const char *name)
+{
+	return !fnmatch("core*", name, 0) || !fnmatch("README*", name, 0) ||
+	       !fnmatch("*.md", name, 0);
+}
+
+/* Remove dir if it holds only a noise set; -1 and a message if not. */
+static int remove_set(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int foreign = 0;
+
+	if (!d) {
+		tool_error("%s: cannot read: %s", dir, strerror(errno));
+		return -1;
+	}
+	while (!foreign && (de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (!set_member(de->d_name)) {
+			tool_error("%s holds '%s', which is not part of a "
+				   "noise set: not replacing it; remove it "
+				   "yourself or choose another -o DIR", dir,
+				   de->d_name);
+			foreign = 1;
+		}
+	}
+	closedir(d);
+	if (foreign)
+		return -1;
+	if (tool_remove_trace_dir(dir, 0)) {
+		tool_error("%s: cannot remove: %s", dir, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static void print_capture(const noise_capture *cap, const noise_set *set,
+			  const char *dir, int json)
+{
+	char a[32], b[32], r[32];
+
+	if (json) {
+		printf("{\"dir\": ");
+		json_string(stdout, dir, strlen(dir));
+		printf(", \"host\": ");
+		json_string(stdout, cap->host, strlen(cap->host));
+		printf(", \"duration_ps\": %" PRId64 ", \"threshold_ps\": %"
+		       PRId64 ", \"loop_min_ps\": %" PRId64
+		       ", \"clock_resolution_ps\": %" PRId64 ",\n \"measured\": [",
+		       cap->duration_ps, cap->threshold_ps, cap->loop_min_ps,
+		       cap->clock_res_ps);
+		for (uint32_t i = 0; i < cap->ncores; i++) {
+			const noise_capture_core *c = &cap->cores[i];
+			printf("%s{\"core\": %" PRIu32 ", \"os_index\": %"
+			       PRIu32 ", \"bound\": %s, \"loop_min_ps\": %"
+			       PRId64 ", \"blind_ps\": %" PRId64 "}",
+			       i ? ", " : "", c->core, c->os_index,
+			       c->bound ? "true" : "false", c->loop_min_ps,
+			       c->blind_ps);
+		}
+		printf("],\n ");
+		json_set(set);
+		printf("}\n");
+		return;
+	}
+	printf("noise set %s: %" PRIu32 " core%s of %s for %s\n", dir,
+	       cap->ncores, cap->ncores == 1 ? "" : "s", cap->host,
+	       fmt_time(a, sizeof a, cap->duration_ps));
+	printf("clock CLOCK_MONOTONIC (resolution %s), loop minimum %s, "
+	       "threshold %s\n", noise_fmt_ns(r, sizeof r, cap->clock_res_ps),
+	       noise_fmt_ns(a, sizeof a, cap->loop_min_ps),
+	       noise_fmt_ns(b, sizeof b, cap->threshold_ps));
+	print_table(set);
+}
+
+/* Parsed options of `noise capture'. */
+typedef struct cap_args {
+	const char *out;
+	sibt_time duration, threshold;
+	const char *cores;
+	int force, json, quiet;
+} cap_args;
+
+static int parse_capture(int argc, char **argv, cap_args *a)
+{
+	enum { OPT_JSON = 256 };
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "threshold", required_argument, NULL, 't' },
+		{ "cores", required_argument, NULL, 'c' },
+		{ "force", no_argument, NULL, 'f' },
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	int c;
+
+	*a = (cap_args){ .cores = "all" };
+	parse_time("--duration", CAPTURE_DEFAULT_DURATION, "", &a->duration);
+	while ((c = getopt_long(argc, argv, "o:d:t:c:fqh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			a->out = optarg;
+			break;
+		case 'd':
+			if (parse_time("--duration", optarg, "", &a->duration))
+				return EXIT_USAGE;
+			if (a->duration < 1000000 ||
+			    a->duration > NOISE_CAPTURE_MAX_DURATION_PS)
+				return tool_usage_error("--duration %s: give "
+							"1us to 3600s", optarg);
+			break;
+		case 't':
+			if (parse_time("--threshold", optarg, "",
+				       &a->threshold))
+				return EXIT_USAGE;
+			if (a->threshold < 1000)
+				return tool_usage_error("--threshold %s: give "
+							"at least 1ns", optarg);
+			break;
+		case 'c':
+			a->cores = optarg;
+			break;
+		case 'f':
+			a->force = 1;
+			break;
+		case OPT_JSON:
+			a->json = 1;
+			break;
+		case 'q':
+			a->quiet = 1;
+			break;
+		case 'h':
+			fputs(capture_usage, stdout);
+			return -1;
+		default:
+			return tool_usage_error("unknown option");
+		}
+	}
+	if (optind != argc)
+		return tool_usage_error("unexpected argument '%s'",
+					argv[optind]);
+	if (!a->out)
+		return tool_usage_error("give the noise set to write with -o "
+					"DIR");
+	if (a->threshold >= a->duration)
+		return tool_usage_error("--threshold must be shorter than "
+					"--duration");
+	return 0;
+}
+
+/* --cores LIST as an array of PU indexes. */
+static int select_cores(const char *list, uint32_t **out, uint32_t *n)
+{
+	char err[1024];
+	uint32_t npu;
+	range_list rl;
+
+	if (noise_capture_host_cores(&npu, err, sizeof err)) {
+		tool_error("%s", err);
+		return EXIT_USAGE;
+	}
+	if (range_parse("--cores", list, npu, &rl))
+		return EXIT_USAGE;
+	*n = 0;
+	*out = malloc(npu * sizeof **out);
+	if (!*out) {
+		range_free(&rl);
+		tool_error("out of memory");
+		return EXIT_USAGE;
+	}
+	for (uint32_t c = 0; c < npu; c++)
+		if (range_contains(&rl, c))
+			(*out)[(*n)++] = c;
+	range_free(&rl);
+	return 0;
+}
+
+static int finish_capture(const cap_args *a, noise_capture *cap,
+			  const char *tmp)
+{
+	char err[2048];
+	noise_set *set;
+	int rc;
+
+	if (noise_capture_write(cap, tmp, err, sizeof err)) {
+		tool_error("%s", err);
+		return EXIT_USAGE;
+	}
+	for (uint32_t i = 0; i < cap->ncores; i++)
+		if (!cap->cores[i].bound)
+			tool_warn("core %" PRIu32 " was measured unbound "
+				  "(hwloc: %s): its detours may belong to "
+				  "any core", cap->cores[i].core,
+				  strerror(cap->cores[i].bind_errno));
+	if ((rc = load_set(tmp, &set)))
+		return EXIT_USAGE;
+	if (a->force && access(a->out, F_OK) == 0 && remove_set(a->out)) {
+		noise_set_free(set);
+		return EXIT_USAGE;
+	}
+	if (rename(tmp, a->out)) {
+		tool_error("cannot rename %s to %s: %s", tmp, a->out,
+			   strerror(errno));
+		noise_set_free(set);
+		return EXIT_USAGE;
+	}
+	if (!a->quiet || a->json)
+		print_capture(cap, set, a->out, a->json);
+	noise_set_free(set);
+	return 0;
+}
+
+int cmd_noise_capture(int argc, char **argv)
+{
+	cap_args a;
+	uint32_t *cores = NULL, ncores;
+	char err[2048], tmp[4096], d[32];
+	noise_capture *cap;
+	progress pr;
+	int rc;
+
+	if ((rc = parse_capture(argc, argv, &a)))
+		return rc < 0 ? 0 : rc;
+	if (access(a.out, F_OK) == 0 && !a.force) {
+		tool_error("%s exists; choose another -o DIR or pass --force",
+			   a.out);
+		return EXIT_USAGE;
+	}
+	if ((rc = select_cores(a.cores, &cores, &ncores)))
+		return rc;
+	snprintf(tmp, sizeof tmp, "%s.tmpXXXXXX", a.out);
+	if (!mkdtemp(tmp)) {
+		tool_error("cannot create a directory next to %s: %s", a.out,
+			   strerror(errno));
+		free(cores);
+		return EXIT_USAGE;
+	}
+
+	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	if (!a.quiet)
+		fprintf(stderr, "%s: measuring %" PRIu32 " core%s for %s\n",
+			tool_name, ncores, ncores == 1 ? "" : "s",
+			fmt_time(d, sizeof d, a.duration));
+	progress_begin(&pr, "capturing", 1000, a.quiet);
+	noise_capture_opts o = {
+		.duration_ps = a.duration, .threshold_ps = a.threshold,
+		.cores = cores, .ncores = ncores, .stop = &capture_stop,
+		.progress = pr.active ? on_progress : NULL,
+		.progress_arg = &pr,
+	};
+	rc = noise_capture_run(&o, &cap, err, sizeof err);
+	if (pr.active)
+		progress_update(&pr, 1000);
+	progress_end(&pr);
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	free(cores);
+	if (rc) {
+		tool_error("%s", err);
+		tool_remove_trace_dir(tmp, 0);
+		return EXIT_USAGE;
+	}
+	rc = finish_capture(&a, cap, tmp);
+	if (rc)
+		tool_remove_trace_dir(tmp, 0);
+	noise_capture_free(cap);
+	return rc;
+}

@@ -28,7 +28,9 @@ expect_ok "$SIBYL" sim --help
 expect_grep '^Usage: sibyl sim \[OPTIONS\] TRACE' "$T/out"
 expect_grep 'Exit status' "$T/out"
 for opt in --config --set --cpu-factor --list-keys --replace --skip \
-	   --iters --output --force --timeline --timeline-pes --json --quiet; do
+	   --iters --output --force --timeline --timeline-pes --json --quiet \
+	   --map --link-trace --link-select --noise --noise-seed --noise-scale \
+	   --noise-cosched; do
 	expect_grep "$opt" "$T/out"
 done
 cp "$T/out" "$T/help1"
@@ -68,6 +70,10 @@ net o TIME 0
 net g TIME 0
 net nic ENUM none
 replace rules STRING ""
+noise dir STRING ""
+noise seed INT -1
+noise scale RATIO 1
+noise cosched BOOL no
 sim seed INT 1
 EOF
 

@@ -2,7 +2,9 @@
 # quickstart.sh -- install what is missing, build Sibyl in ./build, run the demo.
 #
 #   sh quickstart.sh            install (as root) or list missing packages,
-#                               build, run the demo
+#                               build, run the demo: emulate -> simulate
+#                               on PERCS with OS noise -> link histogram
+#                               and its plot
 #   sh quickstart.sh --no-demo  only install and build
 #
 # As root the missing Debian packages are installed with apt-get; as another
@@ -12,7 +14,8 @@ cd "$(dirname "$0")"
 top=$(pwd)
 
 packages="build-essential autoconf automake libtool pkg-config make
-libopenmpi-dev openmpi-bin libhwloc-dev zlib1g-dev libarchive-dev"
+libopenmpi-dev openmpi-bin libhwloc-dev zlib1g-dev libarchive-dev
+gnuplot-nox"
 
 missing=
 for p in $packages; do
@@ -75,9 +78,30 @@ echo "== sibyl sim: 32 ranks per node, 1 us / 10 GB/s network"
 	--set machine.cores_per_node=32 --set net.latency=1us \
 	--set net.bandwidth=10GB/s
 echo
-echo "== sibyl sim: the same trace on 4 supernodes of the packet-level PERCS network"
+echo "== sibyl noise stats: a noise set, 32 cores of a node: a 20 us detour every"
+echo "   10 ms on every core (a daemon) and a 2 us tick every 1 ms (timer)"
+rm -rf "$demo/noise"
+mkdir -p "$demo/noise"
+c=0
+while [ $c -lt 32 ]; do
+	echo "$c 10ms 20us 0us"
+	echo "$c 1ms 2us 0us"
+	c=$((c + 1))
+done >"$demo/noise/cores"
+./sibyl noise stats "$demo/noise" | head -6
+echo
+echo "== sibyl sim: the same trace on 4 supernodes of the packet-level PERCS network, with that noise"
 ./sibyl sim "$demo/kneighbor.trace" --force -o "$demo/kneighbor-percs.sim" \
-	--set machine.cores_per_node=32 --set net.model=percs
+	--set machine.cores_per_node=32 --set net.model=percs \
+	--noise "$demo/noise"
 echo
 echo "== sibyl linkhist: PERCS links by bytes carried"
-./sibyl linkhist "$demo/kneighbor-percs.sim" --class LL,LR,D --bins 5
+plot=
+command -v gnuplot >/dev/null 2>&1 && plot="--plot links.png"
+# In the demo directory, so that the column is named by the run.
+# shellcheck disable=SC2086
+(cd "$demo" && "$top/build/sibyl" linkhist kneighbor-percs.sim \
+	--class LL,LR,D --bins 5 $plot)
+[ -n "$plot" ] && echo "plot: $demo/links.png"
+echo
+echo "Next: README.md (worked examples), docs/guide.md, make studies."

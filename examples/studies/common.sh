@@ -25,3 +25,68 @@ if [ -e "$out" ] && [ -z "$force" ]; then
 fi
 rm -rf "$out"
 mkdir -p "$out"
+
+# The scale of a study: smoke (the smallest run that still shows the
+# result; what `make check' runs), reduced (the default and `make
+# studies': minutes) or full (the thesis' scale).  Scripts set $scale from
+# --scale S or --full and call check_scale.
+check_scale() {
+	case $scale in
+	smoke|reduced|full) ;;
+	*) echo "$study: --scale must be smoke, reduced or full" >&2; exit 2 ;;
+	esac
+}
+
+# elapsed T0: seconds since T0 (from `date +%s'), e.g. "12 s".
+elapsed() { echo $(( $(date +%s) - $1 )) s; }
+
+# ptime SIMDIR: the predicted time of a simulation, in ps.
+ptime() {
+	tr -d '\n' <"$1/summary.json" |
+		grep -o '"predicted_time_ps": *[0-9]*' | sed 's/.*: *//'
+}
+
+# study_sibylcc SRC OUT: compile an MPI program for the emulator.  Uses
+# $SIBYLCC, else the wrapper of this source tree's build (headers and
+# library from the tree, not installed), else `sibylcc' on the PATH.
+study_sibylcc() {
+	if [ -n "${SIBYLCC:-}" ]; then
+		"$SIBYLCC" -O2 "$1" -o "$2"
+	elif [ -x "$here/../../build/emulator/sibylcc" ]; then
+		SIBYLCC_INCDIR=$here/../../emulator/include \
+		SIBYLCC_LIBDIR=$here/../../build \
+			"$here/../../build/emulator/sibylcc" -O2 "$1" -o "$2"
+	else
+		sibylcc -O2 "$1" -o "$2"
+	fi
+}
+
+# study_parallel J FILE: run each line of FILE as a shell command, J at a
+# time (the simulations of a study are independent: one per core).  The
+# lines see $sibyl exported.  Fails when any command failed.
+study_parallel() {
+	SIBYL_STUDY_DRIVER=$sibyl
+	export SIBYL_STUDY_DRIVER
+	tr '\n' '\0' <"$2" |
+		xargs -0 -P "$1" -n 1 sh -c 'sibyl=$SIBYL_STUDY_DRIVER; eval "$1"' sh ||
+		{ echo "$study: a simulation failed (commands in $2)" >&2; return 1; }
+}
+
+# study_plot BASE: draw the gnuplot script read from stdin twice, as
+# BASE.png and BASE.svg (the script must not set terminal or output).
+# Without gnuplot, says so and returns 0: the CSV and the report remain.
+study_plot() {
+	if ! command -v gnuplot >/dev/null 2>&1; then
+		echo "(gnuplot not installed: no $(basename "$1").png/.svg; apt-get install gnuplot-nox)"
+		cat >/dev/null
+		return 0
+	fi
+	_gp=$(cat)
+	for _f in png svg; do
+		if [ $_f = png ]; then _t="pngcairo size 900,600 noenhanced"
+		else _t="svg size 900,600 noenhanced"; fi
+		printf 'set terminal %s\nset output "%s.%s"\n%s\n' "$_t" "$1" $_f "$_gp" |
+			gnuplot || { echo "$study: gnuplot failed for $1.$_f" >&2; return 1; }
+	done
+	echo "plots: $1.png $1.svg"
+}

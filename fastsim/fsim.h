@@ -84,6 +84,9 @@ int fsim_config_write(const fsim_config *c, FILE *f);
 /* Document every section, key, type, default and every model's keys
  * (used by `sibyl sim --list-keys' and to check docs/machine.md). */
 void fsim_config_describe(FILE *f);
+/* The same as markdown tables, one per section and per network model
+ * (`sibyl sim --list-keys=markdown', docs/config-reference.md). */
+void fsim_config_describe_markdown(FILE *f);
 
 /* Parse text as a value of parameter p (the unit parser). */
 int fsim_parse_value(const netm_param *p, const char *text, netm_value *v,

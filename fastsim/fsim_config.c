@@ -12,6 +12,7 @@
  */
 #include "config.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -1698,15 +1699,22 @@ static void describe_params(FILE *f, const netm_param *p,
 	}
 }
 
-void fsim_config_describe(FILE *f)
+/* The registry's model names as net.model's choices, "simple|torus|..". */
+static void model_choices(char *buf, size_t len)
 {
-	char choices[512] = "";
-
+	buf[0] = '\0';
 	for (size_t i = 0; netm_registry[i]; i++) {
-		size_t n = strlen(choices);
-		snprintf(choices + n, sizeof choices - n, "%s%s", i ? "|" : "",
+		size_t n = strlen(buf);
+		snprintf(buf + n, len - n, "%s%s", i ? "|" : "",
 			 netm_registry[i]->name);
 	}
+}
+
+void fsim_config_describe(FILE *f)
+{
+	char choices[512];
+
+	model_choices(choices, sizeof choices);
 	fputs("Machine description keys (section.key for --set):\n", f);
 	for (int s = 0; s < NSECTIONS; s++) {
 		fprintf(f, "\n[%s] -- %s\n", sections[s].name, sections[s].doc);
@@ -1725,4 +1733,67 @@ void fsim_config_describe(FILE *f)
 			fputs("  (no parameters)\n", f);
 		describe_params(f, m->params, NULL);
 	}
+}
+
+/* Markdown text inside a table cell: the characters that would end the
+ * cell or start markup are escaped, so it reads as --list-keys prints it. */
+static void md_text(FILE *f, const char *s)
+{
+	for (; s && *s; s++) {
+		if (strchr("\\|`*<", *s))
+			fputc('\\', f);
+		fputc(*s, f);
+	}
+}
+
+static void md_params(FILE *f, const char *section, const netm_param *p,
+		      const char *choices)
+{
+	if (!p || !p->key) {
+		fputs("No parameters.\n", f);
+		return;
+	}
+	fputs("| key | type | default | description |\n"
+	      "|---|---|---|---|\n", f);
+	for (; p->key; p++) {
+		const char *ch = p == net_params ? choices : p->choices;
+		fprintf(f, "| `%s.%s` | %s", section, p->key,
+			type_name(p->type));
+		if (ch) {
+			fputc(' ', f);
+			md_text(f, ch);
+		}
+		fprintf(f, " | `%s` | ", p->def && *p->def ? p->def : "\"\"");
+		md_text(f, p->doc);
+		fputs(" |\n", f);
+	}
+}
+
+void fsim_config_describe_markdown(FILE *f)
+{
+	char choices[512];
+
+	model_choices(choices, sizeof choices);
+	for (int s = 0; s < NSECTIONS; s++) {
+		fprintf(f, "\n## [%s]\n\n%c%s.\n\n", sections[s].name,
+			toupper((unsigned char)sections[s].doc[0]),
+			sections[s].doc + 1);
+		md_params(f, sections[s].name, sections[s].params, choices);
+	}
+	for (size_t i = 0; netm_registry[i]; i++) {
+		const netm_ops *m = netm_registry[i];
+		fprintf(f, "\n## [net] with model = %s\n\n", m->name);
+		const char *sum = m->summary ? m->summary : "";
+		md_text(f, sum);
+		fputs(*sum && sum[strlen(sum) - 1] != '.' ? ".\n\n" : "\n\n", f);
+		md_params(f, "net", m->params, NULL);
+	}
+	fputs("\n## Units\n\n"
+	      "- TIME: ps, ns, us, ms, s (`1.5us`)\n"
+	      "- BANDWIDTH: B/s, kB/s, MB/s, GB/s, TB/s, KiB/s, MiB/s, GiB/s, "
+	      "TiB/s, bits as Gb/s or Gbit/s\n"
+	      "- SIZE: bytes, B, kB, MB, GB, TB, KiB, MiB, GiB, TiB\n"
+	      "- RATIO: `1.25` or `3/4`\n"
+	      "- BOOL: yes/no, true/false, on/off, 1/0\n"
+	      "- INT `MIN..MAX`: an integer in that range\n", f);
 }

@@ -47,8 +47,10 @@ static const char sim_usage[] =
 "                        (0.5, 3/4; 0 turns noise off; noise.scale)\n"
 "      --noise-cosched   captured noise: the same offset on every node\n"
 "                        (co-scheduled noise; noise.cosched=yes)\n"
-"      --list-keys       print every configuration key and network model\n"
-"                        with its default, and exit\n"
+"      --list-keys[=FMT] print every configuration key and network model\n"
+"                        with its default, and exit; FMT is text (the\n"
+"                        default) or markdown (the tables of\n"
+"                        docs/config-reference.md)\n"
 "\n"
 "What-if rules (no re-emulation needed; see docs/machine.md):\n"
 "  -r, --replace RULES   replacement rules, ';'-separated (repeatable):\n"
@@ -115,7 +117,7 @@ static const struct option sim_opts[] = {
 	{ "noise-seed", required_argument, NULL, OPT_NSEED },
 	{ "noise-scale", required_argument, NULL, OPT_NSCALE },
 	{ "noise-cosched", no_argument, NULL, OPT_NCOSCHED },
-	{ "list-keys", no_argument, NULL, OPT_LIST },
+	{ "list-keys", optional_argument, NULL, OPT_LIST },
 	{ "replace", required_argument, NULL, 'r' },
 	{ "skip", no_argument, NULL, OPT_SKIP },
 	{ "iters", required_argument, NULL, OPT_ITERS },
@@ -337,7 +339,16 @@ int cmd_sim(int argc, char **argv)
 				goto out;
 			break;
 		case OPT_LIST:
-			fsim_config_describe(stdout);
+			if (optarg && strcmp(optarg, "markdown") == 0) {
+				fsim_config_describe_markdown(stdout);
+			} else if (!optarg || strcmp(optarg, "text") == 0) {
+				fsim_config_describe(stdout);
+			} else {
+				tool_usage_error("--list-keys: unknown format "
+						 "'%s' (text or markdown)",
+						 optarg);
+				goto out;
+			}
 			rc = 0;
 			goto out;
 		case 'r':

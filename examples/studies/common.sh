@@ -1,40 +1,79 @@
-# common.sh -- what the study scripts share; sourced by each after it has
-# parsed its options.  Needs $study (the script's name, for messages),
-# $out (the output directory) and $force (non-empty: replace $out).
+# common.sh -- what the study scripts share.  A study script sets $study
+# (its file name, for messages), sources this file first, sets its own
+# defaults, parses its options and hands the common ones over, then calls
+# study_init:
 #
-# Sets $sibyl to the driver: $SIBYL, else build/sibyl of this source
-# tree, else `sibyl' on the PATH; checks that it runs; refuses an existing
-# $out without --force, and creates it empty.
+#   study=NAME.sh
+#   . "$(dirname "$0")/common.sh"
+#   while [ $# -gt 0 ]; do
+#   	case $1 in
+#   	--own) own=$2; shift 2 ;;
+#   	*) study_option "$@"; shift "$study_shift" ;;
+#   	esac
+#   done
+#   study_init
+#
+# The common options: -o DIR (default NAME.out), --scale S (smoke,
+# reduced or full; default reduced), --full (= --scale full), --jobs J
+# (default 2), --force (replace DIR), -h/--help (the script's header
+# comment, down to its `set -eu').
 
 here=$(cd "$(dirname "$0")" && pwd)
-if [ -n "${SIBYL:-}" ]; then
-	sibyl=$SIBYL
-elif [ -x "$here/../../build/sibyl" ]; then
-	sibyl=$here/../../build/sibyl
-else
-	sibyl=sibyl
-fi
-"$sibyl" --version >/dev/null 2>&1 || {
-	echo "$study: cannot run '$sibyl'; build Sibyl (sh quickstart.sh) or set SIBYL" >&2
-	exit 2
+out=${study%.sh}.out
+scale=reduced
+jobs=2
+force=
+
+# study_option ARGS...: take one common option off the front of ARGS;
+# $study_shift says how many words it used.  Anything else is an error.
+study_option() {
+	study_shift=1
+	case $1 in
+	-o|--scale|--jobs)
+		[ $# -ge 2 ] || { echo "$study: $1 needs a value; try --help" >&2; exit 2; }
+		study_shift=2
+		case $1 in
+		-o) out=$2 ;;
+		--scale) scale=$2 ;;
+		--jobs) jobs=$2 ;;
+		esac ;;
+	--full) scale=full ;;
+	--force) force=--force ;;
+	-h|--help) sed -n '2,/^set -eu/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'
+		exit 0 ;;
+	*) echo "$study: unknown argument '$1'; try --help" >&2; exit 2 ;;
+	esac
 }
 
-if [ -e "$out" ] && [ -z "$force" ]; then
-	echo "$study: '$out' exists; choose another -o DIR or pass --force" >&2
-	exit 2
-fi
-rm -rf "$out"
-mkdir -p "$out"
-
-# The scale of a study: smoke (the smallest run that still shows the
-# result; what `make check' runs), reduced (the default and `make
-# studies': minutes) or full (the thesis' scale).  Scripts set $scale from
-# --scale S or --full and call check_scale.
-check_scale() {
+# study_init: check the common options; set $sibyl to the driver
+# ($SIBYL, else build/sibyl of this source tree, else `sibyl' on the
+# PATH) and check that it runs; refuse an existing $out without --force,
+# and create it empty.
+study_init() {
+	case $jobs in
+	''|*[!0-9]*|0) echo "$study: --jobs must be a positive integer" >&2; exit 2 ;;
+	esac
 	case $scale in
 	smoke|reduced|full) ;;
 	*) echo "$study: --scale must be smoke, reduced or full" >&2; exit 2 ;;
 	esac
+	if [ -n "${SIBYL:-}" ]; then
+		sibyl=$SIBYL
+	elif [ -x "$here/../../build/sibyl" ]; then
+		sibyl=$here/../../build/sibyl
+	else
+		sibyl=sibyl
+	fi
+	"$sibyl" --version >/dev/null 2>&1 || {
+		echo "$study: cannot run '$sibyl'; build Sibyl (sh quickstart.sh) or set SIBYL" >&2
+		exit 2
+	}
+	if [ -e "$out" ] && [ -z "$force" ]; then
+		echo "$study: '$out' exists; choose another -o DIR or pass --force" >&2
+		exit 2
+	fi
+	rm -rf "$out"
+	mkdir -p "$out"
 }
 
 # elapsed T0: seconds since T0 (from `date +%s'), e.g. "12 s".
@@ -70,6 +109,16 @@ study_parallel() {
 	tr '\n' '\0' <"$2" |
 		xargs -0 -P "$1" -n 1 sh -c 'sibyl=$SIBYL_STUDY_DRIVER; eval "$1"' sh ||
 		{ echo "$study: a simulation failed (commands in $2)" >&2; return 1; }
+}
+
+# study_run FILE [WHAT]: run the simulations listed in FILE (see
+# study_parallel) $jobs at a time, saying how many (and WHAT they are)
+# and how long they took.
+study_run() {
+	echo "== $(wc -l <"$1") simulations${2:+ $2} ($jobs at a time)"
+	_t=$(date +%s)
+	study_parallel "$jobs" "$1"
+	echo "   $(elapsed "$_t")"
 }
 
 # study_plot BASE: draw the gnuplot script read from stdin twice, as

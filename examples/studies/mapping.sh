@@ -49,33 +49,18 @@
 # script's source tree, else `sibyl' on the PATH.
 set -eu
 
-out=mapping.out
-scale=reduced
+study=mapping.sh
+. "$(dirname "$0")/common.sh"
 face=
 compute=
-jobs=2
-force=
 while [ $# -gt 0 ]; do
 	case $1 in
-	-o) out=$2; shift 2 ;;
-	--scale) scale=$2; shift 2 ;;
-	--full) scale=full; shift ;;
 	--face-bytes) face=$2; shift 2 ;;
 	--compute) compute=$2; shift 2 ;;
-	--jobs) jobs=$2; shift 2 ;;
-	--force) force=--force; shift ;;
-	-h|--help) sed -n '2,/^set -eu/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'
-		exit 0 ;;
-	*) echo "mapping.sh: unknown argument '$1'; try --help" >&2; exit 2 ;;
+	*) study_option "$@"; shift "$study_shift" ;;
 	esac
 done
-
-study=mapping.sh
-case $jobs in
-''|*[!0-9]*|0) echo "$study: --jobs must be a positive integer" >&2; exit 2 ;;
-esac
-. "$(dirname "$0")/common.sh"
-check_scale
+study_init
 
 case $scale in
 full) ranks=64Ki; grid=64,32,32; dface=512 ;;
@@ -124,10 +109,7 @@ sim="\$sibyl sim '$out/stencil.trace' -q --set machine.cores_per_node=32 --set n
 		echo "$sim --map '$out/$m.map' -o '$out/$m.sim'"
 	done
 } >"$out/runs.txt"
-echo "== 3 simulations on PERCS ($jobs at a time)"
-t1=$(date +%s)
-study_parallel "$jobs" "$out/runs.txt"
-echo "   $(elapsed "$t1")"
+study_run "$out/runs.txt" "on PERCS"
 
 maps="rank blocked-drawer blocked-supernode"
 runs="rank.sim blocked-drawer.sim blocked-supernode.sim"

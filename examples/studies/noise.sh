@@ -32,11 +32,13 @@
 #                        162 flops per site and iteration, an order of
 #                        magnitude less than MILC's su3 operator, so its
 #                        flops are declared at 64 Mflop/s: 0.73 ms of
-#                        computation per iteration, about 1 ms with its
-#                        halo exchange and two global sums.  Assumption:
+#                        computation per iteration, 0.74 ms with its halo
+#                        exchange and two global sums.  Assumption:
 #                        the thesis gives only the whole run (491.9 ms).
 # The proxies are compiled with sibylcc and emulated once each with
-# `sibyl emulate --ranks R -np 2' in declared mode (-d: the arithmetic is
+# `sibyl emulate --ranks R -np 2 --cpu-factor 0' (only the declared
+# compute counts, so the traces do not depend on the emulating host's
+# speed, load or instrumentation) in declared mode (-d: the arithmetic is
 # declared, the messages are real), so they scale to many ranks; every
 # simulation of the study replays the same four traces.
 #
@@ -156,7 +158,7 @@ study_sibylcc "$here/../cg.c" "$out/cg"
 emulate() {
 	n=$1 r=$2 f=$3
 	shift 3
-	if ! "$sibyl" emulate --ranks "$r" -np 2 --flop-rate "$f" \
+	if ! "$sibyl" emulate --ranks "$r" -np 2 --cpu-factor 0 --flop-rate "$f" \
 		-o "$out/$n.trace" -- "$out/$n" "$@" >"$out/$n.out" 2>"$out/$n.err"
 	then
 		echo "noise.sh: the emulation of $n failed:" >&2

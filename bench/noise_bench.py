@@ -8,7 +8,8 @@
 The trace: `sibyl trace gen -p kneighbor -r R -k 4 -s 1KiB -c 1ms -i I
 --window 16` (defaults R = 262,144, I = 10), simulated on the `simple`
 model (1 us, 10 GB/s), one rank per node, as bench/sim_throughput.py does.
-Three runs, each repeated N times (default 3; the fastest is kept):
+Three runs, each repeated N times, round-robin (default 3; the fastest
+is kept):
 
   off       no noise
   pattern   a noise set with one pattern "1ms 10us 0s" on core 0 (= every
@@ -107,21 +108,25 @@ def main():
         pat, cap = write_sets(work)
         for d in (pat, cap):
             run([sibyl, "noise", "stats", d])
-        rows = []
-        for name, extra in (("off", []), ("pattern", ["--noise", pat]),
-                            ("captured", ["--noise", cap])):
-            out = os.path.join(work, name + ".sim")
-            best = cpu_best = None
-            for _ in range(a.repeat):
+        modes = (("off", []), ("pattern", ["--noise", pat]),
+                 ("captured", ["--noise", cap]))
+        best = {}
+        # Round-robin over the modes, so that a slow spell of the machine
+        # does not fall on one mode's repetitions only.
+        for _ in range(a.repeat):
+            for name, extra in modes:
+                out = os.path.join(work, name + ".sim")
                 shutil.rmtree(out, ignore_errors=True)
                 c = cpu()
                 t = time.perf_counter()
                 run([sibyl, "sim", trace, "-o", out, "-q"] + SIM_SET + extra)
                 t = time.perf_counter() - t
                 c = cpu() - c
-                best = t if best is None else min(best, t)
-                cpu_best = c if cpu_best is None else min(cpu_best, c)
-            rows.append((name, best, cpu_best, predicted(out)))
+                bt, bc = best.get(name, (t, c))
+                best[name] = (min(bt, t), min(bc, c))
+        rows = [(name, best[name][0], best[name][1],
+                 predicted(os.path.join(work, name + ".sim")))
+                for name, _ in modes]
     finally:
         if not a.workdir:
             shutil.rmtree(work, ignore_errors=True)
@@ -139,13 +144,17 @@ def main():
         for n, t, c, p in rows:
             print("%-9s %9.2fs %7.2f %9.2fs %7.2f %13.6f ms" %
                   (n, t, t / base, c, c / cbase, p / 1e9))
-    worst = max(c / cbase for _, _, c, _ in rows)
+    ratio = dict((n, c / cbase) for n, _, c, _ in rows)
     if any(p <= rows[0][3] for _, _, _, p in rows[1:]):
         print("noise_bench: a noisy run is not longer than the noiseless "
               "one", file=sys.stderr)
         return 1
-    print("target CPU-time ratio < 1.30: %s (worst %.2f)" %
-          ("met" if worst < 1.30 else "NOT met", worst), file=sys.stderr)
+    # The target (pattern noise adds less than 30%) is pattern noise's;
+    # captured noise is reported beside it.
+    print("pattern noise, target CPU-time ratio < 1.30: %s (%.2f); "
+          "captured noise: %.2f" %
+          ("met" if ratio["pattern"] < 1.30 else "NOT met",
+           ratio["pattern"], ratio["captured"]), file=sys.stderr)
     return 0
 
 

@@ -21,6 +21,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "netmodel.h"
 #include "noise.h"
 
 #define NOISE_MAX_CORES 1048576u
@@ -38,20 +39,6 @@ struct noise_set {
 	uint32_t ncores;
 	core_noise *cores;       /* ncores */
 };
-
-static int errf(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int errf(char *err, size_t errlen, const char *fmt, ...)
-{
-	if (err && errlen) {
-		va_list ap;
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
 
 noise_time noise_scale_time(noise_time d, int64_t num, int64_t den)
 {
@@ -243,7 +230,7 @@ static int load_file(noise_set *s, const char *path, int64_t fixed_core,
 {
 	FILE *fp = fopen(path, "r");
 	if (!fp)
-		return errf(err, errlen, "%s: cannot open: %s", path,
+		return netm_errf(err, errlen, "%s: cannot open: %s", path,
 			    strerror(errno));
 	pos ps = { .file = path, .line = 0, .err = err, .errlen = errlen };
 	char *line = NULL;
@@ -390,7 +377,7 @@ static int load_file(noise_set *s, const char *path, int64_t fixed_core,
 			goto oom;
 	}
 	if (ferror(fp)) {
-		errf(err, errlen, "%s: read error: %s", path, strerror(errno));
+		netm_errf(err, errlen, "%s: read error: %s", path, strerror(errno));
 		goto out;
 	}
 	/* Lengths of captured cores: given, or the end of the last detour. */
@@ -427,7 +414,7 @@ static int load_file(noise_set *s, const char *path, int64_t fixed_core,
 	rc = 0;
 	goto out;
 oom:
-	errf(err, errlen, "%s: out of memory", path);
+	netm_errf(err, errlen, "%s: out of memory", path);
 out:
 	free(prev_end);
 	free(line);
@@ -474,7 +461,7 @@ int noise_set_load(noise_set **out, const char *dir, char *err, size_t errlen)
 		err[0] = 0;
 	DIR *d = opendir(dir);
 	if (!d)
-		return errf(err, errlen, "%s: cannot open the noise set: %s "
+		return netm_errf(err, errlen, "%s: cannot open the noise set: %s "
 			    "(a noise set is a directory holding core0, "
 			    "core1, ... or one file 'cores')", dir,
 			    strerror(errno));
@@ -510,13 +497,13 @@ int noise_set_load(noise_set **out, const char *dir, char *err, size_t errlen)
 			continue;
 		struct stat st;
 		if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-			errf(err, errlen, "%s: not a regular file; a noise set "
+			netm_errf(err, errlen, "%s: not a regular file; a noise set "
 			     "holds only files core0, core1, ... or 'cores' "
 			     "(and README or *.md notes)", path);
 			goto out;
 		}
 		if (cf < 0) {
-			errf(err, errlen, "%s: %s; core files are named core0, "
+			netm_errf(err, errlen, "%s: %s; core files are named core0, "
 			     "core1, ... (decimal, no leading zero)", path,
 			     cf == -1 ? "core index with a leading zero" :
 			     "core index out of range");
@@ -527,7 +514,7 @@ int noise_set_load(noise_set **out, const char *dir, char *err, size_t errlen)
 		} else if (strcmp(names[i], "cores") == 0) {
 			have_cores = 1;
 		} else {
-			errf(err, errlen, "%s: unknown file in the noise set; "
+			netm_errf(err, errlen, "%s: unknown file in the noise set; "
 			     "a noise set holds core0, core1, ... or one file "
 			     "'cores' (README and *.md are ignored): rename or "
 			     "remove it", path);
@@ -535,7 +522,7 @@ int noise_set_load(noise_set **out, const char *dir, char *err, size_t errlen)
 		}
 	}
 	if (have_cores && have_core_files) {
-		errf(err, errlen, "%s: holds both 'cores' and per-core files "
+		netm_errf(err, errlen, "%s: holds both 'cores' and per-core files "
 		     "(coreN); use one form: move the lines of the coreN files "
 		     "into 'cores' with a core column, or split 'cores'", dir);
 		goto out;
@@ -557,7 +544,7 @@ int noise_set_load(noise_set **out, const char *dir, char *err, size_t errlen)
 	rc = 0;
 	goto out;
 oom:
-	errf(err, errlen, "%s: out of memory loading the noise set", dir);
+	netm_errf(err, errlen, "%s: out of memory loading the noise set", dir);
 out:
 	for (size_t i = 0; i < nn; i++)
 		free(names[i]);
@@ -645,7 +632,7 @@ int noise_inj_new(noise_inj **out, const noise_set *set,
 {
 	*out = NULL;
 	if (p->scale_den <= 0 || p->scale_num < 0)
-		return errf(err, errlen, "noise scale %" PRId64 "/%" PRId64
+		return netm_errf(err, errlen, "noise scale %" PRId64 "/%" PRId64
 			    " is not a ratio >= 0", p->scale_num,
 			    p->scale_den);
 	noise_inj *in = calloc(1, sizeof *in);
@@ -676,7 +663,7 @@ int noise_inj_new(noise_inj **out, const noise_set *set,
 		uint64_t fn, fd;
 		in->core[c].ops->fraction(in->core[c].src, &fn, &fd);
 		if (fn >= fd && fn) {
-			errf(err, errlen, "noise scale %" PRId64 "/%" PRId64
+			netm_errf(err, errlen, "noise scale %" PRId64 "/%" PRId64
 			     " makes the %s noise of core %u take %.4g%% of "
 			     "the time or more: the core would never finish "
 			     "anything; use a smaller scale", p->scale_num,
@@ -692,7 +679,7 @@ int noise_inj_new(noise_inj **out, const noise_set *set,
 	return 0;
 oom:
 	noise_inj_free(in);
-	return errf(err, errlen, "out of memory building the noise");
+	return netm_errf(err, errlen, "out of memory building the noise");
 }
 
 void noise_inj_free(noise_inj *in)
@@ -769,12 +756,12 @@ int noise_cursor_at(noise_cursor *c, noise_time d, noise_time *t, char *err,
 		c->pos = e;
 		c->next = c->ops->next(c->src, c->node, c->core, e);
 		if (__builtin_add_overflow(e, a, &e))
-			return errf(err, errlen, "noise on node %u core %u "
+			return netm_errf(err, errlen, "noise on node %u core %u "
 				    "extends work started at %" PRId64 " ps "
 				    "beyond the time range", c->node, c->core,
 				    s);
 	}
-	return errf(err, errlen, "noise on node %u core %u: the end of %"
+	return netm_errf(err, errlen, "noise on node %u core %u: the end of %"
 		    PRId64 " ps of work started at %" PRId64 " ps did not "
 		    "settle after %d extensions (the noise takes nearly all "
 		    "the time); use a smaller --noise-scale", c->node, c->core,

@@ -7,14 +7,6 @@
 . "$SIBYL_SRCDIR/tests/lib.sh"
 . "$SIBYL_SRCDIR/tests/simlib.sh"
 
-# py SCRIPT ARGS...: a Python check; its failure is a test failure.
-py() {
-	checks=$((checks + 1))
-	script=$1; shift
-	python3 -c "$script" "$@" >"$T/py.out" 2>&1 ||
-		fail "python check failed: $(head -5 "$T/py.out")"
-}
-
 # body FILE: the mapping lines of FILE, without the header comments.
 body() { grep -v '^#' "$1"; }
 

@@ -9,15 +9,6 @@ else
 	echo "python3 not found: the JSON checks are skipped" >&2
 fi
 
-# py SCRIPT ARGS...: run a Python check; its failure is a test failure.
-py() {
-	checks=$((checks + 1))
-	script=$1; shift
-	if ! python3 -c "$script" "$@" >"$T/py.out" 2>&1; then
-		fail "python check failed: $(head -5 "$T/py.out")"
-	fi
-}
-
 # ---------------------------------------------------------- the driver
 expect_ok "$SIBYL" --help
 expect_grep '^Usage: sibyl' "$T/out"

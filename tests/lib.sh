@@ -6,6 +6,7 @@
 #   expect_exit N CMD...  run CMD, fail unless it exits N
 #   expect_grep PATTERN FILE   fail unless FILE matches the extended regex
 #   finish            exit 1 if anything failed, else 0
+#   py SCRIPT ARGS... run a Python check (python3 -c); fail unless it exits 0
 set -u
 : "${SIBYL:?SIBYL must point at the sibyl driver}"
 : "${SIBYL_SRCDIR:?SIBYL_SRCDIR must point at the source tree}"
@@ -47,4 +48,12 @@ finish() {
 	echo "$test_name: $checks checks, $failures failed" >&2
 	[ "$failures" -eq 0 ]
 	exit $?
+}
+
+# py SCRIPT ARGS...: a Python check; its failure is a test failure.
+py() {
+	checks=$((checks + 1))
+	script=$1; shift
+	python3 -c "$script" "$@" >"$T/py.out" 2>&1 ||
+		fail "python check failed: $(head -5 "$T/py.out")"
 }

@@ -312,6 +312,7 @@ typedef struct fsim_result {
 	/* noise (noise.dir set): the time detours added to SEBs, in total
 	 * and per PE (busy counts computation only; idle excludes noise) */
 	int noise;
+	uint64_t noise_seed;        /* noise.seed, or sim.seed for -1 */
 	netm_time noise_total;
 	fsim_stat noise_pe;
 	netm_totals net;

@@ -917,22 +917,15 @@ static void pe_stats(engine *e)
 {
 	fsim_result *r = e->res;
 	fsim_stat *b = &r->busy, *i = &r->idle;
-	double sb = 0, si = 0, sn = 0;
+	fsim_stat *n = &r->noise_pe;
+	double sb = 0, si = 0;
 	for (uint32_t p = 0; p < e->npes; p++) {
 		netm_time busy = e->pes[p].busy;
 		netm_time noise = e->noise_pe ? e->noise_pe[p] : 0;
 		netm_time idle = r->predicted - busy - noise;
 		if (r->noise) {
-			fsim_stat *n = &r->noise_pe;
-			if (p == 0 || noise < n->min) {
-				n->min = noise;
-				n->min_pe = p;
-			}
-			if (p == 0 || noise > n->max) {
-				n->max = noise;
-				n->max_pe = p;
-			}
-			sn += (double)noise;
+			if (p == 0 || noise < n->min) { n->min = noise; n->min_pe = p; }
+			if (p == 0 || noise > n->max) { n->max = noise; n->max_pe = p; }
 			r->noise_total += noise;
 		}
 		if (p == 0 || busy < b->min) { b->min = busy; b->min_pe = p; }
@@ -944,7 +937,7 @@ static void pe_stats(engine *e)
 	}
 	b->mean = e->npes ? sb / e->npes : 0;
 	i->mean = e->npes ? si / e->npes : 0;
-	r->noise_pe.mean = e->npes ? sn / e->npes : 0;
+	n->mean = e->npes ? (double)r->noise_total / e->npes : 0;
 }
 
 static int write_summaries(engine *e)
@@ -1053,6 +1046,7 @@ static int setup_noise(engine *e, uint64_t sim_seed)
 		.scale_den = scale ? scale->den : 1,
 		.cosched = cosched && cosched->i,
 	};
+	e->res->noise_seed = np.seed;
 	int rc = noise_inj_new(&e->noise, set, &np, msg, sizeof msg);
 	noise_set_free(set);
 	if (rc)

@@ -168,16 +168,13 @@ void fsim_result_print(const fsim_result *r, const fsim_opts *o, FILE *f)
 						       "scale");
 		const netm_value *co = fsim_config_get(o->cfg, "noise",
 						       "cosched");
-		const netm_value *sd = fsim_config_get(o->cfg, "noise", "seed");
-		if (sd && sd->i < 0)
-			sd = fsim_config_get(o->cfg, "sim", "seed");
 		put_stat(f, "noise", &r->noise_pe);
 		fprintf(f, "noise            ");
 		put_human_time(f, (double)r->noise_total);
 		fprintf(f, " injected in total (%" PRId64 " ps) from %s, "
-			"scale %" PRId64 "/%" PRId64 ", seed %" PRId64 "%s\n",
+			"scale %" PRId64 "/%" PRId64 ", seed %" PRIu64 "%s\n",
 			r->noise_total, dir ? dir->s : "?", sc ? sc->num : 1,
-			sc ? sc->den : 1, sd ? sd->i : 0,
+			sc ? sc->den : 1, r->noise_seed,
 			co && co->i ? ", co-scheduled" : "");
 	}
 	fprintf(f, "network          %" PRIu64 " packets, %" PRIu64 " hops, "

@@ -133,14 +133,17 @@ static const struct option sim_opts[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
-/* --noise, --noise-seed, --noise-scale, --noise-cosched: the [noise]
- * keys (docs/noise.md), so machine.conf reproduces the run. */
-static int set_noise_key(fsim_config *cfg, int opt, const char *arg)
+/* The options that are short for one configuration key (--cpu-factor,
+ * --map, the [noise] keys of docs/noise.md): set as keys, so that
+ * machine.conf reproduces the run. */
+static int set_option_key(fsim_config *cfg, int opt, const char *arg)
 {
 	static const struct {
 		int opt;
 		const char *key, *name;
 	} keys[] = {
+		{ OPT_CPU, "cpu.factor", "--cpu-factor" },
+		{ OPT_MAP, "machine.map", "--map" },
 		{ OPT_NOISE, "noise.dir", "--noise" },
 		{ OPT_NSEED, "noise.seed", "--noise-seed" },
 		{ OPT_NSCALE, "noise.scale", "--noise-scale" },
@@ -309,33 +312,13 @@ int cmd_sim(int argc, char **argv)
 				goto out;
 			}
 			break;
-		case OPT_CPU: {
-			char buf[256];
-			snprintf(buf, sizeof buf, "cpu.factor=%s", optarg);
-			if (fsim_config_set(cfg, buf, err, sizeof err)) {
-				tool_error("--cpu-factor: %s", err);
-				goto out;
-			}
-			break;
-		}
-		case OPT_MAP: {
-			char *set = tool_config_assignment("machine.map",
-							   optarg);
-			if (!set || fsim_config_set(cfg, set, err,
-						    sizeof err)) {
-				tool_error("--map: %s", set ? err :
-					   "out of memory");
-				free(set);
-				goto out;
-			}
-			free(set);
-			break;
-		}
+		case OPT_CPU:
+		case OPT_MAP:
 		case OPT_NOISE:
 		case OPT_NSEED:
 		case OPT_NSCALE:
 		case OPT_NCOSCHED:
-			if (set_noise_key(cfg, c, optarg))
+			if (set_option_key(cfg, c, optarg))
 				goto out;
 			break;
 		case OPT_LIST:

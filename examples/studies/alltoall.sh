@@ -108,15 +108,9 @@ while [ $# -gt 0 ]; do
 	*) study_option "$@"; shift "$study_shift" ;;
 	esac
 done
-# bytes SIZE: 32KiB, 1MiB or a byte count, in bytes.
-bytes() {
-	echo "$1" | awk '/^[0-9]+KiB$/ { print $0 * 1024; next }
-		/^[0-9]+MiB$/ { print $0 * 1048576; next }
-		/^[0-9]+$/ && $0 > 0 { print $0; next } { print "bad" }'
-}
 if [ -n "$sizes" ]; then
 	for s in $(echo "$sizes" | tr ',' ' '); do
-		[ "$(bytes "$s")" != bad ] || {
+		[ "$(study_bytes "$s")" != bad ] || {
 			echo "$study: --sizes: '$s' is not a size (32KiB, 1MiB, 4096)" >&2
 			exit 2
 		}
@@ -144,9 +138,9 @@ esac
 nodes=$((drawers * npd))
 ranks=$((nodes * cores))
 want=$series
-sbytes=$(bytes "$series")
+sbytes=$(study_bytes "$series")
 # The series is recorded only if its size is among those simulated.
-case " $(for s in $list; do bytes "$s"; done | tr '\n' ' ')" in
+case " $(for s in $list; do study_bytes "$s"; done | tr '\n' ' ')" in
 *" $sbytes "*) ;;
 *) series=; sbytes=0 ;;
 esac
@@ -171,7 +165,7 @@ rev=
 for s in $list; do rev="$s $rev"; done
 {
 	for s in $rev; do
-		b=$(bytes "$s")
+		b=$(study_bytes "$s")
 		for m in percs percs-s9; do
 			for o in pairwise percs; do
 				cfg=
@@ -232,7 +226,7 @@ lockstep() {
 echo "machine,order,msg_bytes,d_bytes,time_ps,bound_ps,inject_bound_ps,binding_ps,ratio_to_bound,ratio_to_inject,ratio_to_binding,speedup,lockstep_ps" \
 	>"$out/alltoall.csv"
 for s in $list; do
-	b=$(bytes "$s")
+	b=$(study_bytes "$s")
 	for m in percs percs-s9; do
 		tpw=$(ptime "$out/$m-pairwise-$b.sim")
 		for o in pairwise percs; do
@@ -315,7 +309,7 @@ kib() { awk -v b="$1" 'BEGIN { if (b >= 1048576) printf "%g MiB", b / 1048576
 	echo "| m | machine | pairwise | PERCS-aware | speedup | PERCS-aware / (d/B_LR) | PERCS-aware / injection bound | pairwise / lockstep estimate |"
 	echo "|---:|---|---:|---:|---:|---:|---:|---:|"
 	for s in $list; do
-		b=$(bytes "$s")
+		b=$(study_bytes "$s")
 		for m in percs percs-s9; do
 			awk -F, -v m="$m" -v b="$b" -v k="$(kib "$b")" '
 				$1 == m && $3 == b && $2 == "pairwise" { tp = $5; lp = $13 }

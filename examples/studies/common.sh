@@ -76,6 +76,14 @@ study_init() {
 	mkdir -p "$out"
 }
 
+# study_bytes SIZE: 32KiB, 1MiB or a byte count, in bytes; "bad" for
+# anything else.
+study_bytes() {
+	echo "$1" | awk '/^[0-9]+KiB$/ { print $0 * 1024; next }
+		/^[0-9]+MiB$/ { print $0 * 1048576; next }
+		/^[0-9]+$/ && $0 > 0 { print $0; next } { print "bad" }'
+}
+
 # elapsed T0: seconds since T0 (from `date +%s'), e.g. "12 s".
 elapsed() { echo $(( $(date +%s) - $1 )) s; }
 

@@ -82,9 +82,13 @@ if [ -z "$face" ]; then
 	face=${dface}KiB
 	fkib=$dface
 else
-	fkib=$(echo "$face" |
-		awk '/KiB$/ { print $0 + 0; next } /MiB$/ { print ($0 + 0) * 1024; next }
-		     { print $0 / 1024 }')
+	fb=$(study_bytes "$face")
+	[ "$fb" != bad ] || {
+		echo "$study: --face-bytes: '$face' is not a size (128KiB, 1MiB, 4096)" >&2
+		rmdir "$out"
+		exit 2
+	}
+	fkib=$(awk -v b="$fb" 'BEGIN { print b / 1024 }')
 fi
 if [ -z "$compute" ]; then
 	compute=$(awk -v f="$fkib" 'BEGIN { printf "%dus", 150000 * f / 512 }')

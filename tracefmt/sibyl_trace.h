@@ -234,6 +234,17 @@ typedef struct sibt_trace sibt_trace;
  */
 SIBT_EXPORT int sibt_trace_open(sibt_trace **tp, const char *path, int flags,
 				char *errbuf, size_t errlen);
+/*
+ * sibt_trace_open with a caller-owned scratch directory: a bundle is
+ * unpacked into `scratch', an existing empty directory that the caller
+ * created and removes (with what is in it) after sibt_trace_close().  A
+ * program that cleans up on signals registers `scratch' before the call,
+ * so that an interrupted unpack leaves nothing behind.  With scratch NULL
+ * this is sibt_trace_open.  A directory trace ignores `scratch'.
+ */
+SIBT_EXPORT int sibt_trace_open_in(sibt_trace **tp, const char *path,
+				   int flags, const char *scratch,
+				   char *errbuf, size_t errlen);
 SIBT_EXPORT void sibt_trace_close(sibt_trace *t);
 SIBT_EXPORT const char *sibt_trace_errmsg(const sibt_trace *t);
 

@@ -42,7 +42,8 @@ typedef struct tf_file {
 struct sibt_trace {
 	uint32_t magic;
 	char *dir;              /* directory read */
-	int bundle;             /* dir is a private scratch copy */
+	int bundle;             /* dir is a scratch copy of a bundle */
+	int own_scratch;        /* ... that trace_free removes */
 	tf_manifest man;
 	uint32_t npes, nprocs, window;
 	tf_file *files;
@@ -903,7 +904,7 @@ static void trace_free(sibt_trace *t)
 	tf_manifest_free(&t->man);
 	if (t->zinit)
 		inflateEnd(&t->z);
-	if (t->bundle && t->dir)
+	if (t->own_scratch && t->dir)
 		tf_rmtree(t->dir);
 	free(t->dir);
 	t->magic = TRACE_DEAD;
@@ -912,6 +913,12 @@ static void trace_free(sibt_trace *t)
 
 int sibt_trace_open(sibt_trace **tp, const char *path, int flags,
 		    char *errbuf, size_t errlen)
+{
+	return sibt_trace_open_in(tp, path, flags, NULL, errbuf, errlen);
+}
+
+int sibt_trace_open_in(sibt_trace **tp, const char *path, int flags,
+		       const char *scratch, char *errbuf, size_t errlen)
 {
 	sibt_trace *t;
 	struct stat st;
@@ -934,6 +941,16 @@ int sibt_trace_open(sibt_trace **tp, const char *path, int flags,
 			rc = terr(t, SIBT_ENOMEM, "out of memory");
 			goto fail;
 		}
+	} else if (scratch) {
+		if (!(t->dir = strdup(scratch))) {
+			rc = terr(t, SIBT_ENOMEM, "out of memory");
+			goto fail;
+		}
+		t->bundle = 1;  /* the caller owns and removes scratch */
+		rc = sibt_bundle_unpack(path, scratch, 1, t->err,
+					sizeof t->err);
+		if (rc)
+			goto fail;
 	} else {
 		const char *tmp = getenv("TMPDIR");
 		char *tpl = tf_path_join(tmp && *tmp ? tmp : "/tmp",
@@ -947,6 +964,7 @@ int sibt_trace_open(sibt_trace **tp, const char *path, int flags,
 		}
 		t->dir = tpl;
 		t->bundle = 1;
+		t->own_scratch = 1;
 		rc = sibt_bundle_unpack(path, tpl, 1, t->err, sizeof t->err);
 		if (rc)
 			goto fail;

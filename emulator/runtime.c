@@ -390,6 +390,141 @@ static void overflow(size_t slot, const char *how)
 	emu_tr_abort(3);
 }
 
+/* ---------------------------------------------------- fatal signals */
+
+/*
+ * A fault in the program (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT) is
+ * reported with the virtual rank that was running, then goes to the
+ * handler installed before (Open MPI's backtrace) or takes its default
+ * action, so that mpirun and `sibyl emulate' see the signal.  The handler
+ * runs on an alternate stack (a rank's stack may be what overflowed) and
+ * formats with nothing but write().  The ULT pool's guard-page handler,
+ * installed later, passes every SIGSEGV that is not a stack overflow on
+ * to this one.
+ */
+static const struct { int sig; const char *name, *what; } fatal_sigs[] = {
+	{ SIGSEGV, "SIGSEGV", "invalid memory reference" },
+	{ SIGBUS, "SIGBUS", "bus error" },
+	{ SIGFPE, "SIGFPE", "arithmetic exception" },
+	{ SIGILL, "SIGILL", "illegal instruction" },
+	{ SIGABRT, "SIGABRT", "abort" },
+};
+#define NFATAL (sizeof fatal_sigs / sizeof fatal_sigs[0])
+static struct sigaction fatal_old[NFATAL];
+#define FATAL_ALTSTACK (64 * 1024)
+
+static void fatal_put(char *buf, size_t cap, size_t *n, const char *s)
+{
+	while (*s && *n + 1 < cap)
+		buf[(*n)++] = *s++;
+}
+
+static void fatal_putu(char *buf, size_t cap, size_t *n, uint64_t v,
+		       int base)
+{
+	char d[24], *p = d + sizeof d;
+	*--p = 0;
+	do {
+		*--p = "0123456789abcdef"[v % (unsigned)base];
+		v /= (unsigned)base;
+	} while (v);
+	fatal_put(buf, cap, n, base == 16 ? "0x" : "");
+	fatal_put(buf, cap, n, p);
+}
+
+static void fatal_signal(int sig, siginfo_t *si, void *uctx)
+{
+	const emu_rank *r = emu.current;
+	char buf[512];
+	size_t n = 0, i;
+
+	for (i = 0; i < NFATAL && fatal_sigs[i].sig != sig; i++)
+		;
+	fatal_put(buf, sizeof buf, &n, "sibyl: ");
+	if (r) {
+		fatal_put(buf, sizeof buf, &n, "rank ");
+		fatal_putu(buf, sizeof buf, &n, (uint64_t)r->world, 10);
+		fatal_put(buf, sizeof buf, &n, " (process ");
+		fatal_putu(buf, sizeof buf, &n, (uint64_t)emu.proc, 10);
+		fatal_put(buf, sizeof buf, &n, ")");
+	} else {
+		fatal_put(buf, sizeof buf, &n, "process ");
+		fatal_putu(buf, sizeof buf, &n, (uint64_t)emu.proc, 10);
+		fatal_put(buf, sizeof buf, &n, " (in the runtime, no rank "
+			  "running)");
+	}
+	fatal_put(buf, sizeof buf, &n, " received ");
+	fatal_put(buf, sizeof buf, &n, i < NFATAL ? fatal_sigs[i].name :
+		  "a fatal signal");
+	if (i < NFATAL) {
+		fatal_put(buf, sizeof buf, &n, " (");
+		fatal_put(buf, sizeof buf, &n, fatal_sigs[i].what);
+		fatal_put(buf, sizeof buf, &n, ")");
+	}
+	if (si && si->si_code > 0 && sig != SIGABRT) {
+		fatal_put(buf, sizeof buf, &n, " at address ");
+		fatal_putu(buf, sizeof buf, &n, (uint64_t)(uintptr_t)
+			   si->si_addr, 16);
+	}
+	if (r && r->in_call && r->blocked_in) {
+		fatal_put(buf, sizeof buf, &n, " inside ");
+		fatal_put(buf, sizeof buf, &n, r->blocked_in);
+	} else if (r) {
+		fatal_put(buf, sizeof buf, &n, " in the program's own code");
+	}
+	fatal_put(buf, sizeof buf, &n, "; the emulation stops (debug it "
+		  "with a smaller --ranks, or under gdb as the process "
+		  "runs one rank at a time)\n");
+	ssize_t w = write(STDERR_FILENO, buf, n);
+	(void)w;
+
+	/* Then whoever handled it before (Open MPI prints a backtrace). */
+	const struct sigaction *old = i < NFATAL ? &fatal_old[i] : NULL;
+	if (old && (old->sa_flags & SA_SIGINFO) && old->sa_sigaction) {
+		sigaction(sig, old, NULL);
+		old->sa_sigaction(sig, si, uctx);
+		return;
+	}
+	if (old && !(old->sa_flags & SA_SIGINFO) &&
+	    old->sa_handler != SIG_DFL && old->sa_handler != SIG_IGN) {
+		sigaction(sig, old, NULL);
+		old->sa_handler(sig);
+		return;
+	}
+	struct sigaction dfl;
+	memset(&dfl, 0, sizeof dfl);
+	dfl.sa_handler = SIG_DFL;
+	sigemptyset(&dfl.sa_mask);
+	sigaction(sig, &dfl, NULL);
+	/* A fault repeats when the handler returns; a sent signal (kill,
+	 * abort()) must be sent again. */
+	if (!si || si->si_code <= 0)
+		raise(sig);
+}
+
+static void install_fatal_handlers(void)
+{
+	static char *altstack;
+	stack_t ss;
+	struct sigaction sa;
+
+	if (!altstack && (altstack = malloc(FATAL_ALTSTACK))) {
+		ss.ss_sp = altstack;
+		ss.ss_size = FATAL_ALTSTACK;
+		ss.ss_flags = 0;
+		if (sigaltstack(&ss, NULL) != 0) {
+			free(altstack);
+			altstack = NULL;
+		}
+	}
+	memset(&sa, 0, sizeof sa);
+	sa.sa_sigaction = fatal_signal;
+	sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < NFATAL; i++)
+		sigaction(fatal_sigs[i].sig, &sa, &fatal_old[i]);
+}
+
 static char *default_trace(const char *argv0)
 {
 	const char *b = strrchr(argv0, '/');
@@ -459,6 +594,7 @@ int main(int argc, char **argv)
 	sibt_block_range(emu.nranks, (uint32_t)emu.nprocs,
 			 (uint32_t)emu.proc, &emu.first, &emu.count);
 
+	install_fatal_handlers();
 	ult_pool_opts po = { emu.count, emu.stack_size, -1, overflow };
 	if (ult_pool_init(&po, err, sizeof err))
 		emu_fatal("cannot reserve the stacks of %u ranks: %s",
@@ -484,8 +620,11 @@ int main(int argc, char **argv)
 	int code = 0;
 	for (uint32_t i = 0; i < emu.count; i++) {
 		emu_rank *r = &emu.ranks[i];
-		if (r->exit_code && !code)
+		if (r->exit_code && !code) {
 			code = r->exit_code;
+			fprintf(stderr, "sibyl: rank %d ended with status %d "
+				"after MPI_Finalize\n", r->world, code);
+		}
 		emu_rec_free(r);
 		free(r->samples);
 	}

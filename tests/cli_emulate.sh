@@ -226,6 +226,7 @@ case ${FAKE:-ok} in
 ok) gen "$np" ;;
 none) exit 0 ;;
 fail) gen "$np" && exit 3 ;;
+failcut) gen "$np" && rm "$SIBYL_TRACE/proc-000001.sdat" && exit 3 ;;
 cut) gen "$np" && f="$SIBYL_TRACE/proc-000001.sdat" &&
      head -c $(($(wc -c <"$f") / 2)) "$f" >"$f.cut" && mv "$f.cut" "$f" ;;
 fewer) gen $((np - 1)) ;;
@@ -279,6 +280,12 @@ expect_grep '^npes = 16$' "$W/ring.trace/MANIFEST"
 # ... but a failed run leaves the old trace alone.
 cp "$W/ring.trace/MANIFEST" "$T/manifest.old"
 fake fail
+expect_exit 1 run --force --ranks 8 -np 2 -- ./ring
+expect_grep '\./ring exited with status 3 after every rank finished; the trace is complete and stays in \./ring\.trace\.partial' \
+	"$T/err"
+checks=$((checks + 1))
+cmp -s "$W/ring.trace/MANIFEST" "$T/manifest.old" || fail "a failed --force run changed ring.trace"
+fake failcut
 expect_exit 1 run --force --ranks 8 -np 2 -- ./ring
 expect_grep 'emulation failed \(mpirun exited 3\); the incomplete trace is left in \./ring\.trace\.partial$' \
 	"$T/err"

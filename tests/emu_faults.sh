@@ -2,7 +2,8 @@
 # Faults are reported, not hung on: a global deadlock lists every blocked
 # rank and its call; leaked requests and unreceived messages are listed at
 # the end; MPI errors name the rank, the call and the error class; a stack
-# overflow names the rank and says how to raise the stack size.  Each
+# overflow names the rank and says how to raise the stack size; a
+# segmentation fault names the rank that was running.  Each
 # ends with a non-zero exit and `sibyl emulate' keeps no complete-looking
 # trace.
 . "$SIBYL_SRCDIR/tests/lib.sh"
@@ -80,4 +81,36 @@ done
 # The same program runs with enough stack.
 expect_ok "$SIBYL" emulate -q --ranks 8 -np 1 --stack-size 4MiB \
 	-o "$T/deep2.trace" -- "$T/deep"
+
+# A segmentation fault in a rank's own code names the virtual rank, and
+# the signal reaches the launcher's report.
+cat >"$T/segv.c" <<'PROG'
+#include <mpi.h>
+#include <stdlib.h>
+int main(int argc, char **argv)
+{
+	int rank;
+	MPI_Init(&argc, &argv);
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	MPI_Barrier(MPI_COMM_WORLD);
+	if (rank == 5) {
+		volatile int *p = (volatile int *)(argc > 99 ? malloc(4) : 0);
+		*p = 1;
+	}
+	MPI_Finalize();
+	return 0;
+}
+PROG
+emu_build segv "$T/segv.c" || finish
+for np in 1 2; do
+	checks=$((checks + 1))
+	rm -rf "$T/segv.trace" "$T/segv.trace.partial"
+	"$SIBYL" emulate -q --ranks 8 -np $np -o "$T/segv.trace" -- \
+		"$T/segv" >"$T/out" 2>"$T/err"
+	[ $? -eq 1 ] || fail "segv on $np process(es): not exit 1"
+	expect_grep "sibyl: rank 5 \(process $((np - 1))\) received SIGSEGV \
+\(invalid memory reference\) at address 0x0 in the program's own code" \
+		"$T/err"
+	[ ! -e "$T/segv.trace" ] || fail "segv: a trace was left"
+done
 finish

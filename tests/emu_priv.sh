@@ -200,7 +200,9 @@ if [ $st -ne 13 ] || ! grep -q '^PASS priv_exit$' "$T/out" ||
 	show_output
 fi
 expect_ok "$SIBYL" trace check "$T/exit.trace"
-# Under the launcher a non-zero status fails the run, on 2 processes too.
+# Under the launcher a non-zero status fails the run, on 2 processes too;
+# the trace stays in .partial, and is called complete, as it is.  The
+# status is that of the first process to exit (rank 3: 13, rank 7: 17).
 priv_run priv_exit 2 8 auto after
 checks=$((checks + 1))
 if [ "$emu_status" -ne 1 ] || ! grep -q '^PASS priv_exit$' "$T/out" ||
@@ -208,6 +210,11 @@ if [ "$emu_status" -ne 1 ] || ! grep -q '^PASS priv_exit$' "$T/out" ||
 	fail "priv_exit after on 2 processes: exited $emu_status, want 1"
 	show_output
 fi
+expect_grep "priv_exit exited with status 1[37] after every rank finished; the trace is complete and stays in .*priv_exit.trace.partial" "$T/err"
+expect_grep "sibyl: rank 3 ended with status 13 after MPI_Finalize" "$T/err"
+checks=$((checks + 1))
+! grep -q "incomplete" "$T/err" || fail "priv_exit after: called incomplete"
+expect_ok "$SIBYL" trace check "$T/priv_exit.trace.partial"
 expect_pass priv_exit 2 8 auto zero
 expect_ok "$SIBYL" trace check "$T/priv_exit.trace"
 for np in 1 2; do

@@ -126,7 +126,9 @@ static const char emulate_usage[] =
 "  0  the emulation succeeded and TRACE is complete\n"
 "  1  the emulation failed (APP or mpirun exited non-zero, was killed, or\n"
 "     left an incomplete trace); whatever was written stays in\n"
-"     TRACE.partial for 'sibyl trace info' and 'sibyl sim'\n"
+"     TRACE.partial for 'sibyl trace info' and 'sibyl sim'; the message\n"
+"     says whether that trace is complete (APP exited non-zero after\n"
+"     every rank finished, e.g. exit(3) after MPI_Finalize)\n"
 "  2  usage error, TRACE is in the way, or mpirun cannot be run; nothing\n"
 "     was run\n"
 "\n"
@@ -1384,6 +1386,21 @@ int cmd_emulate(int argc, char **argv)
 	seconds = now_seconds() - t0;
 
 	rc = EXIT_PROBLEMS;
+	if (WIFEXITED(status) && WEXITSTATUS(status) != 0 &&
+	    access(partial, F_OK) == 0 &&
+	    verify_trace(partial, &o, &res, why, sizeof(why)) == 0) {
+		/* Every process closed its data file: APP chose its status
+		 * after MPI_Finalize (exit(3)), or the runtime found the
+		 * program erroneous (leaked requests) and said so.  The
+		 * trace is complete, and is called that; it stays in
+		 * TRACE.partial, as a failed run's does. */
+		tool_error("%s exited with status %d after every rank "
+			   "finished; the trace is complete and stays in %s "
+			   "('sibyl trace info' and 'sibyl sim' read it; "
+			   "rename it to %s to keep it)", o.app[0],
+			   WEXITSTATUS(status), partial, trace);
+		goto out;
+	}
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
 		report_failure(status, NULL, partial);
 		goto out;

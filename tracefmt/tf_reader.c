@@ -707,10 +707,78 @@ static int parse_u32(const char *s, uint32_t *v)
 	return 0;
 }
 
+/* "MAJOR.MINOR", each a decimal number below 65536 (the data file
+ * stores them in 16 bits); 0 or -1. */
+static int parse_version(const char *s, unsigned *major, unsigned *minor)
+{
+	unsigned *dst[2] = { major, minor };
+	for (int i = 0; i < 2; i++) {
+		unsigned long v = 0;
+		const char *d = s;
+		while (*s >= '0' && *s <= '9' && v < 65536)
+			v = v * 10 + (unsigned long)(*s++ - '0');
+		if (s == d || v >= 65536 || (i == 0 && *s++ != '.'))
+			return -1;
+		*dst[i] = (unsigned)v;
+	}
+	return *s ? -1 : 0;
+}
+
+/* The file.N entries: each "NAME FIRST_PE COUNT", the files covering PEs
+ * 0..npes-1 in order.  Checked before anything is allocated per PE, so
+ * that an npes the files do not bear out is reported as such. */
+static int read_file_entries(sibt_trace *t, const char *path)
+{
+	uint32_t next = 0;
+	char shown[128];
+
+	for (uint32_t p = 0; p < t->nprocs; p++) {
+		char key[32], name[256];
+		tf_file *f = &t->files[p];
+		snprintf(key, sizeof key, "file.%u", p);
+		const char *v = tf_manifest_get(&t->man, key);
+		unsigned long long first, count;
+		int used = 0;
+		if (!v || sscanf(v, "%255s %llu %llu %n", name, &first,
+				 &count, &used) != 3 || v[used] ||
+		    strchr(name, '/') || !strcmp(name, "..") ||
+		    !strcmp(name, ".") || first != next || count == 0 ||
+		    count > t->npes - first) {
+			tf_escape(shown, sizeof shown, v ? v : "nothing", 80);
+			return terr(t, SIBT_EMANIFEST, "%s: '%s' must be 'NAME "
+				    "FIRST_PE COUNT' with the files covering "
+				    "PEs 0..%u in order (got '%s')", path, key,
+				    t->npes - 1, shown);
+		}
+		for (const char *c = name; *c; c++) {
+			if ((unsigned char)*c < 0x20 || *c == 0x7f) {
+				tf_escape(shown, sizeof shown, name, 80);
+				return terr(t, SIBT_EMANIFEST, "%s: '%s' names "
+					    "the data file '%s', which has a "
+					    "control character", path, key,
+					    shown);
+			}
+		}
+		f->proc = p;
+		f->first_pe = (uint32_t)first;
+		f->npes = (uint32_t)count;
+		f->name = strdup(name);
+		f->path = tf_path_join(t->dir, name);
+		if (!f->name || !f->path)
+			return terr(t, SIBT_ENOMEM, "out of memory");
+		next = (uint32_t)(first + count);
+	}
+	if (next != t->npes)
+		return terr(t, SIBT_EMANIFEST, "%s: the files cover PEs 0..%u "
+			    "but npes is %u: the manifest is inconsistent",
+			    path, next - 1, t->npes);
+	return SIBT_OK;
+}
+
 static int read_manifest(sibt_trace *t)
 {
 	char *path = tf_path_join(t->dir, TF_MANIFEST);
-	char msg[900];
+	char msg[900], shown[128];
 	const char *v;
 	int rc;
 
@@ -732,9 +800,10 @@ static int read_manifest(sibt_trace *t)
 		goto out;
 	}
 	unsigned major, minor;
-	if (sscanf(v + 12, "%u.%u", &major, &minor) != 2) {
-		rc = terr(t, SIBT_EMANIFEST, "%s: bad format version '%s'",
-			  path, v);
+	if (parse_version(v + 12, &major, &minor)) {
+		rc = terr(t, SIBT_EMANIFEST, "%s: bad format version '%s' "
+			  "(want MAJOR.MINOR, each below 65536)", path,
+			  tf_escape(shown, sizeof shown, v, 80));
 		goto out;
 	}
 	if (major != SIBT_FORMAT_MAJOR) {
@@ -762,7 +831,8 @@ static int read_manifest(sibt_trace *t)
 	if (!(v = tf_manifest_get(&t->man, "byte_order")) ||
 	    strcmp(v, "little-endian")) {
 		rc = terr(t, SIBT_EVERSION, "%s: byte_order '%s' is not "
-			  "supported (only little-endian)", path, v ? v : "");
+			  "supported (only little-endian)", path,
+			  tf_escape(shown, sizeof shown, v ? v : "", 80));
 		goto out;
 	}
 	if (t->nprocs > t->npes) {
@@ -770,46 +840,29 @@ static int read_manifest(sibt_trace *t)
 			  "(%u)", path, t->nprocs, t->npes);
 		goto out;
 	}
-	t->files = calloc(t->nprocs, sizeof *t->files);
-	t->pe_win = calloc((size_t)t->npes + 1, sizeof *t->pe_win);
-	if (!t->files || !t->pe_win) {
-		rc = terr(t, SIBT_ENOMEM, "out of memory (%u PEs)", t->npes);
+	/* Every file has its file.N key, so nprocs is bounded by the size
+	 * of the manifest before anything is allocated for it. */
+	if (t->nprocs > t->man.n) {
+		rc = terr(t, SIBT_EMANIFEST, "%s: nprocs is %u but the "
+			  "manifest has only %zu keys: file.N entries are "
+			  "missing", path, t->nprocs, t->man.n);
 		goto out;
 	}
-	uint32_t next = 0;
-	for (uint32_t p = 0; p < t->nprocs; p++) {
-		char key[32], name[256];
-		tf_file *f = &t->files[p];
-		f->fd = -1;
-		snprintf(key, sizeof key, "file.%u", p);
-		v = tf_manifest_get(&t->man, key);
-		unsigned long long first, count;
-		int used = 0;
-		if (!v || sscanf(v, "%255s %llu %llu %n", name, &first,
-				 &count, &used) != 3 || v[used] ||
-		    strchr(name, '/') || !strcmp(name, "..") ||
-		    first != next || count == 0 ||
-		    first + count > t->npes) {
-			rc = terr(t, SIBT_EMANIFEST, "%s: '%s' must be 'NAME "
-				  "FIRST_PE COUNT' with the files covering PEs "
-				  "0..%u in order (got '%s')", path, key,
-				  t->npes - 1, v ? v : "nothing");
-			goto out;
-		}
-		f->proc = p;
-		f->first_pe = (uint32_t)first;
-		f->npes = (uint32_t)count;
-		f->name = strdup(name);
-		f->path = tf_path_join(t->dir, name);
-		if (!f->name || !f->path) {
-			rc = terr(t, SIBT_ENOMEM, "out of memory");
-			goto out;
-		}
-		next = (uint32_t)(first + count);
+	t->files = calloc(t->nprocs, sizeof *t->files);
+	if (!t->files) {
+		rc = terr(t, SIBT_ENOMEM, "out of memory (%u files)",
+			  t->nprocs);
+		goto out;
 	}
-	if (next != t->npes) {
-		rc = terr(t, SIBT_EMANIFEST, "%s: the files cover PEs 0..%u "
-			  "but npes is %u", path, next - 1, t->npes);
+	for (uint32_t p = 0; p < t->nprocs; p++)
+		t->files[p].fd = -1;
+	if ((rc = read_file_entries(t, path)))
+		goto out;
+	t->pe_win = calloc((size_t)t->npes + 1, sizeof *t->pe_win);
+	if (!t->pe_win) {
+		rc = terr(t, SIBT_ENOMEM, "out of memory: the trace has %u "
+			  "PEs, which need %zu MiB", t->npes,
+			  ((size_t)t->npes + 1) * sizeof *t->pe_win >> 20);
 		goto out;
 	}
 	rc = SIBT_OK;
@@ -860,14 +913,16 @@ static int open_file(sibt_trace *t, tf_file *f)
 			    "the file is corrupted", f->path);
 	if (tf_get32(h + 16) != f->proc || tf_get32(h + 20) != t->nprocs ||
 	    tf_get32(h + 24) != t->npes || tf_get32(h + 28) != f->first_pe ||
-	    tf_get32(h + 32) != f->npes)
+	    tf_get32(h + 32) != f->npes || tf_get32(h + 36) != t->window)
 		return terr(t, SIBT_EMANIFEST, "%s: header says process %u of "
-			    "%u, %u PEs, PEs %u..+%u, but MANIFEST says process "
-			    "%u of %u, %u PEs, PEs %u..+%u: files from "
-			    "different traces?", f->path, tf_get32(h + 16),
-			    tf_get32(h + 20), tf_get32(h + 24),
-			    tf_get32(h + 28), tf_get32(h + 32), f->proc,
-			    t->nprocs, t->npes, f->first_pe, f->npes);
+			    "%u, %u PEs, PEs %u..+%u, window %u, but MANIFEST "
+			    "says process %u of %u, %u PEs, PEs %u..+%u, window "
+			    "%u: files from different traces?", f->path,
+			    tf_get32(h + 16), tf_get32(h + 20),
+			    tf_get32(h + 24), tf_get32(h + 28),
+			    tf_get32(h + 32), tf_get32(h + 36), f->proc,
+			    t->nprocs, t->npes, f->first_pe, f->npes,
+			    t->window);
 	if (add_name(f, (const uint8_t *)"", 0))
 		return terr(t, SIBT_ENOMEM, "out of memory");
 

@@ -221,7 +221,13 @@ SIBT_EXPORT size_t sibt_writer_bytes_pending(const sibt_writer *w);
 typedef struct sibt_trace sibt_trace;
 
 /* Open flags. */
-#define SIBT_OPEN_VERIFY_ALL 0x1 /* verify every window's CRC at open */
+#define SIBT_OPEN_VERIFY_ALL 0x1 /* verify every window's CRC at open
+                                    (implies SIBT_OPEN_VERIFY_INDEX) */
+#define SIBT_OPEN_VERIFY_INDEX 0x2 /* read every frame header at open and
+                                      check that each file's index lists
+                                      exactly those windows; a file whose
+                                      index does not is read as damaged
+                                      (its frames scanned) */
 
 /*
  * Open a trace directory or a bundle (any archive libarchive reads, e.g.

@@ -55,6 +55,7 @@ struct sibt_trace {
 	z_stream z;
 	int zinit;
 	tf_buf pkst;            /* stored bytes of packed reads */
+	int flags;              /* SIBT_OPEN_* */
 	uint64_t manifest_bytes;
 	char err[1024];
 };
@@ -258,6 +259,7 @@ static int parse_win_header(const uint8_t *h, size_t avail, uint32_t *pe,
 	*method = (int)v[8];
 	*hlen = n;
 	if (w->nsebs == 0 || w->nsebs > w->raw / 3 || w->nsends > w->raw / 4 ||
+	    w->raw > TF_MAX_INFLATE * (uint64_t)w->stored + 258 ||
 	    (*method == 0 && w->raw != w->stored))
 		return SIBT_EFORMAT;
 	return 0;
@@ -355,6 +357,101 @@ static int adopt_windows(sibt_trace *t, tf_file *f, scan_ent *ents,
 	return SIBT_OK;
 }
 
+/* A varint that must fit 32 bits (else the reader is marked bad). */
+static uint32_t rd_u32(tf_rd *r)
+{
+	uint64_t v = tf_rd_varint(r);
+	if (v > UINT32_MAX)
+		r->bad = 1;
+	return (uint32_t)v;
+}
+
+/* What no writer produces, whatever the payload: more SEBs than the
+ * trace's window size or than raw_len / 3 (the smallest record), more sends
+ * than raw_len / 4, a raw_len beyond TF_MAX_RAW or beyond what deflate can
+ * expand stored_len bytes into.  These bounds keep the work of a reader
+ * proportional to the bytes present. */
+static int implausible_window(const tf_win *w, uint32_t window)
+{
+	return w->nsebs == 0 || w->nsebs > window || w->nsebs > w->raw / 3 ||
+	       w->nsends > w->raw / 4 || w->raw > TF_MAX_RAW ||
+	       w->raw > TF_MAX_INFLATE * (uint64_t)w->stored + 258;
+}
+
+static int same_window(const tf_win *a, const tf_win *b)
+{
+	return a->offset == b->offset && a->nsebs == b->nsebs &&
+	       a->nsends == b->nsends && a->raw == b->raw &&
+	       a->stored == b->stored && a->first_seb == b->first_seb &&
+	       a->first_seq == b->first_seq;
+}
+
+/*
+ * Walk the frame headers of file f up to its index at ioff and check that
+ * the index just adopted (from t->wins[base] on) lists exactly the windows
+ * found, with what their headers say: an index rewritten with valid
+ * checksums cannot hide a window, short of damaging a window it lists
+ * (which reading that window reports).  One read per frame, no payload.
+ */
+static int index_covers_file(sibt_trace *t, tf_file *f, size_t base,
+			     uint64_t ioff, char *why, size_t wl)
+{
+	uint8_t h[TF_WIN_HDR_MAX];
+	uint64_t off = TF_HDR_SIZE, found = 0;
+
+	while (off < ioff) {
+		long long got = tf_pread_full(f->fd, h, sizeof h, off);
+		uint64_t len = 0;
+		if (got >= 4 && !memcmp(h, "WIND", 4)) {
+			uint32_t pe, wno;
+			int method;
+			size_t hlen;
+			tf_win w;
+			if (parse_win_header(h, (size_t)got, &pe, &wno, &w,
+					     &method, &hlen) == 0 &&
+			    pe >= f->first_pe && pe - f->first_pe < f->npes) {
+				uint32_t l = pe - f->first_pe;
+				uint64_t lo = t->pe_win[pe];
+				uint64_t hi = l + 1 < f->npes ?
+					      t->pe_win[pe + 1] : t->nwins;
+				w.offset = off;
+				if (wno >= hi - lo ||
+				    !same_window(&t->wins[lo + wno], &w))
+					return tf_fail(why, wl, SIBT_EFORMAT,
+						"the index does not list window "
+						"%u of PE %u at byte %" PRIu64
+						" as it is", wno, pe, off);
+				len = hlen + (uint64_t)w.stored;
+				found++;
+			}
+		} else if (got >= TF_STR_HDR && !memcmp(h, "STRS", 4) &&
+			   tf_get32(h + 20) == crc32(0, h, 20)) {
+			len = TF_STR_HDR + (uint64_t)tf_get32(h + 12);
+		} else if (got >= TF_DICT_HDR && !memcmp(h, "DICT", 4) &&
+			   tf_get32(h + 12) == crc32(0, h, 12)) {
+			len = TF_DICT_HDR + (uint64_t)tf_get32(h + 4);
+		}
+		if (!len) {
+			/* A damaged frame the index lists: reading its
+			 * window reports the damage; past it, frames
+			 * cannot be followed. */
+			for (size_t i = base; i < t->nwins; i++)
+				if (t->wins[i].offset == off)
+					return SIBT_OK;
+			return tf_fail(why, wl, SIBT_EFORMAT, "the frame at "
+				       "byte %" PRIu64 " does not verify and "
+				       "the index lists no window there",
+				       off);
+		}
+		off += len;
+	}
+	if (off != ioff || found != t->nwins - base)
+		return tf_fail(why, wl, SIBT_EFORMAT, "the index lists %zu "
+			       "windows but the file holds %" PRIu64 " before "
+			       "it", t->nwins - base, found);
+	return SIBT_OK;
+}
+
 /* Load the index through the trailer.  0 on success; otherwise a reason
  * in why and nothing adopted. */
 static int load_index(sibt_trace *t, tf_file *f, char *why, size_t wl)
@@ -362,7 +459,7 @@ static int load_index(sibt_trace *t, tf_file *f, char *why, size_t wl)
 	uint8_t tr[TF_TRAILER], h[TF_IDX_HDR];
 	uint8_t *stored = NULL, *raw = NULL;
 	size_t base = t->nwins;
-	uint64_t rawsum = 0, storedsum = 0;
+	uint64_t rawsum = 0, storedsum = 0, framesum = 0, sebsum = 0;
 	int rc = SIBT_EFORMAT;
 
 	if (f->size < TF_HDR_SIZE + TF_IDX_HDR + TF_TRAILER)
@@ -427,25 +524,33 @@ static int load_index(sibt_trace *t, tf_file *f, char *why, size_t wl)
 			uint64_t delta = tf_rd_varint(&r);
 			off += delta;
 			w->offset = off;
-			w->nsebs = (uint32_t)tf_rd_varint(&r);
-			w->nsends = (uint32_t)tf_rd_varint(&r);
-			w->raw = (uint32_t)tf_rd_varint(&r);
-			w->stored = (uint32_t)tf_rd_varint(&r);
+			w->nsebs = rd_u32(&r);
+			w->nsends = rd_u32(&r);
+			w->raw = rd_u32(&r);
+			w->stored = rd_u32(&r);
 			w->first_seb = seb;
 			w->first_seq = seq;
 			seb += w->nsebs;
 			seq += w->nsends;
 			rawsum += w->raw;
 			storedsum += w->stored;
-			if (w->nsebs == 0 || w->nsebs > w->raw / 3 ||
+			framesum += TF_WIN_HDR_MIN + (uint64_t)w->stored;
+			if (implausible_window(w, t->window) ||
 			    off < TF_HDR_SIZE ||
 			    off + TF_WIN_HDR_MIN + w->stored > ioff ||
-			    (j && delta == 0))
+			    framesum > ioff - TF_HDR_SIZE || (j && delta == 0))
 				r.bad = 1;
 		}
+		sebsum += seb;
 	}
 	if (r.bad || t->nwins - base != nwin) {
 		rc = tf_fail(why, wl, SIBT_EFORMAT, "the index is malformed");
+		goto out;
+	}
+	if (sebsum != tf_get64(tr + 16)) {
+		rc = tf_fail(why, wl, SIBT_EFORMAT, "the index lists %" PRIu64
+			     " SEBs but the trailer counts %" PRIu64, sebsum,
+			     tf_get64(tr + 16));
 		goto out;
 	}
 	uint64_t soff = 0;
@@ -476,6 +581,9 @@ static int load_index(sibt_trace *t, tf_file *f, char *why, size_t wl)
 			     "bytes");
 		goto out;
 	}
+	if ((t->flags & (SIBT_OPEN_VERIFY_INDEX | SIBT_OPEN_VERIFY_ALL)) &&
+	    (rc = index_covers_file(t, f, base, ioff, why, wl)))
+		goto out;
 	f->raw_bytes += rawsum;
 	f->stored_bytes += storedsum;
 	rc = 0;
@@ -598,6 +706,13 @@ static int scan_file(sibt_trace *t, tf_file *f, int why_code,
 			snprintf(what, sizeof what, hr == SIBT_ECRC ? "a window "
 				 "header fails its checksum" : "a window header "
 				 "describes an impossible window");
+			break;
+		}
+		if (w.nsebs > t->window) {
+			reason = SIBT_EFORMAT;
+			snprintf(what, sizeof what, "window %u of PE %u holds "
+				 "%u SEBs, more than the trace's window size "
+				 "(%u)", wno, pe, w.nsebs, t->window);
 			break;
 		}
 		if (method == 2 && !f->dict) {
@@ -990,6 +1105,7 @@ int sibt_trace_open_in(sibt_trace **tp, const char *path, int flags,
 	if (!(t = calloc(1, sizeof *t)))
 		return tf_fail(errbuf, errlen, SIBT_ENOMEM, "out of memory");
 	t->magic = TRACE_MAGIC;
+	t->flags = flags;
 	if (S_ISDIR(st.st_mode)) {
 		t->dir = strdup(path);
 		if (!t->dir) {

@@ -16,7 +16,9 @@ sebs=$(sed -n 's/^gen.sebs = //p' "$G/MANIFEST")
 # forge.py FILE WHAT: rewrite the index of data file FILE (FORMAT.md 4.2)
 # with every checksum right; the trailer's SEB count is kept.
 cat >"$T/forge.py" <<'EOF'
-import struct, sys, zlib
+import os, struct, sys, zlib
+sys.path.insert(0, os.path.join(os.environ["SIBYL_SRCDIR"], "tests", "data"))
+from mktrace import varint as enc
 
 def varint(b, i):
     v = s = 0
@@ -24,13 +26,6 @@ def varint(b, i):
         c = b[i]; i += 1; v |= (c & 0x7f) << s; s += 7
         if not c & 0x80:
             return v, i
-
-def enc(v):
-    out = bytearray()
-    while v >= 0x80:
-        out.append((v & 0x7f) | 0x80); v >>= 7
-    out.append(v)
-    return bytes(out)
 
 path, what = sys.argv[1], sys.argv[2]
 d = open(path, "rb").read()

@@ -1,6 +1,7 @@
 #!/bin/sh
 # hostile_bundle.sh -- bundles made to hurt: decompression bombs, a huge
-# MANIFEST, a corrupted gzip checksum, members no MANIFEST lists.
+# MANIFEST, a corrupted gzip checksum, members no MANIFEST lists; and
+# `trace unpack --force', which must never lose the trace it replaces.
 # Reading a bundle uses bounded temporary space (the expansion limit of
 # FORMAT.md section 2) and leaves nothing behind in $TMPDIR.
 . "$SIBYL_SRCDIR/tests/lib.sh"
@@ -166,5 +167,46 @@ mktar "$T/badman.tar" MANIFEST="$T/badman" proc-000000.sdat="$D0"
 expect_exit 2 limited "$SIBYL" trace info "$T/badman.tar"
 expect_grep "badman.tar:MANIFEST:[0-9]+: expected 'key = value'" "$T/err"
 tmp_empty "a bad MANIFEST line"
+
+# ------------------------------------------------ trace unpack --force
+# A failed unpack leaves the trace it was to replace as it was.
+M="$T/multi.trace"
+expect_ok "$SIBYL" trace gen --pattern ring --ranks 12 --iters 4 --procs 3 \
+	-o "$M"
+cp -r "$M" "$T/multi.orig"
+py 'import sys
+b = open(sys.argv[1], "rb").read()
+open(sys.argv[2], "wb").write(b[:len(b) // 2])' "$T/good.tar.gz" "$T/cut.tar.gz"
+expect_exit 2 "$SIBYL" trace unpack --force -o "$M" "$T/cut.tar.gz"
+checks=$((checks + 1))
+diff -r "$M" "$T/multi.orig" >/dev/null ||
+	fail "a failed unpack --force changed the trace it was to replace"
+expect_exit 2 "$SIBYL" trace unpack --force -o "$M" "$T/bomb-header.tar.gz"
+checks=$((checks + 1))
+diff -r "$M" "$T/multi.orig" >/dev/null ||
+	fail "a refused bomb changed the trace it was to replace"
+# A bundle that unpacks but holds no readable trace replaces nothing.
+mktar "$T/unreadable.tar" MANIFEST="$T/multi.orig/MANIFEST" \
+	proc-000000.sdat="$D0"
+expect_exit 1 "$SIBYL" trace unpack --force -o "$M" "$T/unreadable.tar"
+expect_grep "not a readable trace" "$T/err"
+checks=$((checks + 1))
+diff -r "$M" "$T/multi.orig" >/dev/null ||
+	fail "an unreadable bundle replaced the trace"
+# A successful one leaves no stale data file of the old trace.
+expect_ok "$SIBYL" trace unpack --force -o "$M" "$T/good.tar.gz"
+checks=$((checks + 1))
+[ "$(ls "$M" | tr '\n' ' ')" = "MANIFEST proc-000000.sdat " ] ||
+	fail "unpack --force left: $(ls "$M" | tr '\n' ' ')"
+diff -r "$M" "$G" >/dev/null || fail "unpack --force: not the bundle's trace"
+# No temporary name is left next to it, after success or failure.
+checks=$((checks + 1))
+[ -z "$(ls -d "$M".* "$T"/.multi* 2>/dev/null)" ] ||
+	fail "temporary names left: $(ls -d "$M".* "$T"/.multi* 2>/dev/null)"
+# Still no replacing a directory that holds other files.
+echo keep >"$M/notes.txt"
+expect_exit 2 "$SIBYL" trace unpack --force -o "$M" "$T/good.tar.gz"
+expect_grep 'holds files that are not part of a trace' "$T/err"
+[ -f "$M/notes.txt" ] || fail "unpack --force removed a stranger file"
 
 finish

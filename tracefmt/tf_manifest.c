@@ -304,61 +304,32 @@ out:
 	return rc;
 }
 
-/* The line "key = value\n" that tf_manifest_write writes, or NULL. */
-static char *format_line(const tf_kv *kv)
+int tf_manifest_format(const tf_manifest *m, tf_buf *out, char *err,
+		       size_t errlen)
 {
-	char *v = escape(kv->value);
-	if (!v)
-		return NULL;
-	size_t n = strlen(kv->key) + strlen(v) + 5;
-	char *line = malloc(n);
-	if (line)
-		snprintf(line, n, "%s = %s\n", kv->key, v);
-	free(v);
-	return line;
-}
-
-int tf_manifest_write(const tf_manifest *m, const char *path, char *err,
-		      size_t errlen)
-{
-	size_t n = strlen(path);
-	char *tmp = malloc(n + 5);
-	if (!tmp)
-		return SIBT_ENOMEM;
-	memcpy(tmp, path, n);
-	memcpy(tmp + n, ".tmp", 5);
-
-	FILE *f = fopen(tmp, "w");
-	if (!f) {
-		int rc = tf_fail(err, errlen, SIBT_EIO, "%s: cannot create: %s",
-				 tmp, strerror(errno));
-		free(tmp);
-		return rc;
-	}
 	static const char head[] =
 		"# Sibyl trace manifest (see tracefmt/FORMAT.md)\n";
-	size_t total = sizeof head - 1;
-	fputs(head, f);
+
+	out->len = 0;
+	if (tf_buf_put(out, head, sizeof head - 1))
+		return SIBT_ENOMEM;
 	for (size_t i = 0; i < m->n; i++) {
-		char *line = format_line(&m->kv[i]);
-		if (!line) {
-			fclose(f);
-			unlink(tmp);
-			free(tmp);
+		const tf_kv *kv = &m->kv[i];
+		char *v = escape(kv->value);
+		size_t before = out->len;
+		if (!v || tf_buf_put(out, kv->key, strlen(kv->key)) ||
+		    tf_buf_put(out, " = ", 3) || tf_buf_put(out, v, strlen(v)) ||
+		    tf_buf_put(out, "\n", 1)) {
+			free(v);
 			return SIBT_ENOMEM;
 		}
-		size_t l = strlen(line);
-		total += l;
-		fputs(line, f);
-		free(line);
-		if (bad_key(m->kv[i].key) || l - 1 > TF_MANIFEST_MAX_LINE ||
-		    total > TF_MANIFEST_MAX_BYTES ||
+		free(v);
+		if (bad_key(kv->key) ||
+		    out->len - before - 1 > TF_MANIFEST_MAX_LINE ||
+		    out->len > TF_MANIFEST_MAX_BYTES ||
 		    i >= TF_MANIFEST_MAX_KEYS) {
 			char shown[80];
-			tf_escape(shown, sizeof shown, m->kv[i].key, 60);
-			fclose(f);
-			unlink(tmp);
-			free(tmp);
+			tf_escape(shown, sizeof shown, kv->key, 60);
 			return tf_fail(err, errlen, SIBT_EINVAL, "manifest "
 				"entry '%s' does not fit the format's limits "
 				"(keys printable ASCII without blanks, lines "
@@ -367,17 +338,39 @@ int tf_manifest_write(const tf_manifest *m, const char *path, char *err,
 				TF_MANIFEST_MAX_BYTES, TF_MANIFEST_MAX_KEYS);
 		}
 	}
-	int bad = ferror(f);
-	bad |= fflush(f) != 0;
-	bad |= fsync(fileno(f)) != 0;
-	bad |= fclose(f) != 0;
-	if (bad || rename(tmp, path) != 0) {
-		int rc = tf_fail(err, errlen, SIBT_EIO, "%s: cannot write: %s",
-				 path, strerror(errno));
-		unlink(tmp);
-		free(tmp);
+	return SIBT_OK;
+}
+
+int tf_manifest_write(const tf_manifest *m, const char *path, char *err,
+		      size_t errlen)
+{
+	tf_buf text = { 0 };
+	int rc = tf_manifest_format(m, &text, err, errlen);
+	if (rc) {
+		tf_buf_free(&text);
 		return rc;
 	}
+	size_t n = strlen(path);
+	char *tmp = malloc(n + 5);
+	if (!tmp) {
+		tf_buf_free(&text);
+		return SIBT_ENOMEM;
+	}
+	memcpy(tmp, path, n);
+	memcpy(tmp + n, ".tmp", 5);
+
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	int bad = fd < 0 || tf_write_full(fd, text.p, text.len) != 0 ||
+		  fsync(fd) != 0;
+	if (fd >= 0 && close(fd) != 0)
+		bad = 1;
+	if (bad || rename(tmp, path) != 0) {
+		rc = tf_fail(err, errlen, SIBT_EIO, "%s: cannot write: %s",
+			     fd < 0 ? tmp : path, strerror(errno));
+		if (fd >= 0)
+			unlink(tmp);
+	}
 	free(tmp);
-	return SIBT_OK;
+	tf_buf_free(&text);
+	return rc;
 }

@@ -214,6 +214,10 @@ int tf_manifest_read(tf_manifest *m, const char *path, char *err,
 		     size_t errlen);
 const char *tf_manifest_get(const tf_manifest *m, const char *key);
 int tf_manifest_set(tf_manifest *m, const char *key, const char *value);
+/* The manifest's text into out (emptied first); SIBT_EINVAL, with a
+ * message, for an entry beyond the limits. */
+int tf_manifest_format(const tf_manifest *m, tf_buf *out, char *err,
+		       size_t errlen);
 /* Write atomically (tmp + rename). */
 int tf_manifest_write(const tf_manifest *m, const char *path, char *err,
 		      size_t errlen);

@@ -42,6 +42,17 @@ rm "$X/MANIFEST" && mkdir "$X/MANIFEST"
 expect_exit 2 "$SIBYL" trace info "$X"
 expect_grep 'MANIFEST: not a regular file' "$T/err"
 
+# A data file or a trace that is not a regular file (or directory).
+fresh devdata
+rm "$X/proc-000000.sdat" && ln -s /dev/zero "$X/proc-000000.sdat"
+expect_exit 2 "$SIBYL" trace info "$X"
+expect_grep 'proc-000000.sdat: not a regular file: a data file must be one' \
+	"$T/err"
+expect_exit 2 "$SIBYL" trace info /dev/zero
+expect_grep '/dev/zero: neither a trace directory nor a bundle' "$T/err"
+expect_exit 2 "$SIBYL" trace unpack -o "$T/x.trace" /dev/zero
+expect_grep '/dev/zero: not a regular file: a bundle must be one' "$T/err"
+
 # 300,000 keys parse in linear time: bounded by CPU time, not wall-clock
 # (a quadratic parser needs minutes of CPU for this).
 fresh manykeys

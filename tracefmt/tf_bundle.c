@@ -653,9 +653,16 @@ static int open_archive(unpack *u, source *s)
 {
 	uint8_t magic[2];
 
-	if ((s->fd = open(u->bundle, O_RDONLY | O_CLOEXEC)) < 0)
+	struct stat st;
+
+	/* O_NONBLOCK: a FIFO must not hang the open (refused below). */
+	if ((s->fd = open(u->bundle, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) < 0 ||
+	    fstat(s->fd, &st) != 0)
 		return tf_fail(u->err, u->errlen, SIBT_EIO, "%s: %s",
 			       u->bundle, strerror(errno));
+	if (!S_ISREG(st.st_mode))
+		return tf_fail(u->err, u->errlen, SIBT_EARCHIVE, "%s: not a "
+			       "regular file: a bundle must be one", u->bundle);
 	s->path = u->bundle;
 	if (tf_pread_full(s->fd, magic, 2, 0) == 2 && magic[0] == 0x1f &&
 	    magic[1] == 0x8b) {

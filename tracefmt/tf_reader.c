@@ -992,13 +992,17 @@ static int open_file(sibt_trace *t, tf_file *f)
 	struct stat st;
 	char why[512];
 
-	f->fd = open(f->path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO must not hang the open (refused below). */
+	f->fd = open(f->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (f->fd < 0)
 		return terr(t, errno == ENOENT ? SIBT_EMANIFEST : SIBT_EIO,
 			    "%s: cannot open data file listed in MANIFEST: %s",
 			    f->path, strerror(errno));
 	if (fstat(f->fd, &st) != 0)
 		return terr(t, SIBT_EIO, "%s: %s", f->path, strerror(errno));
+	if (!S_ISREG(st.st_mode))
+		return terr(t, SIBT_EMANIFEST, "%s: not a regular file: a "
+			    "data file must be one", f->path);
 	f->size = (uint64_t)st.st_size;
 	long long got = tf_pread_full(f->fd, h, 8, 0);
 	if (got < 0)
@@ -1102,6 +1106,10 @@ int sibt_trace_open_in(sibt_trace **tp, const char *path, int flags,
 	if (stat(path, &st) != 0)
 		return tf_fail(errbuf, errlen, SIBT_EIO, "%s: %s", path,
 			       strerror(errno));
+	if (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode))
+		return tf_fail(errbuf, errlen, SIBT_EINVAL, "%s: neither a "
+			       "trace directory nor a bundle (a regular file)",
+			       path);
 	if (!(t = calloc(1, sizeof *t)))
 		return tf_fail(errbuf, errlen, SIBT_ENOMEM, "out of memory");
 	t->magic = TRACE_MAGIC;

@@ -202,7 +202,7 @@ typedef struct tf_manifest {
 /* Limits of a manifest (FORMAT.md section 3). */
 #define TF_MANIFEST_MAX_BYTES (16u << 20)
 #define TF_MANIFEST_MAX_LINE (1u << 20)
-#define TF_MANIFEST_MAX_KEYS (1u << 20)
+#define TF_MANIFEST_MAX_KEYS (1u << 18)
 
 /* Parse len bytes of manifest text (`name' in messages); on error returns
  * SIBT_EMANIFEST with a message naming name:line and *m empty. */

@@ -138,6 +138,12 @@ for sub in info dump check; do
 	! LC_ALL=C grep -q "$(printf '[\001-\010\013-\037\177]')" "$T/err" ||
 		fail "trace $sub printed a control character"
 done
+fresh c1name
+mv "$X/proc-000000.sdat" "$X/$(printf 'proc-\302\233.sdat')"
+sed "s/^file.0 = .*/file.0 = $(printf 'proc-\302\233.sdat') 0 8/" \
+	"$G/MANIFEST" >"$X/MANIFEST"
+expect_exit 2 "$SIBYL" trace info "$X"
+expect_grep "names the data file 'proc-\\\\xc2\\\\x9b.sdat'" "$T/err"
 fresh ctrlformat
 sed "s/^format = .*/format = sibyl-trace 1.0$(printf '\033')]0;x/" \
 	"$G/MANIFEST" >"$X/MANIFEST"

@@ -865,13 +865,15 @@ static int read_file_entries(sibt_trace *t, const char *path)
 				    "PEs 0..%u in order (got '%s')", path, key,
 				    t->npes - 1, shown);
 		}
+		/* Names are printed and used in paths: printable ASCII
+		 * only, so that they reach no terminal as control codes. */
 		for (const char *c = name; *c; c++) {
-			if ((unsigned char)*c < 0x20 || *c == 0x7f) {
+			if ((unsigned char)*c <= ' ' || (unsigned char)*c >= 0x7f) {
 				tf_escape(shown, sizeof shown, name, 80);
 				return terr(t, SIBT_EMANIFEST, "%s: '%s' names "
 					    "the data file '%s', which has a "
-					    "control character", path, key,
-					    shown);
+					    "byte that is not printable ASCII",
+					    path, key, shown);
 			}
 		}
 		f->proc = p;

@@ -480,7 +480,7 @@ typedef struct unpack {
 	const char *bundle, *dir;
 	struct archive *a;
 	source *src;
-	tf_manifest made, man;
+	tf_manifest made, files;
 	int have_manifest;
 	uint64_t written;
 	char *err;
@@ -506,47 +506,54 @@ static int put_block(unpack *u, int fd, const char *name, const void *buf,
 	return SIBT_OK;
 }
 
-/* Is `name' a data file the MANIFEST lists? */
-static int listed(const tf_manifest *m, const char *name)
+/* The data file names of the MANIFEST's file.N entries, as a set (the
+ * keys of u->files), so that each member is looked up in constant time. */
+static int list_files(unpack *u, const tf_manifest *m)
 {
 	char key[32], file[256];
 	for (uint32_t p = 0; p < m->n; p++) {
 		snprintf(key, sizeof key, "file.%u", p);
 		const char *v = tf_manifest_get(m, key);
 		if (!v)
-			return 0;
-		if (sscanf(v, "%255s", file) == 1 && !strcmp(file, name))
-			return 1;
+			break;
+		if (sscanf(v, "%255s", file) == 1 &&
+		    tf_manifest_set(&u->files, file, ""))
+			return SIBT_ENOMEM;
 	}
-	return 0;
+	return SIBT_OK;
+}
+
+static int listed(const unpack *u, const char *name)
+{
+	return tf_manifest_get(&u->files, name) != NULL;
 }
 
 /* The MANIFEST member: bounded, parsed in memory, then written. */
 static int unpack_manifest(unpack *u, struct archive_entry *e, int fd)
 {
-	char *text = malloc(TF_MANIFEST_MAX_BYTES + 1), where[600];
-	size_t n = 0;
+	char *text = NULL, where[600];
+	tf_manifest man;
+	size_t n = 0, cap = TF_MANIFEST_MAX_BYTES;
 	const void *buf;
 	size_t len;
 	la_int64_t off;
 	int r = ARCHIVE_EOF, rc = SIBT_OK;
 
-	if (!text)
-		return SIBT_ENOMEM;
-	if (archive_entry_size_is_set(e) &&
-	    archive_entry_size(e) > (la_int64_t)TF_MANIFEST_MAX_BYTES) {
-		rc = tf_fail(u->err, u->errlen, SIBT_EMANIFEST, "%s: its "
-			     "MANIFEST has %" PRId64 " bytes, more than a "
-			     "manifest may hold (%u): not a Sibyl trace "
-			     "bundle", u->bundle,
-			     (int64_t)archive_entry_size(e),
-			     TF_MANIFEST_MAX_BYTES);
-		goto out;
+	if (archive_entry_size_is_set(e)) {
+		if (archive_entry_size(e) > (la_int64_t)TF_MANIFEST_MAX_BYTES)
+			return tf_fail(u->err, u->errlen, SIBT_EMANIFEST, "%s: "
+				"its MANIFEST has %" PRId64 " bytes, more than "
+				"a manifest may hold (%u): not a Sibyl trace "
+				"bundle", u->bundle,
+				(int64_t)archive_entry_size(e),
+				TF_MANIFEST_MAX_BYTES);
+		cap = (size_t)archive_entry_size(e);
 	}
+	if (!(text = malloc(cap + 1)))
+		return SIBT_ENOMEM;
 	while ((r = archive_read_data_block(u->a, &buf, &len, &off)) ==
 	       ARCHIVE_OK) {
-		if (off < 0 || (uint64_t)off != n || len >
-		    TF_MANIFEST_MAX_BYTES - n) {
+		if (off < 0 || (uint64_t)off != n || len > cap - n) {
 			rc = tf_fail(u->err, u->errlen, SIBT_EMANIFEST, "%s: "
 				     "its MANIFEST is sparse or larger than "
 				     "%u bytes: not a Sibyl trace bundle",
@@ -559,8 +566,12 @@ static int unpack_manifest(unpack *u, struct archive_entry *e, int fd)
 	if (r != ARCHIVE_EOF)
 		goto out; /* reported by the caller */
 	snprintf(where, sizeof where, "%s:MANIFEST", u->bundle);
-	if ((rc = tf_manifest_parse(&u->man, text, n, where, u->err,
+	if ((rc = tf_manifest_parse(&man, text, n, where, u->err,
 				    u->errlen)))
+		goto out;
+	rc = list_files(u, &man);
+	tf_manifest_free(&man);
+	if (rc)
 		goto out;
 	u->have_manifest = 1;
 	rc = put_block(u, fd, TF_MANIFEST, text, n);
@@ -617,7 +628,7 @@ static int unpack_member(unpack *u, struct archive_entry *e,
 			       "'%s' appears twice; refusing to unpack",
 			       u->bundle, tf_escape(shown, sizeof shown, path,
 						    256));
-	if (!is_manifest && u->have_manifest && !listed(&u->man, name))
+	if (!is_manifest && u->have_manifest && !listed(u, name))
 		return tf_fail(u->err, u->errlen, SIBT_EARCHIVE, "%s: member "
 			       "'%s' is not a data file its MANIFEST lists; "
 			       "refusing to unpack", u->bundle,
@@ -693,7 +704,7 @@ static int check_members(unpack *u)
 			       "bundle", u->bundle);
 	for (size_t i = 0; i < u->made.n; i++) {
 		const char *name = u->made.kv[i].key;
-		if (strcmp(name, TF_MANIFEST) && !listed(&u->man, name))
+		if (strcmp(name, TF_MANIFEST) && !listed(u, name))
 			return tf_fail(u->err, u->errlen, SIBT_EARCHIVE, "%s: "
 				       "member '%s' is not a data file its "
 				       "MANIFEST lists; refusing to unpack",
@@ -814,6 +825,6 @@ out:
 		free(src);
 	}
 	tf_manifest_free(&u.made);
-	tf_manifest_free(&u.man);
+	tf_manifest_free(&u.files);
 	return rc;
 }

@@ -36,17 +36,7 @@ expect_grep "240 inputs" "$T/err"
 expect_ok "$replay" --mutate "$T/corpus" 2000 7 "$T/last-input"
 expect_grep "2000 mutations" "$T/err"
 
-if [ -n "${SIBYL_FUZZ_SECONDS:-}" ]; then
-	fuzzer="$SIBYL_TEST_TMP/fuzz_reader"
-	if [ -x "$fuzzer" ]; then
-		mkdir -p "$T/work" "$T/artifacts"
-		expect_ok "$fuzzer" -max_total_time="$SIBYL_FUZZ_SECONDS" \
-			-rss_limit_mb=2048 -timeout=20 \
-			-artifact_prefix="$T/artifacts/" "$T/work" "$T/corpus"
-	else
-		echo "fuzz_smoke: no libFuzzer binary (make fuzz); skipped" >&2
-	fi
-fi
+libfuzz fuzz_reader "$T/corpus"
 
 # Nothing left behind in the scratch TMPDIR.
 left=$(ls -d "$T"/sibyl-* 2>/dev/null)

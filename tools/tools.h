@@ -94,6 +94,10 @@ char *fmt_count(char *buf, size_t len, uint64_t n);     /* "1,048,576" */
 
 /* Write s as a JSON string literal (with quotes) to f. */
 void json_string(FILE *f, const char *s, size_t len);
+/* Write s for a terminal: backslash and newline as \\ and \n, control
+ * characters (C0, DEL, C1) and bytes that are not UTF-8 as \xNN; the rest
+ * as it is.  For any text a trace file or a user supplied. */
+void tool_print_text(FILE *f, const char *s);
 
 /* "KEY=\"VALUE\"" for fsim_config_set, VALUE quoted so that it is taken
  * verbatim (blanks, quotes and all); malloc'ed, NULL if out of memory. */

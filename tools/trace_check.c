@@ -228,7 +228,7 @@ int cmd_trace_check(int argc, char **argv)
 	opts.progress = on_progress;
 	opts.arg = &ui;
 
-	t = tool_open_trace(path, 0, &damaged);
+	t = tool_open_trace(path, SIBT_OPEN_VERIFY_INDEX, &damaged);
 	if (!t)
 		return EXIT_USAGE;
 	n = sibt_check(t, &opts);

@@ -66,23 +66,6 @@ static uint64_t file_size(const char *path)
 	return stat(path, &st) == 0 ? (uint64_t)st.st_size : 0;
 }
 
-/* Print a manifest value readably: control characters escaped. */
-static void print_value(const char *v)
-{
-	for (; *v; v++) {
-		unsigned char c = (unsigned char)*v;
-
-		if (c == '\n')
-			fputs("\\n", stdout);
-		else if (c == '\\')
-			fputs("\\\\", stdout);
-		else if (c < 0x20 || c == 0x7f)
-			printf("\\x%02x", c);
-		else
-			putchar(c);
-	}
-}
-
 static double ratio(uint64_t a, uint64_t b)
 {
 	return b ? (double)a / (double)b : 0;
@@ -117,7 +100,9 @@ static void print_human(const char *path, const sibt_trace *t,
 		       fmt_bytes(b1, sizeof(b1), (double)file_size(path)));
 	else
 		printf("trace        %s (directory)\n", path);
-	printf("format       %s\n", fmt ? fmt : "(not stated)");
+	printf("format       ");
+	tool_print_text(stdout, fmt ? fmt : "(not stated)");
+	putchar('\n');
 	printf("PEs          %s\n", fmt_count(b1, sizeof(b1),
 					       sibt_trace_npes(t)));
 	printf("processes    %" PRIu32 "\n", sibt_trace_nprocs(t));
@@ -133,8 +118,9 @@ static void print_human(const char *path, const sibt_trace *t,
 	for (i = 0; i < n; i++) {
 		if (sibt_trace_manifest_entry(t, i, &key, &val) != SIBT_OK)
 			continue;
+		/* keys are printable ASCII (the reader checks) */
 		printf("  %-*s = ", (int)w, key);
-		print_value(val);
+		tool_print_text(stdout, val);
 		putchar('\n');
 	}
 
@@ -152,7 +138,11 @@ static void print_human(const char *path, const sibt_trace *t,
 		else
 			snprintf(b2, sizeof(b2), "PEs %" PRIu32 "-%" PRIu32,
 				 first, first + count - 1);
-		printf("  %-20s %-16s %10s", base_name(fp), b2,
+		/* the name comes from the manifest: escaped, then padded */
+		printf("  ");
+		tool_print_text(stdout, base_name(fp));
+		printf("%*s %-16s %10s", strlen(base_name(fp)) < 20 ?
+		       (int)(20 - strlen(base_name(fp))) : 0, "", b2,
 		       fmt_bytes(b1, sizeof(b1), (double)sz));
 		printf("  (%s bytes)\n", fmt_count(b1, sizeof(b1), sz));
 	}

@@ -9,12 +9,15 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "tools.h"
 
@@ -46,8 +49,11 @@ static const char unpack_usage[] =
 "\n"
 "Unpack the bundle BUNDLE (a trace archive made by 'sibyl trace pack', or\n"
 "any tar archive of a trace, compressed or not) into the trace directory\n"
-"DIR, then open it to verify that it reads.  Only the files of a trace are\n"
-"extracted; members with absolute paths or '..' are refused.\n"
+"DIR.  Only the files of a trace are extracted; members with absolute\n"
+"paths or '..' are refused.  The bundle is unpacked into a temporary\n"
+"directory next to DIR and opened to verify that it reads; only then does\n"
+"it take DIR's place, in one step, so that a failed unpack leaves DIR as\n"
+"it was and a successful one leaves nothing of the trace it replaced.\n"
 "\n"
 "Options:\n"
 "  -o, --output DIR  the directory to create (default: BUNDLE without its\n"
@@ -59,9 +65,10 @@ static const char unpack_usage[] =
 "\n"
 "Exit status:\n"
 "  0  the trace was unpacked and reads without damage\n"
-"  1  the trace was unpacked but is damaged or unreadable (see the\n"
-"     messages)\n"
-"  2  usage error, BUNDLE cannot be read as an archive, or DIR exists\n";
+"  1  the trace was unpacked but is damaged (see the messages), or the\n"
+"     bundle holds no readable trace (then nothing was written)\n"
+"  2  usage error, BUNDLE cannot be read as a trace archive (nothing was\n"
+"     written), or DIR exists\n";
 
 static const char *const bundle_suffixes[] = {
 	".tar.gz", ".tgz", ".tar.xz", ".txz", ".tar.bz2", ".tbz2", ".tbz",
@@ -249,33 +256,6 @@ out:
 	return status;
 }
 
-/* Nonzero when directory `dir' holds nothing but trace files. */
-static int replaceable_dir(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	int ok = 1;
-
-	if (!d)
-		return 0;
-	while ((e = readdir(d)) != NULL) {
-		const char *n = e->d_name;
-		size_t len = strlen(n);
-
-		if (strcmp(n, ".") == 0 || strcmp(n, "..") == 0 ||
-		    strcmp(n, "MANIFEST") == 0 ||
-		    strcmp(n, "MANIFEST.tmp") == 0)
-			continue;
-		if (strncmp(n, "proc-", 5) == 0 && len > 10 &&
-		    strcmp(n + len - 5, ".sdat") == 0)
-			continue;
-		ok = 0;
-		break;
-	}
-	closedir(d);
-	return ok;
-}
-
 /* BUNDLE minus its archive suffix, or NULL when it has none. */
 static char *default_dir(const char *bundle)
 {
@@ -291,15 +271,102 @@ static char *default_dir(const char *bundle)
 	return NULL;
 }
 
+/* msg with every occurrence of `from' (a temporary directory) shown as
+ * `to' (the directory it becomes), on stderr after the tool's name. */
+static void error_as(const char *msg, const char *from, const char *to)
+{
+	size_t n = strlen(from);
+	const char *p;
+
+	fprintf(stderr, "%s: ", tool_name);
+	while ((p = strstr(msg, from)) != NULL) {
+		fwrite(msg, 1, (size_t)(p - msg), stderr);
+		fputs(to, stderr);
+		msg = p + n;
+	}
+	fprintf(stderr, "%s\n", msg);
+}
+
+/* A new empty directory next to `out' ("OUT.unpack-XXXXXX"), or NULL. */
+static char *sibling_tmpdir(const char *out)
+{
+	size_t n = strlen(out) + sizeof(".unpack-XXXXXX");
+	char *tmp = malloc(n);
+
+	if (!tmp)
+		return NULL;
+	snprintf(tmp, n, "%s.unpack-XXXXXX", out);
+	if (!mkdtemp(tmp)) {
+		tool_error("cannot create a directory next to '%s' to unpack "
+			   "into: %s", out, strerror(errno));
+		free(tmp);
+		return NULL;
+	}
+	return tmp;
+}
+
+/*
+ * Put the unpacked directory `tmp' in the place of `out'.  An existing
+ * `out' is exchanged with it in one step (renameat2 RENAME_EXCHANGE), or,
+ * where the file system cannot, renamed aside first and back on failure;
+ * then the old trace, now under a temporary name, is removed.
+ */
+static int swap_into_place(const char *tmp, const char *out, int exists)
+{
+	char *aside;
+	size_t n;
+
+	if (!exists) {
+		if (rename(tmp, out) == 0)
+			return 0;
+		tool_error("cannot rename '%s' to '%s': %s", tmp, out,
+			   strerror(errno));
+		return -1;
+	}
+	if (renameat2(AT_FDCWD, tmp, AT_FDCWD, out, RENAME_EXCHANGE) == 0)
+		goto remove_old;
+	n = strlen(out) + sizeof(".old-XXXXXX");
+	if (!(aside = malloc(n)))
+		return -1;
+	snprintf(aside, n, "%s.old-XXXXXX", out);
+	/* mkdtemp reserves a free name; rename replaces the empty dir */
+	if (!mkdtemp(aside) || rename(out, aside) != 0) {
+		tool_error("cannot move '%s' aside: %s", out, strerror(errno));
+		rmdir(aside);
+		free(aside);
+		return -1;
+	}
+	if (rename(tmp, out) != 0) {
+		tool_error("cannot rename '%s' to '%s': %s", tmp, out,
+			   strerror(errno));
+		if (rename(aside, out) != 0)
+			tool_error("'%s' is now '%s': rename it back", out,
+				   aside);
+		free(aside);
+		return -1;
+	}
+	if (tool_remove_trace_dir(aside, 1) != 0)
+		tool_warn("the replaced trace is left in '%s': %s", aside,
+			  strerror(errno));
+	free(aside);
+	return 0;
+remove_old:
+	if (tool_remove_trace_dir(tmp, 1) != 0)
+		tool_warn("the replaced trace is left in '%s': %s", tmp,
+			  strerror(errno));
+	return 0;
+}
+
 int cmd_trace_unpack(int argc, char **argv)
 {
-	char errbuf[512] = "", b1[32];
+	char errbuf[1024] = "", b1[32];
 	const char *out = NULL, *bundle;
-	char *defout = NULL;
-	sibt_trace *t;
+	char *defout = NULL, *tmp = NULL, *stranger = NULL;
+	sibt_trace *t = NULL;
 	sibt_totals tot;
 	struct stat st;
-	int force = 0, quiet = 0, damaged, rc;
+	int force = 0, quiet = 0, damaged, rc, exists = 0, only;
+	int status = EXIT_USAGE;
 
 	rc = parse_common(argc, argv, unpack_usage, &out, &force, &quiet);
 	if (rc >= 0)
@@ -329,35 +396,61 @@ int cmd_trace_unpack(int argc, char **argv)
 	if (lstat(out, &st) == 0) {
 		const char *why = NULL;
 
+		exists = 1;
 		if (!S_ISDIR(st.st_mode))
 			why = "exists and is not a directory";
 		else if (!force)
 			why = "already exists; use --force to replace it or "
 			      "-o to choose another name";
-		else if (!replaceable_dir(out))
+		else if ((only = tool_only_trace_files(out, &stranger)) < 0)
+			why = strerror(errno);
+		else if (!only)
 			why = "holds files that are not part of a trace; "
 			      "refusing to replace it";
 		if (why) {
-			tool_error("'%s' %s", out, why);
-			free(defout);
-			return EXIT_USAGE;
+			if (stranger)
+				tool_error("'%s' %s (e.g. '%s')", out, why,
+					   stranger);
+			else
+				tool_error("'%s' %s", out, why);
+			goto out;
 		}
 	}
 
-	rc = sibt_bundle_unpack(bundle, out, force, errbuf, sizeof(errbuf));
+	/* Unpack and verify beside `out'; `out' changes only at the end. */
+	if (!(tmp = sibling_tmpdir(out)))
+		goto out;
+	rc = sibt_bundle_unpack(bundle, tmp, 1, errbuf, sizeof(errbuf));
 	if (rc < 0) {
-		tool_error("cannot unpack '%s' into '%s': %s", bundle, out,
-			   errbuf[0] ? errbuf : sibt_strerror(rc));
-		free(defout);
-		return EXIT_USAGE;
+		tool_error("cannot unpack '%s': %s; nothing was written",
+			   bundle, errbuf[0] ? errbuf : sibt_strerror(rc));
+		goto out;
 	}
+	errbuf[0] = '\0';
+	rc = sibt_trace_open(&t, tmp, 0, errbuf, sizeof(errbuf));
+	if (rc < 0) {
+		char msg[1400];
 
+		snprintf(msg, sizeof(msg), "'%s' is not a readable trace: %s; "
+			 "%s", bundle, errbuf[0] ? errbuf : sibt_strerror(rc),
+			 exists ? "the trace in its place is left as it was" :
+			 "nothing was written");
+		error_as(msg, tmp, out);
+		status = EXIT_PROBLEMS;
+		goto out;
+	}
+	sibt_trace_close(t);
+	t = NULL;
+	if (swap_into_place(tmp, out, exists) != 0)
+		goto out;
+	free(tmp);
+	tmp = NULL;
+
+	/* Report on the trace in its final place. */
 	t = tool_open_trace(out, 0, &damaged);
 	if (!t) {
-		tool_error("'%s' was unpacked into '%s' but is not a readable "
-			   "trace", bundle, out);
-		free(defout);
-		return EXIT_PROBLEMS;
+		status = EXIT_PROBLEMS;
+		goto out;
 	}
 	sibt_trace_totals(t, &tot);
 	if (!quiet)
@@ -366,6 +459,13 @@ int cmd_trace_unpack(int argc, char **argv)
 		       sibt_trace_nfiles(t) == 1 ? "" : "s",
 		       fmt_count(b1, sizeof(b1), tot.sebs));
 	sibt_trace_close(t);
+	status = damaged ? EXIT_PROBLEMS : 0;
+out:
+	if (tmp && tool_remove_trace_dir(tmp, 0) != 0)
+		tool_warn("cannot remove the temporary directory '%s': %s",
+			  tmp, strerror(errno));
+	free(tmp);
+	free(stranger);
 	free(defout);
-	return damaged ? EXIT_PROBLEMS : 0;
+	return status;
 }

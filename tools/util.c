@@ -571,10 +571,48 @@ void json_string(FILE *f, const char *s, size_t len)
 			i++;
 			continue;
 		}
+		if (k == 2 && c == 0xc2 && p[i + 1] < 0xa0) {
+			/* C1 control (U+0080..U+009F): escaped like C0 */
+			fprintf(f, "\\u%04x", p[i + 1]);
+			i += 2;
+			continue;
+		}
 		fwrite(p + i, 1, k, f);
 		i += k;
 	}
 	putc('"', f);
+}
+
+void tool_print_text(FILE *f, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0, n = strlen(s), k;
+
+	while (i < n) {
+		unsigned char c = p[i];
+
+		if (c == '\\') {
+			fputs("\\\\", f);
+			i++;
+			continue;
+		}
+		if (c == '\n') {
+			fputs("\\n", f);
+			i++;
+			continue;
+		}
+		k = utf8_len(p + i, n - i);
+		if (c < 0x20 || c == 0x7f || k == 0 ||
+		    (k == 2 && c == 0xc2 && p[i + 1] < 0xa0)) {
+			/* control characters (C0, DEL, C1) and bytes that
+			 * are not UTF-8, byte by byte */
+			for (k = k ? k : 1; k > 0; k--, i++)
+				fprintf(f, "\\x%02x", p[i]);
+			continue;
+		}
+		fwrite(p + i, 1, k, f);
+		i += k;
+	}
 }
 
 char *tool_config_assignment(const char *key, const char *value)

@@ -221,12 +221,19 @@ SIBT_EXPORT size_t sibt_writer_bytes_pending(const sibt_writer *w);
 typedef struct sibt_trace sibt_trace;
 
 /* Open flags. */
-#define SIBT_OPEN_VERIFY_ALL 0x1 /* verify every window's CRC at open */
+#define SIBT_OPEN_VERIFY_ALL 0x1 /* verify every window's CRC at open
+                                    (implies SIBT_OPEN_VERIFY_INDEX) */
+#define SIBT_OPEN_VERIFY_INDEX 0x2 /* read every frame header at open and
+                                      check that each file's index lists
+                                      exactly those windows; a file whose
+                                      index does not is read as damaged
+                                      (its frames scanned) */
 
 /*
  * Open a trace directory or a bundle (any archive libarchive reads, e.g.
- * .tar, .tar.gz, .tar.xz).  A bundle is unpacked into a private temporary
- * directory (under $TMPDIR) that is removed by sibt_trace_close().
+ * .tar, .tar.gz, .tar.xz).  A bundle is unpacked (sibt_bundle_unpack)
+ * into a private temporary directory (under $TMPDIR) that is removed by
+ * sibt_trace_close(), or at once when opening fails.
  *
  * Returns SIBT_OK, SIBT_WARN when the trace is damaged but partly readable
  * (see sibt_trace_damage), or an error.  On SIBT_OK and SIBT_WARN *tp is a
@@ -409,7 +416,10 @@ SIBT_EXPORT int sibt_bundle_pack(const char *dir, const char *out,
 				 char *errbuf, size_t errlen);
 /* Unpack bundle `bundle' into directory `dir' (created; must not exist
  * unless overwrite is set).  Only the files of a trace are accepted; any
- * absolute or ".." member path is refused. */
+ * absolute or ".." member path is refused.  Data files are checked while
+ * they stream and extraction stays within the expansion limit of
+ * FORMAT.md section 2; a gzip bundle's checksums are verified.  On
+ * failure every file written is removed (and `dir' if it was created). */
 SIBT_EXPORT int sibt_bundle_unpack(const char *bundle, const char *dir,
 				   int overwrite, char *errbuf, size_t errlen);
 /* Nonzero when path is a regular file (a bundle), 0 for a directory. */

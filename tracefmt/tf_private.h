@@ -36,6 +36,9 @@
 /* Upper bound on one window's uncompressed payload (FORMAT.md 4.2); the
  * writer closes a window early when it reaches half of it. */
 #define TF_MAX_RAW (1u << 28)
+/* Deflate expands n bytes into at most about 1032 n (258-byte matches at
+ * two bits each): a larger raw_len for a stored_len is forged. */
+#define TF_MAX_INFLATE 1032u
 
 /* Internal invariant check: prints file:line and aborts. */
 #define TF_ASSERT(c) do { if (!(c)) tf_assert_fail(__FILE__, __LINE__, #c); \
@@ -184,23 +187,48 @@ typedef struct tf_kv {
 	char *key, *value;
 } tf_kv;
 
+/* Entries in file order, and a hash table of indices + 1 (0: empty). */
 typedef struct tf_manifest {
 	tf_kv *kv;
 	size_t n, cap;
+	size_t *slot, nslot;
 } tf_manifest;
 
-/* Parse `path'; on error returns SIBT_EMANIFEST/EIO with a message naming
- * the file and line. */
+/* Unpacking a bundle writes at most TF_BUNDLE_RATIO bytes per bundle byte
+ * read so far, or TF_BUNDLE_FLOOR bytes if that is more (FORMAT.md 2). */
+#define TF_BUNDLE_FLOOR (64u << 20)
+#define TF_BUNDLE_RATIO 256u
+
+/* Limits of a manifest (FORMAT.md section 3). */
+#define TF_MANIFEST_MAX_BYTES (16u << 20)
+#define TF_MANIFEST_MAX_LINE (1u << 20)
+#define TF_MANIFEST_MAX_KEYS (1u << 18)
+
+/* Parse len bytes of manifest text (`name' in messages); on error returns
+ * SIBT_EMANIFEST with a message naming name:line and *m empty. */
+int tf_manifest_parse(tf_manifest *m, const char *text, size_t len,
+		      const char *name, char *err, size_t errlen);
+/* Read the regular file `path' and parse it; on error returns
+ * SIBT_EMANIFEST/EIO with a message naming the file and line. */
 int tf_manifest_read(tf_manifest *m, const char *path, char *err,
 		     size_t errlen);
 const char *tf_manifest_get(const tf_manifest *m, const char *key);
 int tf_manifest_set(tf_manifest *m, const char *key, const char *value);
+/* The manifest's text into out (emptied first); SIBT_EINVAL, with a
+ * message, for an entry beyond the limits. */
+int tf_manifest_format(const tf_manifest *m, tf_buf *out, char *err,
+		       size_t errlen);
 /* Write atomically (tmp + rename). */
 int tf_manifest_write(const tf_manifest *m, const char *path, char *err,
 		      size_t errlen);
 void tf_manifest_free(tf_manifest *m);
 
 /* ------------------------------------------------------------ misc */
+
+/* Copy at most `max' bytes of s into dst (dstlen bytes, NUL-terminated)
+ * for an error message: control characters and bytes that are not
+ * printable ASCII as \xNN, a cut marked "...". Returns dst. */
+char *tf_escape(char *dst, size_t dstlen, const char *s, size_t max);
 
 /* snprintf into err (if not NULL) and return code. */
 int tf_fail(char *err, size_t errlen, int code, const char *fmt, ...)

@@ -55,6 +55,7 @@ struct sibt_trace {
 	z_stream z;
 	int zinit;
 	tf_buf pkst;            /* stored bytes of packed reads */
+	int flags;              /* SIBT_OPEN_* */
 	uint64_t manifest_bytes;
 	char err[1024];
 };
@@ -258,6 +259,7 @@ static int parse_win_header(const uint8_t *h, size_t avail, uint32_t *pe,
 	*method = (int)v[8];
 	*hlen = n;
 	if (w->nsebs == 0 || w->nsebs > w->raw / 3 || w->nsends > w->raw / 4 ||
+	    w->raw > TF_MAX_INFLATE * (uint64_t)w->stored + 258 ||
 	    (*method == 0 && w->raw != w->stored))
 		return SIBT_EFORMAT;
 	return 0;
@@ -355,6 +357,101 @@ static int adopt_windows(sibt_trace *t, tf_file *f, scan_ent *ents,
 	return SIBT_OK;
 }
 
+/* A varint that must fit 32 bits (else the reader is marked bad). */
+static uint32_t rd_u32(tf_rd *r)
+{
+	uint64_t v = tf_rd_varint(r);
+	if (v > UINT32_MAX)
+		r->bad = 1;
+	return (uint32_t)v;
+}
+
+/* What no writer produces, whatever the payload: more SEBs than the
+ * trace's window size or than raw_len / 3 (the smallest record), more sends
+ * than raw_len / 4, a raw_len beyond TF_MAX_RAW or beyond what deflate can
+ * expand stored_len bytes into.  These bounds keep the work of a reader
+ * proportional to the bytes present. */
+static int implausible_window(const tf_win *w, uint32_t window)
+{
+	return w->nsebs == 0 || w->nsebs > window || w->nsebs > w->raw / 3 ||
+	       w->nsends > w->raw / 4 || w->raw > TF_MAX_RAW ||
+	       w->raw > TF_MAX_INFLATE * (uint64_t)w->stored + 258;
+}
+
+static int same_window(const tf_win *a, const tf_win *b)
+{
+	return a->offset == b->offset && a->nsebs == b->nsebs &&
+	       a->nsends == b->nsends && a->raw == b->raw &&
+	       a->stored == b->stored && a->first_seb == b->first_seb &&
+	       a->first_seq == b->first_seq;
+}
+
+/*
+ * Walk the frame headers of file f up to its index at ioff and check that
+ * the index just adopted (from t->wins[base] on) lists exactly the windows
+ * found, with what their headers say: an index rewritten with valid
+ * checksums cannot hide a window, short of damaging a window it lists
+ * (which reading that window reports).  One read per frame, no payload.
+ */
+static int index_covers_file(sibt_trace *t, tf_file *f, size_t base,
+			     uint64_t ioff, char *why, size_t wl)
+{
+	uint8_t h[TF_WIN_HDR_MAX];
+	uint64_t off = TF_HDR_SIZE, found = 0;
+
+	while (off < ioff) {
+		long long got = tf_pread_full(f->fd, h, sizeof h, off);
+		uint64_t len = 0;
+		if (got >= 4 && !memcmp(h, "WIND", 4)) {
+			uint32_t pe, wno;
+			int method;
+			size_t hlen;
+			tf_win w;
+			if (parse_win_header(h, (size_t)got, &pe, &wno, &w,
+					     &method, &hlen) == 0 &&
+			    pe >= f->first_pe && pe - f->first_pe < f->npes) {
+				uint32_t l = pe - f->first_pe;
+				uint64_t lo = t->pe_win[pe];
+				uint64_t hi = l + 1 < f->npes ?
+					      t->pe_win[pe + 1] : t->nwins;
+				w.offset = off;
+				if (wno >= hi - lo ||
+				    !same_window(&t->wins[lo + wno], &w))
+					return tf_fail(why, wl, SIBT_EFORMAT,
+						"the index does not list window "
+						"%u of PE %u at byte %" PRIu64
+						" as it is", wno, pe, off);
+				len = hlen + (uint64_t)w.stored;
+				found++;
+			}
+		} else if (got >= TF_STR_HDR && !memcmp(h, "STRS", 4) &&
+			   tf_get32(h + 20) == crc32(0, h, 20)) {
+			len = TF_STR_HDR + (uint64_t)tf_get32(h + 12);
+		} else if (got >= TF_DICT_HDR && !memcmp(h, "DICT", 4) &&
+			   tf_get32(h + 12) == crc32(0, h, 12)) {
+			len = TF_DICT_HDR + (uint64_t)tf_get32(h + 4);
+		}
+		if (!len) {
+			/* A damaged frame the index lists: reading its
+			 * window reports the damage; past it, frames
+			 * cannot be followed. */
+			for (size_t i = base; i < t->nwins; i++)
+				if (t->wins[i].offset == off)
+					return SIBT_OK;
+			return tf_fail(why, wl, SIBT_EFORMAT, "the frame at "
+				       "byte %" PRIu64 " does not verify and "
+				       "the index lists no window there",
+				       off);
+		}
+		off += len;
+	}
+	if (off != ioff || found != t->nwins - base)
+		return tf_fail(why, wl, SIBT_EFORMAT, "the index lists %zu "
+			       "windows but the file holds %" PRIu64 " before "
+			       "it", t->nwins - base, found);
+	return SIBT_OK;
+}
+
 /* Load the index through the trailer.  0 on success; otherwise a reason
  * in why and nothing adopted. */
 static int load_index(sibt_trace *t, tf_file *f, char *why, size_t wl)
@@ -362,7 +459,7 @@ static int load_index(sibt_trace *t, tf_file *f, char *why, size_t wl)
 	uint8_t tr[TF_TRAILER], h[TF_IDX_HDR];
 	uint8_t *stored = NULL, *raw = NULL;
 	size_t base = t->nwins;
-	uint64_t rawsum = 0, storedsum = 0;
+	uint64_t rawsum = 0, storedsum = 0, framesum = 0, sebsum = 0;
 	int rc = SIBT_EFORMAT;
 
 	if (f->size < TF_HDR_SIZE + TF_IDX_HDR + TF_TRAILER)
@@ -427,25 +524,33 @@ static int load_index(sibt_trace *t, tf_file *f, char *why, size_t wl)
 			uint64_t delta = tf_rd_varint(&r);
 			off += delta;
 			w->offset = off;
-			w->nsebs = (uint32_t)tf_rd_varint(&r);
-			w->nsends = (uint32_t)tf_rd_varint(&r);
-			w->raw = (uint32_t)tf_rd_varint(&r);
-			w->stored = (uint32_t)tf_rd_varint(&r);
+			w->nsebs = rd_u32(&r);
+			w->nsends = rd_u32(&r);
+			w->raw = rd_u32(&r);
+			w->stored = rd_u32(&r);
 			w->first_seb = seb;
 			w->first_seq = seq;
 			seb += w->nsebs;
 			seq += w->nsends;
 			rawsum += w->raw;
 			storedsum += w->stored;
-			if (w->nsebs == 0 || w->nsebs > w->raw / 3 ||
+			framesum += TF_WIN_HDR_MIN + (uint64_t)w->stored;
+			if (implausible_window(w, t->window) ||
 			    off < TF_HDR_SIZE ||
 			    off + TF_WIN_HDR_MIN + w->stored > ioff ||
-			    (j && delta == 0))
+			    framesum > ioff - TF_HDR_SIZE || (j && delta == 0))
 				r.bad = 1;
 		}
+		sebsum += seb;
 	}
 	if (r.bad || t->nwins - base != nwin) {
 		rc = tf_fail(why, wl, SIBT_EFORMAT, "the index is malformed");
+		goto out;
+	}
+	if (sebsum != tf_get64(tr + 16)) {
+		rc = tf_fail(why, wl, SIBT_EFORMAT, "the index lists %" PRIu64
+			     " SEBs but the trailer counts %" PRIu64, sebsum,
+			     tf_get64(tr + 16));
 		goto out;
 	}
 	uint64_t soff = 0;
@@ -476,6 +581,9 @@ static int load_index(sibt_trace *t, tf_file *f, char *why, size_t wl)
 			     "bytes");
 		goto out;
 	}
+	if ((t->flags & (SIBT_OPEN_VERIFY_INDEX | SIBT_OPEN_VERIFY_ALL)) &&
+	    (rc = index_covers_file(t, f, base, ioff, why, wl)))
+		goto out;
 	f->raw_bytes += rawsum;
 	f->stored_bytes += storedsum;
 	rc = 0;
@@ -600,6 +708,13 @@ static int scan_file(sibt_trace *t, tf_file *f, int why_code,
 				 "describes an impossible window");
 			break;
 		}
+		if (w.nsebs > t->window) {
+			reason = SIBT_EFORMAT;
+			snprintf(what, sizeof what, "window %u of PE %u holds "
+				 "%u SEBs, more than the trace's window size "
+				 "(%u)", wno, pe, w.nsebs, t->window);
+			break;
+		}
 		if (method == 2 && !f->dict) {
 			reason = SIBT_EFORMAT;
 			snprintf(what, sizeof what, "window %u of PE %u needs "
@@ -707,10 +822,80 @@ static int parse_u32(const char *s, uint32_t *v)
 	return 0;
 }
 
+/* "MAJOR.MINOR", each a decimal number below 65536 (the data file
+ * stores them in 16 bits); 0 or -1. */
+static int parse_version(const char *s, unsigned *major, unsigned *minor)
+{
+	unsigned *dst[2] = { major, minor };
+	for (int i = 0; i < 2; i++) {
+		unsigned long v = 0;
+		const char *d = s;
+		while (*s >= '0' && *s <= '9' && v < 65536)
+			v = v * 10 + (unsigned long)(*s++ - '0');
+		if (s == d || v >= 65536 || (i == 0 && *s++ != '.'))
+			return -1;
+		*dst[i] = (unsigned)v;
+	}
+	return *s ? -1 : 0;
+}
+
+/* The file.N entries: each "NAME FIRST_PE COUNT", the files covering PEs
+ * 0..npes-1 in order.  Checked before anything is allocated per PE, so
+ * that an npes the files do not bear out is reported as such. */
+static int read_file_entries(sibt_trace *t, const char *path)
+{
+	uint32_t next = 0;
+	char shown[128];
+
+	for (uint32_t p = 0; p < t->nprocs; p++) {
+		char key[32], name[256];
+		tf_file *f = &t->files[p];
+		snprintf(key, sizeof key, "file.%u", p);
+		const char *v = tf_manifest_get(&t->man, key);
+		unsigned long long first, count;
+		int used = 0;
+		if (!v || sscanf(v, "%255s %llu %llu %n", name, &first,
+				 &count, &used) != 3 || v[used] ||
+		    strchr(name, '/') || !strcmp(name, "..") ||
+		    !strcmp(name, ".") || first != next || count == 0 ||
+		    count > t->npes - first) {
+			tf_escape(shown, sizeof shown, v ? v : "nothing", 80);
+			return terr(t, SIBT_EMANIFEST, "%s: '%s' must be 'NAME "
+				    "FIRST_PE COUNT' with the files covering "
+				    "PEs 0..%u in order (got '%s')", path, key,
+				    t->npes - 1, shown);
+		}
+		/* Names are printed and used in paths: printable ASCII
+		 * only, so that they reach no terminal as control codes. */
+		for (const char *c = name; *c; c++) {
+			if ((unsigned char)*c <= ' ' || (unsigned char)*c >= 0x7f) {
+				tf_escape(shown, sizeof shown, name, 80);
+				return terr(t, SIBT_EMANIFEST, "%s: '%s' names "
+					    "the data file '%s', which has a "
+					    "byte that is not printable ASCII",
+					    path, key, shown);
+			}
+		}
+		f->proc = p;
+		f->first_pe = (uint32_t)first;
+		f->npes = (uint32_t)count;
+		f->name = strdup(name);
+		f->path = tf_path_join(t->dir, name);
+		if (!f->name || !f->path)
+			return terr(t, SIBT_ENOMEM, "out of memory");
+		next = (uint32_t)(first + count);
+	}
+	if (next != t->npes)
+		return terr(t, SIBT_EMANIFEST, "%s: the files cover PEs 0..%u "
+			    "but npes is %u: the manifest is inconsistent",
+			    path, next - 1, t->npes);
+	return SIBT_OK;
+}
+
 static int read_manifest(sibt_trace *t)
 {
 	char *path = tf_path_join(t->dir, TF_MANIFEST);
-	char msg[900];
+	char msg[900], shown[128];
 	const char *v;
 	int rc;
 
@@ -732,9 +917,10 @@ static int read_manifest(sibt_trace *t)
 		goto out;
 	}
 	unsigned major, minor;
-	if (sscanf(v + 12, "%u.%u", &major, &minor) != 2) {
-		rc = terr(t, SIBT_EMANIFEST, "%s: bad format version '%s'",
-			  path, v);
+	if (parse_version(v + 12, &major, &minor)) {
+		rc = terr(t, SIBT_EMANIFEST, "%s: bad format version '%s' "
+			  "(want MAJOR.MINOR, each below 65536)", path,
+			  tf_escape(shown, sizeof shown, v, 80));
 		goto out;
 	}
 	if (major != SIBT_FORMAT_MAJOR) {
@@ -762,7 +948,8 @@ static int read_manifest(sibt_trace *t)
 	if (!(v = tf_manifest_get(&t->man, "byte_order")) ||
 	    strcmp(v, "little-endian")) {
 		rc = terr(t, SIBT_EVERSION, "%s: byte_order '%s' is not "
-			  "supported (only little-endian)", path, v ? v : "");
+			  "supported (only little-endian)", path,
+			  tf_escape(shown, sizeof shown, v ? v : "", 80));
 		goto out;
 	}
 	if (t->nprocs > t->npes) {
@@ -770,46 +957,29 @@ static int read_manifest(sibt_trace *t)
 			  "(%u)", path, t->nprocs, t->npes);
 		goto out;
 	}
-	t->files = calloc(t->nprocs, sizeof *t->files);
-	t->pe_win = calloc((size_t)t->npes + 1, sizeof *t->pe_win);
-	if (!t->files || !t->pe_win) {
-		rc = terr(t, SIBT_ENOMEM, "out of memory (%u PEs)", t->npes);
+	/* Every file has its file.N key, so nprocs is bounded by the size
+	 * of the manifest before anything is allocated for it. */
+	if (t->nprocs > t->man.n) {
+		rc = terr(t, SIBT_EMANIFEST, "%s: nprocs is %u but the "
+			  "manifest has only %zu keys: file.N entries are "
+			  "missing", path, t->nprocs, t->man.n);
 		goto out;
 	}
-	uint32_t next = 0;
-	for (uint32_t p = 0; p < t->nprocs; p++) {
-		char key[32], name[256];
-		tf_file *f = &t->files[p];
-		f->fd = -1;
-		snprintf(key, sizeof key, "file.%u", p);
-		v = tf_manifest_get(&t->man, key);
-		unsigned long long first, count;
-		int used = 0;
-		if (!v || sscanf(v, "%255s %llu %llu %n", name, &first,
-				 &count, &used) != 3 || v[used] ||
-		    strchr(name, '/') || !strcmp(name, "..") ||
-		    first != next || count == 0 ||
-		    first + count > t->npes) {
-			rc = terr(t, SIBT_EMANIFEST, "%s: '%s' must be 'NAME "
-				  "FIRST_PE COUNT' with the files covering PEs "
-				  "0..%u in order (got '%s')", path, key,
-				  t->npes - 1, v ? v : "nothing");
-			goto out;
-		}
-		f->proc = p;
-		f->first_pe = (uint32_t)first;
-		f->npes = (uint32_t)count;
-		f->name = strdup(name);
-		f->path = tf_path_join(t->dir, name);
-		if (!f->name || !f->path) {
-			rc = terr(t, SIBT_ENOMEM, "out of memory");
-			goto out;
-		}
-		next = (uint32_t)(first + count);
+	t->files = calloc(t->nprocs, sizeof *t->files);
+	if (!t->files) {
+		rc = terr(t, SIBT_ENOMEM, "out of memory (%u files)",
+			  t->nprocs);
+		goto out;
 	}
-	if (next != t->npes) {
-		rc = terr(t, SIBT_EMANIFEST, "%s: the files cover PEs 0..%u "
-			  "but npes is %u", path, next - 1, t->npes);
+	for (uint32_t p = 0; p < t->nprocs; p++)
+		t->files[p].fd = -1;
+	if ((rc = read_file_entries(t, path)))
+		goto out;
+	t->pe_win = calloc((size_t)t->npes + 1, sizeof *t->pe_win);
+	if (!t->pe_win) {
+		rc = terr(t, SIBT_ENOMEM, "out of memory: the trace has %u "
+			  "PEs, which need %zu MiB", t->npes,
+			  ((size_t)t->npes + 1) * sizeof *t->pe_win >> 20);
 		goto out;
 	}
 	rc = SIBT_OK;
@@ -824,13 +994,17 @@ static int open_file(sibt_trace *t, tf_file *f)
 	struct stat st;
 	char why[512];
 
-	f->fd = open(f->path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO must not hang the open (refused below). */
+	f->fd = open(f->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (f->fd < 0)
 		return terr(t, errno == ENOENT ? SIBT_EMANIFEST : SIBT_EIO,
 			    "%s: cannot open data file listed in MANIFEST: %s",
 			    f->path, strerror(errno));
 	if (fstat(f->fd, &st) != 0)
 		return terr(t, SIBT_EIO, "%s: %s", f->path, strerror(errno));
+	if (!S_ISREG(st.st_mode))
+		return terr(t, SIBT_EMANIFEST, "%s: not a regular file: a "
+			    "data file must be one", f->path);
 	f->size = (uint64_t)st.st_size;
 	long long got = tf_pread_full(f->fd, h, 8, 0);
 	if (got < 0)
@@ -860,14 +1034,16 @@ static int open_file(sibt_trace *t, tf_file *f)
 			    "the file is corrupted", f->path);
 	if (tf_get32(h + 16) != f->proc || tf_get32(h + 20) != t->nprocs ||
 	    tf_get32(h + 24) != t->npes || tf_get32(h + 28) != f->first_pe ||
-	    tf_get32(h + 32) != f->npes)
+	    tf_get32(h + 32) != f->npes || tf_get32(h + 36) != t->window)
 		return terr(t, SIBT_EMANIFEST, "%s: header says process %u of "
-			    "%u, %u PEs, PEs %u..+%u, but MANIFEST says process "
-			    "%u of %u, %u PEs, PEs %u..+%u: files from "
-			    "different traces?", f->path, tf_get32(h + 16),
-			    tf_get32(h + 20), tf_get32(h + 24),
-			    tf_get32(h + 28), tf_get32(h + 32), f->proc,
-			    t->nprocs, t->npes, f->first_pe, f->npes);
+			    "%u, %u PEs, PEs %u..+%u, window %u, but MANIFEST "
+			    "says process %u of %u, %u PEs, PEs %u..+%u, window "
+			    "%u: files from different traces?", f->path,
+			    tf_get32(h + 16), tf_get32(h + 20),
+			    tf_get32(h + 24), tf_get32(h + 28),
+			    tf_get32(h + 32), tf_get32(h + 36), f->proc,
+			    t->nprocs, t->npes, f->first_pe, f->npes,
+			    t->window);
 	if (add_name(f, (const uint8_t *)"", 0))
 		return terr(t, SIBT_ENOMEM, "out of memory");
 
@@ -932,9 +1108,14 @@ int sibt_trace_open_in(sibt_trace **tp, const char *path, int flags,
 	if (stat(path, &st) != 0)
 		return tf_fail(errbuf, errlen, SIBT_EIO, "%s: %s", path,
 			       strerror(errno));
+	if (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode))
+		return tf_fail(errbuf, errlen, SIBT_EINVAL, "%s: neither a "
+			       "trace directory nor a bundle (a regular file)",
+			       path);
 	if (!(t = calloc(1, sizeof *t)))
 		return tf_fail(errbuf, errlen, SIBT_ENOMEM, "out of memory");
 	t->magic = TRACE_MAGIC;
+	t->flags = flags;
 	if (S_ISDIR(st.st_mode)) {
 		t->dir = strdup(path);
 		if (!t->dir) {

@@ -160,6 +160,36 @@ int tf_write_full(int fd, const void *buf, size_t len)
 	return 0;
 }
 
+char *tf_escape(char *dst, size_t dstlen, const char *s, size_t max)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t n = 0, i;
+
+	if (!dstlen)
+		return dst;
+	for (i = 0; s[i] && i < max; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c >= 0x20 && c < 0x7f && c != '\\') {
+			if (n + 1 >= dstlen)
+				break;
+			dst[n++] = (char)c;
+		} else {
+			if (n + 4 >= dstlen)
+				break;
+			dst[n++] = '\\';
+			dst[n++] = 'x';
+			dst[n++] = hex[c >> 4];
+			dst[n++] = hex[c & 15];
+		}
+	}
+	if (s[i] && n + 3 < dstlen) {
+		memcpy(dst + n, "...", 3);
+		n += 3;
+	}
+	dst[n] = 0;
+	return dst;
+}
+
 char *tf_path_join(const char *dir, const char *name)
 {
 	size_t a = strlen(dir), b = strlen(name);

@@ -230,4 +230,5 @@ def main():
         f.write("\n".join(man) + "\n")
 
 
-main()
+if __name__ == "__main__":
+    main()

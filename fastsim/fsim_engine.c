@@ -21,14 +21,12 @@
 #include "config.h"
 
 #include <errno.h>
-#include <ftw.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -103,7 +101,7 @@ typedef struct engine {
 	fmsg **msg_blocks;
 	size_t nmsg_blocks;
 	/* outputs */
-	char *tmpdir;
+	const char *tmpdir;      /* the caller's stage */
 	FILE *prints;
 	void **tl_state;
 	size_t ntl;
@@ -685,29 +683,9 @@ static int seek_region(engine *e)
 
 /* ------------------------------------------------------------ outputs */
 
-static int rm_entry(const char *path, const struct stat *sb, int flag,
-		    struct FTW *ftw)
-{
-	(void)sb; (void)flag; (void)ftw;
-	return remove(path);
-}
-
-static void rmtree(const char *dir)
-{
-	nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-}
-
 static int open_outputs(engine *e)
 {
-	const char *out = e->o->outdir;
-	size_t l = strlen(out) + 32;
-	e->tmpdir = malloc(l);
-	if (!e->tmpdir)
-		return fail(e, "out of memory");
-	snprintf(e->tmpdir, l, "%s.partial-XXXXXX", out);
-	if (!mkdtemp(e->tmpdir))
-		return fail(e, "cannot create the output directory next to "
-			    "'%s': %s", out, strerror(errno));
+	e->tmpdir = e->o->stage;
 	char path[4096];
 	snprintf(path, sizeof path, "%s/prints.txt", e->tmpdir);
 	e->prints = fopen(path, "w");
@@ -973,26 +951,6 @@ static int write_links(engine *e)
 	return 0;
 }
 
-/* Move the finished output directory into place. */
-static int commit_outputs(engine *e)
-{
-	const char *out = e->o->outdir;
-	struct stat st;
-	if (lstat(out, &st) == 0) {
-		if (!e->o->force)
-			return fail(e, "'%s' exists: choose another output "
-				    "directory or pass --force", out);
-		if (!S_ISDIR(st.st_mode))
-			return fail(e, "'%s' exists and is not a directory",
-				    out);
-		rmtree(out);
-	}
-	if (rename(e->tmpdir, out))
-		return fail(e, "cannot move the output into '%s': %s", out,
-			    strerror(errno));
-	return 0;
-}
-
 /* ------------------------------------------------------------ the run */
 
 static double now_s(void)
@@ -1068,7 +1026,8 @@ static int engine_setup(engine *e)
 {
 	const fsim_opts *o = e->o;
 	char msg[2048];
-	int rc = sibt_trace_open(&e->t, o->trace, 0, msg, sizeof msg);
+	int rc = sibt_trace_open_in(&e->t, o->trace, 0, o->scratch, msg,
+				    sizeof msg);
 	if (rc < 0)
 		return fail(e, "%s", msg);
 	if (rc == SIBT_WARN)
@@ -1170,9 +1129,6 @@ static void engine_free(engine *e)
 		close_timelines(e, 0);
 	if (e->prints)
 		fclose(e->prints);
-	if (e->tmpdir && e->failed)
-		rmtree(e->tmpdir);
-	free(e->tmpdir);
 	free(e->tl_state);
 	free((void *)e->tl_sel);
 	free(e->tl_names);
@@ -1210,16 +1166,9 @@ int fsim_run(const fsim_opts *o, fsim_result *res, char *err, size_t errlen)
 	res->outdir = o->outdir;
 	double t0 = now_s();
 
-	if (!o->outdir || !o->cfg || !o->rules) {
+	if (!o->outdir || !o->stage || !o->cfg || !o->rules) {
 		fail(&e, "fsim_run: missing output directory, configuration "
 		     "or rules");
-		goto out;
-	}
-	struct stat st;
-	if (!o->force && lstat(o->outdir, &st) == 0) {
-		e.config_error = 1;
-		fail(&e, "'%s' exists: choose another output directory with "
-		     "-o, or pass --force to replace it", o->outdir);
 		goto out;
 	}
 	if (engine_setup(&e))
@@ -1254,7 +1203,7 @@ int fsim_run(const fsim_opts *o, fsim_result *res, char *err, size_t errlen)
 	res->wall_s = now_s() - t0;
 	res->events_per_s = res->wall_s > 0 ? res->events / res->wall_s : 0;
 	res->peak_rss = peak_rss();
-	if (write_links(&e) || write_summaries(&e) || commit_outputs(&e))
+	if (write_links(&e) || write_summaries(&e))
 		goto out;
 out:
 	engine_free(&e);

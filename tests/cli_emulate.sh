@@ -270,7 +270,7 @@ checks=$((checks + 1))
 # An existing trace: refused without --force (untouched), replaced with it.
 cp "$W/ring.trace/MANIFEST" "$T/manifest.old"
 expect_exit 2 run --ranks 16 -np 2 -- ./ring
-expect_grep 'ring.trace already exists; use --force' "$T/err"
+expect_grep "'(\./)?ring.trace' already exists: choose another output or pass --force" "$T/err"
 checks=$((checks + 1))
 cmp -s "$W/ring.trace/MANIFEST" "$T/manifest.old" || fail "refused run changed ring.trace"
 expect_ok run --force --ranks 16 -np 2 -- ./ring
@@ -293,10 +293,10 @@ checks=$((checks + 1))
 # Not a trace: refused even with --force; so is a .partial that is not ours.
 mkdir "$W/notrace" && : >"$W/notrace/data"
 expect_exit 2 run --force --ranks 8 -o notrace -- ./ring
-expect_grep 'notrace exists and is not a Sibyl trace directory' "$T/err"
+expect_grep "not replacing 'notrace'.*not part of a trace.*'data'" "$T/err"
 : >"$W/plain"
 expect_exit 2 run --force --ranks 8 -o plain -- ./ring
-expect_grep 'plain exists and is not a Sibyl trace directory' "$T/err"
+expect_grep "not replacing 'plain'.*not a directory" "$T/err"
 mkdir -p "$W/b.trace.partial" && : >"$W/b.trace.partial/notes.txt"
 expect_exit 2 run --ranks 8 -o b.trace -- ./ring
 expect_grep "b.trace.partial is in the way.*'notes.txt'" "$T/err"

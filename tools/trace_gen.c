@@ -580,6 +580,9 @@ static int generate(const struct gen_opts *o, const char *dir,
 					   rc == SIBT_EFORMAT ?
 					   "the generator broke its own "
 					   "invariants (a bug)" :
+					   rc == SIBT_EINVAL &&
+					   *gen_builder_error(b) ?
+					   gen_builder_error(b) :
 					   sibt_writer_errmsg(sink.w));
 				break;
 			}

@@ -91,6 +91,20 @@ expect_exit 2 "$SIBYL" sim -q --iters 1..99999999999999999999 -o "$W/it" \
 	"$W/r.trace"
 expect_grep "not an iteration range" "$T/err"
 
+# docs/outputs.md names every field of summary.json that depends on the
+# host's speed among the ones that are not deterministic.
+expect_ok "$SIBYL" sim -q -o "$W/keys" "$W/r.trace"
+checks=$((checks + 1))
+para=$(sed -n '/^Everything except/,/^$/p' "$SIBYL_SRCDIR/docs/outputs.md" |
+	tr '\n' ' ')
+for k in $(grep -oE '"[a-z_]*(_per_s|wall_s|rss_bytes)"' \
+	   "$W/keys/summary.json" | tr -d '"'); do
+	case $para in
+	*"simulator.$k\`"*) ;;
+	*) fail "docs/outputs.md does not list simulator.$k as not deterministic" ;;
+	esac
+done
+
 # Concurrent runs with --force on one output: every one succeeds and the
 # output in place is a complete one.
 pids=

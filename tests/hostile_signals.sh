@@ -124,6 +124,10 @@ try info TERM "$T/tmp/sibyl-bundle-*/*" "$SIBYL" trace info "$B"
 # trace pack, while it writes the archive.
 try pack TERM "$T/run/p.tar.gz.part*" "$SIBYL" trace pack -q -o p.tar.gz \
 	"$T/in/big.trace"
+# noise capture, while it measures (its staging directory exists from the
+# start).
+try noise INT "$T/run/cap.partial-*" "$SIBYL" noise capture -q -d 10s -c 0 \
+	-o cap
 # trace gen, while it writes.
 try gen HUP "$T/run/g.trace.partial-*/MANIFEST*" \
 	"$SIBYL" trace gen -q -p ring -r 64 --iters "$size" -o g.trace

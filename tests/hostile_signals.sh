@@ -10,15 +10,22 @@
 . "$SIBYL_SRCDIR/tests/lib.sh"
 
 [ -r /proc/self/stat ] || { echo "hostile_signals: no /proc; skipping" >&2; exit 77; }
-command -v python3 >/dev/null 2>&1 ||
-	{ echo "hostile_signals: python3 not found; skipping" >&2; exit 77; }
 
 # A background job of a script ignores SIGINT; the command must see the
-# signals as a terminal's foreground job would.
-LAUNCH='import os, signal, sys
+# signals as a terminal's foreground job would: env --default-signal
+# (coreutils 8.31), or Python.
+if env --default-signal=INT true 2>/dev/null; then
+	set -- env --default-signal=INT,TERM,HUP
+elif command -v python3 >/dev/null 2>&1; then
+	set -- python3 -c 'import os, signal, sys
 for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
     signal.signal(s, signal.SIG_DFL)
 os.execvp(sys.argv[1], sys.argv[1:])'
+else
+	echo "hostile_signals: cannot reset SIGINT for a command; skipping" >&2
+	exit 77
+fi
+LAUNCH1=$1 LAUNCH2=$2 LAUNCH3=${3-}
 
 # state PID: st = the one-letter state of PID (T stopped, Z exited), or -.
 # (Shell built-ins only: a poll must be quick.)
@@ -51,13 +58,20 @@ input() {
 catch() {
 	sig=$1 glob=$2; shift 2
 	rm -rf "$T/tmp" "$T/run" && mkdir "$T/tmp" "$T/run"
-	(cd "$T/run" && TMPDIR="$T/tmp" exec python3 -c "$LAUNCH" "$@") \
+	cmd="$*"
+	if [ -n "$LAUNCH3" ]; then
+		set -- "$LAUNCH1" "$LAUNCH2" "$LAUNCH3" "$@"
+	else
+		set -- "$LAUNCH1" "$LAUNCH2" "$@"
+	fi
+	(cd "$T/run" && TMPDIR="$T/tmp" exec "$@") \
 		>"$T/sig.out" 2>"$T/sig.err" &
 	pid=$!
 	caught=0
-	# Bounded: 100000 polls, far longer than any run here.
+	# Bounded: 6000 polls 10 ms apart (a minute), far longer than any
+	# run here; the pause leaves the CPU to the command.
 	i=0
-	while [ $i -lt 100000 ]; do
+	while [ $i -lt 6000 ]; do
 		i=$((i + 1))
 		if present "$glob"; then
 			kill -STOP "$pid" 2>/dev/null
@@ -74,6 +88,7 @@ catch() {
 		fi
 		state "$pid"
 		case $st in Z|X|-) break ;; esac
+		sleep 0.01
 	done
 	if [ $caught -eq 0 ]; then
 		kill -CONT "$pid" 2>/dev/null
@@ -87,10 +102,10 @@ catch() {
 	checks=$((checks + 1))
 	case $sig in HUP) want=129 ;; INT) want=130 ;; *) want=143 ;; esac
 	[ "$got" -eq "$want" ] ||
-		fail "'$*' got SIG$sig and exited $got, expected $want: $(cat "$T/sig.err")"
+		fail "'$cmd' got SIG$sig and exited $got, expected $want: $(cat "$T/sig.err")"
 	checks=$((checks + 1))
 	left=$(find "$T/tmp" "$T/run" -mindepth 1 -maxdepth 1)
-	[ -z "$left" ] || fail "'$*' left debris after SIG$sig: $left"
+	[ -z "$left" ] || fail "'$cmd' left debris after SIG$sig: $left"
 	return 0
 }
 

@@ -62,6 +62,11 @@ refused "$W/file" "it is not a directory"
 ln -s "$W/prev" "$W/link"
 refused "$W/link" "it is not a directory"
 
+# An earlier output whose machine.conf this run reads: an input too.
+expect_exit 2 "$SIBYL" sim -q --force -c "$W/prev/machine.conf" -o "$W/prev" \
+	"$W/r.trace"
+expect_grep "not replacing .*prev.*it holds the input" "$T/err"
+
 # What --force does replace: an earlier output of sim, and an empty
 # directory; the new output carries a fresh marker.
 expect_ok "$SIBYL" sim -q --force -o "$W/prev" "$W/r.trace"

@@ -79,8 +79,8 @@ static const char sim_usage[] =
 "                        the timelines (docs/outputs.md, docs/links.md)\n"
 "  -f, --force           replace DIR if it is the output of an earlier\n"
 "                        'sibyl sim' holding only what that run wrote\n"
-"                        (never '.', $HOME or a directory holding the\n"
-"                        trace; docs/outputs.md)\n"
+"                        (never '.', $HOME or a directory holding an\n"
+"                        input; docs/outputs.md)\n"
 "      --timeline FMTS   also write timelines: projections, chrome, or\n"
 "                        both ('projections,chrome' or 'all')\n"
 "      --timeline-pes R  ranks in the timelines, e.g. 0-1023 (default:\n"
@@ -300,7 +300,8 @@ int cmd_sim(int argc, char **argv)
 	uint8_t *sel = NULL;
 	range_list rl = { 0, NULL };
 	tool_out out = { .kind = TOOL_OUT_MARKED, .handle = -1 };
-	const char *inputs[2] = { NULL, NULL };
+	const char **inputs = NULL;   /* trace, config files, map, noise */
+	size_t ninputs = 0;
 
 	memset(&o, 0, sizeof o);
 	o.region = FSIM_REGION_WHOLE;
@@ -309,7 +310,8 @@ int cmd_sim(int argc, char **argv)
 		goto out;
 	}
 	replaces = calloc((size_t)argc + 1, sizeof *replaces);
-	if (!replaces) {
+	inputs = calloc((size_t)argc + 4, sizeof *inputs);
+	if (!replaces || !inputs) {
 		tool_error("out of memory");
 		goto out;
 	}
@@ -317,6 +319,7 @@ int cmd_sim(int argc, char **argv)
 				NULL)) != -1) {
 		switch (c) {
 		case 'c':
+			inputs[ninputs++] = optarg;
 			if (fsim_config_load(cfg, optarg, err, sizeof err)) {
 				tool_error("%s", err);
 				goto out;
@@ -447,7 +450,16 @@ int cmd_sim(int argc, char **argv)
 	}
 	/* The output is checked and staged before the run: a run whose
 	 * results could not be put in place is not started. */
-	inputs[0] = o.trace;
+	inputs[ninputs++] = o.trace;
+	static const char *const input_keys[][2] = {
+		{ "machine", "map" }, { "noise", "dir" }
+	};
+	for (size_t i = 0; i < 2; i++) {
+		const netm_value *v = fsim_config_get(cfg, input_keys[i][0],
+						      input_keys[i][1]);
+		if (v && v->s && v->s[0])
+			inputs[ninputs++] = v->s;
+	}
 	out.path = outdir;
 	out.writer = tool_name;
 	out.force = force;
@@ -530,6 +542,7 @@ out:
 	range_free(&rl);
 	free(sel);
 	free(replaces);
+	free(inputs);
 	free(outdir_alloc);
 	fsim_rules_free(rules);
 	fsim_config_free(cfg);

@@ -1254,12 +1254,12 @@ static int visit_listed(void *arg, char *rel)
 	return 1;
 }
 
-/* Why the existing directory dir (real path rp) is not recognisably an
- * output of this kind, or NULL when it is; *stranger as listed_only. */
+/* Why the existing directory dir is not recognisably an output of this
+ * kind, or NULL when it is; *stranger gets a malloc'ed copy of the first
+ * foreign path found, if any. */
 static const char *not_ours(const char *dir, tool_out_kind kind,
 			    const char *writer, char **stranger)
 {
-	static const char *const nomem = "out of memory";
 	const char *why = NULL;
 	char **list = NULL, *buf = NULL;
 	size_t n = 0;
@@ -1280,7 +1280,7 @@ static const char *not_ours(const char *dir, tool_out_kind kind,
 	}
 	r = marker_read(dir, writer, &list, &n, &buf, &why);
 	if (r < 0)
-		return nomem;
+		return "out of memory";
 	if (r == 0)
 		return why;
 	struct listed l = { list, n, NULL };

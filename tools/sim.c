@@ -299,7 +299,7 @@ int cmd_sim(int argc, char **argv)
 	int rc = EXIT_USAGE;
 	uint8_t *sel = NULL;
 	range_list rl = { 0, NULL };
-	tool_out out = { .kind = TOOL_OUT_MARKED, .handle = -1 };
+	tool_out dest = { .kind = TOOL_OUT_MARKED, .handle = -1 };
 	const char **inputs = NULL;   /* trace, config files, map, noise */
 	size_t ninputs = 0;
 
@@ -460,11 +460,11 @@ int cmd_sim(int argc, char **argv)
 		if (v && v->s && v->s[0])
 			inputs[ninputs++] = v->s;
 	}
-	out.path = outdir;
-	out.writer = tool_name;
-	out.force = force;
-	out.inputs = inputs;
-	if (tool_out_begin(&out))
+	dest.path = outdir;
+	dest.writer = tool_name;
+	dest.force = force;
+	dest.inputs = inputs;
+	if (tool_out_begin(&dest))
 		goto out;
 
 	/* The timeline's ranks need the trace's rank count. */
@@ -505,7 +505,7 @@ int cmd_sim(int argc, char **argv)
 		goto out;
 	o.scratch = tool_temp_path(scratch);
 	o.outdir = outdir;
-	o.stage = out.stage;
+	o.stage = dest.stage;
 	o.cfg = cfg;
 	o.rules = rules;
 	progress prog;
@@ -524,7 +524,7 @@ int cmd_sim(int argc, char **argv)
 		rc = r == FSIM_ECONFIG ? EXIT_USAGE : EXIT_PROBLEMS;
 		goto out;
 	}
-	if ((rc = tool_out_commit(&out))) {
+	if ((rc = tool_out_commit(&dest))) {
 		fsim_result_free(&res);
 		goto out;
 	}
@@ -538,7 +538,7 @@ int cmd_sim(int argc, char **argv)
 	rc = 0;
 out:
 	tool_temp_remove(scratch);
-	tool_out_free(&out);
+	tool_out_free(&dest);
 	range_free(&rl);
 	free(sel);
 	free(replaces);

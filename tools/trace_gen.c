@@ -376,8 +376,6 @@ static void print_list(void)
 	}
 }
 
-/* ------------------------------------------------------ output handling */
-
 /* ----------------------------------------------------------- generation */
 
 /* "key = value" manifest lines; storage for up to GEN_EXTRA of them,

@@ -127,6 +127,9 @@ static const char emulate_usage[] =
 "  1  the emulation failed (APP or mpirun exited non-zero, was killed, or\n"
 "     left an incomplete trace); whatever was written stays in\n"
 "     TRACE.partial for 'sibyl trace info' and 'sibyl sim'\n"
+"A SIGINT, SIGTERM or SIGHUP is passed on to mpirun; when the run then\n"
+"fails, sibyl emulate ends by that signal (status 128 + its number in a\n"
+"shell), after the message, leaving TRACE.partial.\n"
 "  2  usage error, TRACE is in the way, or mpirun cannot be run; nothing\n"
 "     was run\n"
 "\n"
@@ -1352,5 +1355,9 @@ out:
 	free(trace);
 	free(o.pass);
 	free(o.coll);
+	/* A run the signal ended ends us the conventional way, once the
+	 * failure is reported (the incomplete trace stays, as said). */
+	if (rc != 0 && got_signal)
+		tool_exit_signal(got_signal);
 	return rc;
 }

@@ -142,6 +142,10 @@ int tool_temp_remove(int h);
 void tool_temp_forget(int h);
 void tool_temp_cleanup(void);
 int tool_remove_tree(const char *path);
+/* End the process by signal sig with its default action (standard output
+ * and error flushed first): the conventional end of a command that a
+ * signal interrupted. */
+void tool_exit_signal(int sig) __attribute__((noreturn));
 
 /*
  * For a bundle trace (a path that is not a directory): a registered

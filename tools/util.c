@@ -753,6 +753,20 @@ static void temp_on_signal(int sig)
 	raise(sig);
 }
 
+void tool_exit_signal(int sig)
+{
+	sigset_t s;
+
+	fflush(stdout);
+	fflush(stderr);
+	signal(sig, SIG_DFL);
+	sigemptyset(&s);
+	sigaddset(&s, sig);
+	sigprocmask(SIG_UNBLOCK, &s, NULL);
+	raise(sig);
+	_exit(128 + sig);	/* a signal whose default is to go on */
+}
+
 static void temp_block(sigset_t *old)
 {
 	sigset_t s;

@@ -254,8 +254,15 @@ typedef enum fsim_region_kind {
 
 typedef struct fsim_opts {
 	const char *trace;          /* trace directory or bundle */
-	const char *outdir;         /* output directory (required) */
-	int force;                  /* replace an existing outdir */
+	const char *scratch;        /* for a bundle: an empty directory the
+	                               caller owns to unpack it into (see
+	                               sibt_trace_open_in), or NULL */
+	const char *outdir;         /* output directory, as named to the user
+	                               (required) */
+	const char *stage;          /* existing empty directory the outputs
+	                               are written into (required); the
+	                               caller moves it to outdir after a
+	                               successful run, or removes it */
 	const fsim_config *cfg;     /* resolved machine description */
 	const fsim_rules *rules;    /* replacement rules incl. cpu factor */
 	fsim_region_kind region;
@@ -331,19 +338,19 @@ typedef struct fsim_result {
 } fsim_result;
 
 /*
- * Replay the trace and write the output directory (summary.txt,
- * summary.json, prints.txt, machine.conf, timelines).  Everything is
- * written under a temporary name and moved into place only on success;
- * on failure nothing is left behind and err says what went wrong: an
- * unreadable trace (file, PE, window), a trace that does not close (a
- * message nobody awaits), or a stalled replay (the stuck PEs and what
- * each waits for).  Returns 0, FSIM_ECONFIG, or another nonzero value.
+ * Replay the trace and write the outputs (summary.txt, summary.json,
+ * prints.txt, machine.conf, links, timelines) into o->stage, which the
+ * caller moves into place on success and removes on failure.  On failure
+ * err says what went wrong: an unreadable trace (file, PE, window), a
+ * trace that does not close (a message nobody awaits), a stalled replay
+ * (the stuck PEs and what each waits for), or a time beyond the range of
+ * netm_time (the PE, SEB or message and the value).  Returns 0,
+ * FSIM_ECONFIG, or another nonzero value.
  */
 int fsim_run(const fsim_opts *o, fsim_result *res, char *err, size_t errlen);
 /* fsim_run's return for a usage error rather than a problem of the
  * trace: a machine description that does not fit it (too few cores, a
- * bad mapping file, model parameters) or an existing output directory
- * without force. */
+ * bad mapping file, model parameters). */
 #define FSIM_ECONFIG 2
 
 /* Release what a successful fsim_run allocated in r (r stays readable

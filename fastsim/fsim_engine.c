@@ -21,14 +21,12 @@
 #include "config.h"
 
 #include <errno.h>
-#include <ftw.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -103,7 +101,7 @@ typedef struct engine {
 	fmsg **msg_blocks;
 	size_t nmsg_blocks;
 	/* outputs */
-	char *tmpdir;
+	const char *tmpdir;      /* the caller's stage */
 	FILE *prints;
 	void **tl_state;
 	size_t ntl;
@@ -190,6 +188,43 @@ static int build_names(engine *e)
 		}
 	}
 	return 0;
+}
+
+/*
+ * The end of time.  Every time the engine computes stays below it: a sum
+ * that reaches it has overflowed (or been saturated by a network model,
+ * which stops there too) and the run fails naming the PE, SEB or message
+ * and the values, instead of going on with a clamped or wrapped time.
+ */
+#define TIME_END INT64_MAX
+
+/* *out = a + b (b >= 0); -1 when the sum reaches the end of time. */
+static int time_add(netm_time a, netm_time b, netm_time *out)
+{
+	return __builtin_add_overflow(a, b, out) || *out == TIME_END ? -1 : 0;
+}
+
+/* A value for a message: a clamped one is shown as such. */
+static const char *time_str(char *buf, size_t len, netm_time t)
+{
+	if (t >= TIME_END)
+		return "2^63-1 or more";
+	snprintf(buf, len, "%" PRId64, t);
+	return buf;
+}
+
+static const char time_hint[] = "is beyond the range of time (2^63-1 ps, "
+	"about 106 days): check the trace's durations, cpu.factor, the "
+	"replacement rules and the machine's latencies and bandwidths";
+
+/* What overflowed in SEB `index' of p: `what' at `at' + `add' ps. */
+static void seb_overflow(engine *e, uint32_t p, uint64_t index,
+			 const char *what, netm_time at, netm_time add)
+{
+	char b[32];
+	fail(e, "PE %u, SEB %" PRIu64 " (\"%s\"): %s, %" PRId64 " ps + %s ps, "
+	     "%s", p, index, e->names[e->pes[p].name].name, what, at,
+	     time_str(b, sizeof b, add), time_hint);
 }
 
 /* x * num / den, rounded to nearest (halves up), exactly. */
@@ -397,10 +432,25 @@ static void tl_msg(engine *e, const fmsg *m, netm_time arrived)
 		e->o->timelines[i]->msg(e->tl_state[i], &r);
 }
 
+/* What overflowed for message m. */
+static void msg_overflow(engine *e, const fmsg *m, const char *what)
+{
+	fail(e, "message %" PRIu64 " of PE %u to PE %u (%" PRIu64 " bytes, "
+	     "sent at %" PRId64 " ps): %s", m->seq, m->nm.src_pe, m->nm.dst_pe,
+	     m->nm.bytes, m->nm.depart, what);
+}
+
 static void host_deliver(void *ctx, uint64_t token, netm_time t)
 {
 	engine *e = ctx;
 	fmsg *m = (fmsg *)(uintptr_t)token;
+	if (t >= TIME_END) {
+		/* The network model saturated: its sum overflowed. */
+		msg_overflow(e, m, "its arrival through the network is beyond "
+			     "the range of time (2^63-1 ps): check the net.* "
+			     "latencies and bandwidths and the message sizes");
+		return;
+	}
 	tl_msg(e, m, t);
 	deliver(e, m->nm.dst_pe, m->nm.src_pe, m->seq, t);
 	if (m->next != m) {          /* pooled (not on the stack) */
@@ -416,6 +466,12 @@ static void host_schedule(void *ctx, netm_time t, void *arg)
 	if (a & 3) {
 		fail(e, "internal error: a network model scheduled an event "
 		     "with a misaligned argument");
+		return;
+	}
+	if (t >= TIME_END) {
+		fail(e, "the network model scheduled an event beyond the range "
+		     "of time (2^63-1 ps) at %" PRId64 " ps: check the net.* "
+		     "latencies and bandwidths and the message sizes", e->now);
 		return;
 	}
 	if (t < e->now)
@@ -465,18 +521,51 @@ static fmsg *msg_alloc(engine *e)
 	return m;
 }
 
+/* netm_xfer_time, or -1 when the time does not fit before the end of
+ * time. */
+static int xfer_time(uint64_t bytes, int64_t bw, netm_time *out)
+{
+	unsigned __int128 q;
+	if (bytes <= UINT64_MAX / NETM_PS_PER_S) {
+		/* 64 bits for the common sizes, as netm_xfer_time */
+		uint64_t n = bytes * (uint64_t)NETM_PS_PER_S;
+		q = n / (uint64_t)bw + (n % (uint64_t)bw != 0);
+	} else {
+		unsigned __int128 n = (unsigned __int128)bytes * NETM_PS_PER_S;
+		q = (n + (unsigned __int128)bw - 1) / (unsigned __int128)bw;
+	}
+	if (q >= (unsigned __int128)TIME_END)
+		return -1;
+	*out = (netm_time)q;
+	return 0;
+}
+
 /* Hand one message to the intra-node model or the network. */
 static void send_msg(engine *e, fmsg *m)
 {
 	fsim_result *r = e->res;
 	r->messages++;
-	r->bytes += m->nm.bytes;
+	/* The byte counts are sums of accepted sizes: checked, like times
+	 * (intra_bytes and net_bytes are parts of bytes). */
+	if (__builtin_add_overflow(r->bytes, m->nm.bytes, &r->bytes)) {
+		msg_overflow(e, m, "the total of bytes sent goes beyond "
+			     "2^64-1: check the message sizes and the size "
+			     "replacement rules");
+		return;
+	}
 	if (m->nm.src_node == m->nm.dst_node) {
 		r->intra_messages++;
 		r->intra_bytes += m->nm.bytes;
-		netm_time a = m->nm.depart + e->m->intra_latency +
-			      netm_xfer_time(m->nm.bytes,
-					     e->m->intra_bandwidth);
+		netm_time x, a;
+		if (xfer_time(m->nm.bytes, e->m->intra_bandwidth, &x) ||
+		    time_add(m->nm.depart, e->m->intra_latency, &a) ||
+		    time_add(a, x, &a)) {
+			msg_overflow(e, m, "its arrival through the intra-node "
+				     "copy model (intranode.latency + bytes / "
+				     "intranode.bandwidth) is beyond the range "
+				     "of time (2^63-1 ps)");
+			return;
+		}
 		host_deliver(e, (uint64_t)(uintptr_t)m, a);
 		return;
 	}
@@ -511,7 +600,11 @@ static void start_seb(engine *e, uint32_t p)
 		fail_trace(e, rc);
 		return;
 	}
-	netm_time start = e->now, end = start + pe->dur;
+	netm_time start = e->now, end;
+	if (time_add(start, pe->dur, &end)) {
+		seb_overflow(e, p, s.index, "its end", start, pe->dur);
+		return;
+	}
 	const name_info *ni = &e->names[pe->name];
 	fsim_result *r = e->res;
 	uint32_t snode = fsim_node_of(e->m, p);
@@ -526,9 +619,16 @@ static void start_seb(engine *e, uint32_t p)
 			e->failed = 1;
 			return;
 		}
+		if (end >= TIME_END) {
+			seb_overflow(e, p, s.index, "its end with noise", start,
+				     pe->dur);
+			return;
+		}
 		e->noise_pe[p] += end - start - pe->dur;
 	}
 
+	/* busy and noise_pe cannot overflow: a PE's SEBs do not overlap,
+	 * so they stay below the end of its last SEB. */
 	r->seb_events++;
 	pe->busy += pe->dur;
 	pe->free_at = end;
@@ -545,8 +645,12 @@ static void start_seb(engine *e, uint32_t p)
 			e->o->timelines[i]->seb(e->tl_state[i], &rec);
 	}
 	for (uint32_t k = 0; k < s.nprints; k++) {
-		netm_time at = start + rule_offset(ni, pe->tdur, pe->dur,
-						   s.prints[k].offset);
+		netm_time at, off = rule_offset(ni, pe->tdur, pe->dur,
+						s.prints[k].offset);
+		if (time_add(start, off, &at)) {
+			seb_overflow(e, p, s.index, "a print", start, off);
+			return;
+		}
 		if (e->noise && noise_cursor_at(&ncur, at - start, &at, e->err,
 						e->errlen)) {
 			e->failed = 1;
@@ -607,7 +711,11 @@ static void start_seb(engine *e, uint32_t p)
 		m->nm.src_node = snode;
 		m->nm.dst_node = dnode;
 		m->nm.bytes = fsim_rules_size(e->o->rules, sd->size);
-		m->nm.depart = start + off;
+		if (time_add(start, off, &m->nm.depart)) {
+			seb_overflow(e, p, s.index, "the departure of a message",
+				     start, off);
+			return;
+		}
 		m->seq = seq;
 		m->src_seb = s.index;
 		m->tag = sd->tag;
@@ -685,29 +793,9 @@ static int seek_region(engine *e)
 
 /* ------------------------------------------------------------ outputs */
 
-static int rm_entry(const char *path, const struct stat *sb, int flag,
-		    struct FTW *ftw)
-{
-	(void)sb; (void)flag; (void)ftw;
-	return remove(path);
-}
-
-static void rmtree(const char *dir)
-{
-	nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-}
-
 static int open_outputs(engine *e)
 {
-	const char *out = e->o->outdir;
-	size_t l = strlen(out) + 32;
-	e->tmpdir = malloc(l);
-	if (!e->tmpdir)
-		return fail(e, "out of memory");
-	snprintf(e->tmpdir, l, "%s.partial-XXXXXX", out);
-	if (!mkdtemp(e->tmpdir))
-		return fail(e, "cannot create the output directory next to "
-			    "'%s': %s", out, strerror(errno));
+	e->tmpdir = e->o->stage;
 	char path[4096];
 	snprintf(path, sizeof path, "%s/prints.txt", e->tmpdir);
 	e->prints = fopen(path, "w");
@@ -913,7 +1001,7 @@ static uint64_t peak_rss(void)
 	return (uint64_t)ru.ru_maxrss * 1024;
 }
 
-static void pe_stats(engine *e)
+static int pe_stats(engine *e)
 {
 	fsim_result *r = e->res;
 	fsim_stat *b = &r->busy, *i = &r->idle;
@@ -926,7 +1014,11 @@ static void pe_stats(engine *e)
 		if (r->noise) {
 			if (p == 0 || noise < n->min) { n->min = noise; n->min_pe = p; }
 			if (p == 0 || noise > n->max) { n->max = noise; n->max_pe = p; }
-			r->noise_total += noise;
+			if (__builtin_add_overflow(r->noise_total, noise,
+						   &r->noise_total))
+				return fail(e, "the noise of PE %u (%" PRId64
+					    " ps) makes the total noise over "
+					    "all PEs %s", p, noise, time_hint);
 		}
 		if (p == 0 || busy < b->min) { b->min = busy; b->min_pe = p; }
 		if (p == 0 || busy > b->max) { b->max = busy; b->max_pe = p; }
@@ -938,6 +1030,7 @@ static void pe_stats(engine *e)
 	b->mean = e->npes ? sb / e->npes : 0;
 	i->mean = e->npes ? si / e->npes : 0;
 	n->mean = e->npes ? (double)r->noise_total / e->npes : 0;
+	return 0;
 }
 
 static int write_summaries(engine *e)
@@ -970,26 +1063,6 @@ static int write_links(engine *e)
 					   e->res->predicted, msg,
 					   sizeof msg))
 		return fail(e, "%s", msg);
-	return 0;
-}
-
-/* Move the finished output directory into place. */
-static int commit_outputs(engine *e)
-{
-	const char *out = e->o->outdir;
-	struct stat st;
-	if (lstat(out, &st) == 0) {
-		if (!e->o->force)
-			return fail(e, "'%s' exists: choose another output "
-				    "directory or pass --force", out);
-		if (!S_ISDIR(st.st_mode))
-			return fail(e, "'%s' exists and is not a directory",
-				    out);
-		rmtree(out);
-	}
-	if (rename(e->tmpdir, out))
-		return fail(e, "cannot move the output into '%s': %s", out,
-			    strerror(errno));
 	return 0;
 }
 
@@ -1068,7 +1141,8 @@ static int engine_setup(engine *e)
 {
 	const fsim_opts *o = e->o;
 	char msg[2048];
-	int rc = sibt_trace_open(&e->t, o->trace, 0, msg, sizeof msg);
+	int rc = sibt_trace_open_in(&e->t, o->trace, 0, o->scratch, msg,
+				    sizeof msg);
 	if (rc < 0)
 		return fail(e, "%s", msg);
 	if (rc == SIBT_WARN)
@@ -1170,9 +1244,6 @@ static void engine_free(engine *e)
 		close_timelines(e, 0);
 	if (e->prints)
 		fclose(e->prints);
-	if (e->tmpdir && e->failed)
-		rmtree(e->tmpdir);
-	free(e->tmpdir);
 	free(e->tl_state);
 	free((void *)e->tl_sel);
 	free(e->tl_names);
@@ -1210,16 +1281,9 @@ int fsim_run(const fsim_opts *o, fsim_result *res, char *err, size_t errlen)
 	res->outdir = o->outdir;
 	double t0 = now_s();
 
-	if (!o->outdir || !o->cfg || !o->rules) {
+	if (!o->outdir || !o->stage || !o->cfg || !o->rules) {
 		fail(&e, "fsim_run: missing output directory, configuration "
 		     "or rules");
-		goto out;
-	}
-	struct stat st;
-	if (!o->force && lstat(o->outdir, &st) == 0) {
-		e.config_error = 1;
-		fail(&e, "'%s' exists: choose another output directory with "
-		     "-o, or pass --force to replace it", o->outdir);
 		goto out;
 	}
 	if (engine_setup(&e))
@@ -1242,8 +1306,7 @@ int fsim_run(const fsim_opts *o, fsim_result *res, char *err, size_t errlen)
 	res->events = res->seb_events + res->msg_events;
 	if (e.net->ops->totals)
 		e.net->ops->totals(e.net, &res->net);
-	pe_stats(&e);
-	if (close_timelines(&e, 1))
+	if (pe_stats(&e) || close_timelines(&e, 1))
 		goto out;
 	if (fflush(e.prints) || ferror(e.prints)) {
 		fail(&e, "%s/prints.txt: write error", e.tmpdir);
@@ -1254,7 +1317,7 @@ int fsim_run(const fsim_opts *o, fsim_result *res, char *err, size_t errlen)
 	res->wall_s = now_s() - t0;
 	res->events_per_s = res->wall_s > 0 ? res->events / res->wall_s : 0;
 	res->peak_rss = peak_rss();
-	if (write_links(&e) || write_summaries(&e) || commit_outputs(&e))
+	if (write_links(&e) || write_summaries(&e))
 		goto out;
 out:
 	engine_free(&e);

@@ -442,10 +442,12 @@ static int core_file(const char *name, int64_t *core)
 	return 1;
 }
 
+/* Notes, and hidden files such as the marker Sibyl writes into the
+ * directories it creates (.sibyl-output). */
 static int ignored(const char *name)
 {
 	size_t l = strlen(name);
-	return strncmp(name, "README", 6) == 0 ||
+	return name[0] == '.' || strncmp(name, "README", 6) == 0 ||
 	       (l >= 3 && strcmp(name + l - 3, ".md") == 0);
 }
 

@@ -210,10 +210,15 @@ expect_exit 2 "$SIBYL" sim -q -o "$O" "$T/ring.trace"
 expect_grep "exists.*--force" "$T/err"
 checks=$((checks + 1))
 [ -f "$O/mine" ] && [ ! -f "$O/summary.json" ] || fail "existing OUT touched"
-# --force replaces it.
+# --force replaces an earlier output of sim, never a directory with
+# files sim did not write (tests/hostile_outdir.sh has the whole rule).
+expect_exit 2 "$SIBYL" sim -q --force -o "$O" "$T/ring.trace"
+expect_grep "not replacing .*exists.sim.*marker" "$T/err"
+rm "$O/mine"
+expect_ok "$SIBYL" sim -q --force -o "$O" "$T/ring.trace"
 expect_ok "$SIBYL" sim -q --force -o "$O" "$T/ring.trace"
 checks=$((checks + 1))
-[ ! -f "$O/mine" ] && [ -f "$O/summary.json" ] || fail "--force did not replace OUT"
+[ -f "$O/.sibyl-output" ] && [ -f "$O/summary.json" ] || fail "--force did not replace OUT"
 checks=$((checks + 1))
 left=$(ls -d "$O".partial-* 2>/dev/null)
 [ -z "$left" ] || fail "partial directories left: $left"

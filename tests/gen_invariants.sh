@@ -264,7 +264,7 @@ expect_exit 2 "$SIBYL" trace gen -q -p ring -r 5 -o "$T/notrace" --force
 checks=$((checks + 1))
 [ -f "$T/notrace/data.txt" ] || fail "--force removed a non-trace directory"
 checks=$((checks + 1))
-ls -d "$T"/*.gen-tmp-* >/dev/null 2>&1 && fail "temporary output left behind"
+ls -d "$T"/*.partial-* >/dev/null 2>&1 && fail "temporary output left behind"
 
 # The summary names what was written.
 rm -rf "$T/sum.trace"

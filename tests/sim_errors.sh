@@ -240,10 +240,14 @@ expect_grep 'no-such.trace' "$T/err"
 
 # ------------------------------------- a failure keeps the previous output
 # With --force, OUT is replaced only at the end of a successful run.
-rm -rf "$T/keep.sim" && mkdir "$T/keep.sim" && : >"$T/keep.sim/mine"
+rm -rf "$T/keep.sim"
+expect_ok "$SIBYL" trace gen -q -p ring -r 2 -o "$T/keep.trace"
+expect_ok "$SIBYL" sim -q -o "$T/keep.sim" "$T/keep.trace"
+cp "$T/keep.sim/summary.json" "$T/keep.json"
 expect_exit 1 "$SIBYL" sim -q --force -o "$T/keep.sim" "$T/cycle.trace"
 checks=$((checks + 1))
-[ -f "$T/keep.sim/mine" ] || fail "a failed --force run removed OUT"
+cmp -s "$T/keep.sim/summary.json" "$T/keep.json" ||
+	fail "a failed --force run changed OUT"
 checks=$((checks + 1))
 left=$(ls -d "$T/keep.sim".partial-* 2>/dev/null)
 [ -z "$left" ] || fail "a failed --force run left $left"

@@ -131,6 +131,9 @@ static const char emulate_usage[] =
 "     every rank finished, e.g. exit(3) after MPI_Finalize)\n"
 "  2  usage error, TRACE is in the way, or mpirun cannot be run; nothing\n"
 "     was run\n"
+"A SIGINT, SIGTERM or SIGHUP is passed on to mpirun; when the run then\n"
+"fails, sibyl emulate ends by that signal (status 128 + its number in a\n"
+"shell), after the message, leaving TRACE.partial.\n"
 "\n"
 "Examples:\n"
 "  sibylcc -O2 ring.c -o ring && sibyl emulate --ranks 1024 -np 2 -- ./ring\n"
@@ -826,64 +829,26 @@ static void print_command(const struct emu_env *e, char **av)
 
 /* --------------------------------------------------------- trace files */
 
-static int has_manifest(const char *dir)
-{
-	char *p = str_concat(dir, "/MANIFEST");
-	struct stat st;
-	int r;
-
-	if (!p)
-		return 0;
-	r = stat(p, &st) == 0 && S_ISREG(st.st_mode);
-	free(p);
-	return r;
-}
-
 /*
  * May the run write TRACE and TRACE.partial?  An existing TRACE needs
- * --force and must be a trace directory; a TRACE.partial left over from an
- * earlier run is removed (unless dry), but only when it holds nothing but
- * trace files.  Returns 0 or an exit status after a message.
+ * --force and must be a trace directory (tool_out_check); a TRACE.partial
+ * left over from an earlier run is removed (unless dry), but only when it
+ * holds nothing but trace files.  Returns 0 or an exit status after a
+ * message.
  */
 static int check_outputs(const struct emu_opts *o, const char *trace,
-			 const char *partial, int *exists)
+			 const char *partial)
 {
 	struct stat st;
 	char *stranger = NULL;
 	int r;
 
-	*exists = 0;
-	if (lstat(trace, &st) == 0) {
-		if (!S_ISDIR(st.st_mode) || !has_manifest(trace)) {
-			tool_error("%s exists and is not a Sibyl trace "
-				   "directory (no MANIFEST inside); not "
-				   "replacing it, even with --force: remove it "
-				   "or choose another -o", trace);
-			return EXIT_USAGE;
-		}
-		if (!o->force) {
-			tool_error("%s already exists; use --force to replace "
-				   "it (once the new trace is complete)",
-				   trace);
-			return EXIT_USAGE;
-		}
-		r = tool_only_trace_files(trace, &stranger);
-		if (r != 1) {
-			if (r == 0)
-				tool_error("%s holds '%s', which is not part "
-					   "of a trace; not replacing it, even "
-					   "with --force", trace, stranger);
-			else
-				tool_error("cannot read %s: %s", trace,
-					   strerror(errno));
-			free(stranger);
-			return EXIT_USAGE;
-		}
-		*exists = 1;
-	} else if (errno != ENOENT) {
-		tool_error("cannot write %s: %s", trace, strerror(errno));
-		return EXIT_USAGE;
-	}
+	const char *inputs[] = { o->app[0], NULL };
+
+	/* The rule every command that writes a directory follows. */
+	if ((r = tool_out_check(trace, TOOL_OUT_TRACE, tool_name, o->force,
+				inputs)))
+		return r;
 
 	if (lstat(partial, &st) != 0) {
 		if (errno == ENOENT)
@@ -1121,51 +1086,20 @@ fail:
 }
 
 /* Put the complete trace `partial' at `trace', replacing an old trace
- * there (checked before the run) only now. */
-static int publish(const char *partial, const char *trace, int exists)
+ * there only now (checked again), as every command does. */
+static int publish(const struct emu_opts *o, char *partial, const char *trace)
 {
-	struct stat st;
-	char *old;
-	char suffix[48];
+	const char *inputs[] = { o->app[0], NULL };
+	tool_out out = {
+		.path = trace, .kind = TOOL_OUT_TRACE, .writer = tool_name,
+		.force = o->force, .inputs = inputs, .stage = partial,
+		.handle = -1,
+	};
 
-	if (!exists) {
-		if (lstat(trace, &st) == 0) {
-			tool_error("%s appeared during the run; the new trace "
-				   "stays in %s", trace, partial);
-			return -1;
-		}
-		if (rename(partial, trace) != 0) {
-			tool_error("cannot rename %s to %s: %s", partial, trace,
-				   strerror(errno));
-			return -1;
-		}
+	if (tool_out_commit(&out) == 0)
 		return 0;
-	}
-	snprintf(suffix, sizeof(suffix), ".old-%ld", (long)getpid());
-	old = str_concat(trace, suffix);
-	if (!old) {
-		tool_error("out of memory");
-		return -1;
-	}
-	if (rename(trace, old) != 0) {
-		tool_error("cannot move the old %s aside: %s; the new trace "
-			   "stays in %s", trace, strerror(errno), partial);
-		free(old);
-		return -1;
-	}
-	if (rename(partial, trace) != 0) {
-		tool_error("cannot rename %s to %s: %s", partial, trace,
-			   strerror(errno));
-		if (rename(old, trace) != 0)
-			tool_error("the old trace is now %s", old);
-		free(old);
-		return -1;
-	}
-	if (tool_remove_trace_dir(old, 1) != 0)
-		tool_warn("could not remove the old trace, now %s: %s", old,
-			  strerror(errno));
-	free(old);
-	return 0;
+	tool_error("the new trace stays in %s", partial);
+	return -1;
 }
 
 static void fmt_seconds(char *buf, size_t len, double s)
@@ -1346,7 +1280,7 @@ int cmd_emulate(int argc, char **argv)
 	char **av = NULL, np_buf[32], why[1024];
 	const char *mpirun;
 	double t0, seconds;
-	int rc, status = 0, exists, i;
+	int rc, status = 0, i;
 
 	memset(&o, 0, sizeof(o));
 	rc = parse_args(argc, argv, &o);
@@ -1355,7 +1289,7 @@ int cmd_emulate(int argc, char **argv)
 	if ((rc = trace_paths(&o, &trace, &partial, &partial_abs)) != 0)
 		goto out;
 	if ((rc = build_env(&o, partial_abs, &env)) != 0 ||
-	    (rc = check_outputs(&o, trace, partial, &exists)) != 0)
+	    (rc = check_outputs(&o, trace, partial)) != 0)
 		goto out;
 	rc = EXIT_USAGE;
 
@@ -1420,7 +1354,7 @@ int cmd_emulate(int argc, char **argv)
 		report_failure(status, msg, partial);
 		goto out;
 	}
-	if (publish(partial, trace, exists) != 0)
+	if (publish(&o, partial, trace) != 0)
 		goto out;
 	if (!o.quiet)
 		print_summary(&res, seconds, trace);
@@ -1438,5 +1372,9 @@ out:
 	free(trace);
 	free(o.pass);
 	free(o.coll);
+	/* A run the signal ended ends us the conventional way, once the
+	 * failure is reported (the incomplete trace stays, as said). */
+	if (rc != 0 && got_signal)
+		tool_exit_signal(got_signal);
 	return rc;
 }

@@ -16,6 +16,8 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -170,7 +172,10 @@ struct gen_builder {
 	const gen_params *gp;
 	uint32_t pe;
 	uint64_t pe_sends;	/* sends emitted on pe so far */
+	uint64_t pe_sebs;	/* SEBs emitted on pe so far */
+	int64_t pe_compute;	/* their durations, summed */
 	int err;
+	char why[256];		/* for SIBT_EINVAL: a sum out of range */
 	gen_counts counts;
 };
 
@@ -206,6 +211,28 @@ void gen_builder_counts(const gen_builder *b, gen_counts *out)
 	*out = b->counts;
 }
 
+const char *gen_builder_error(const gen_builder *b)
+{
+	return b->why;
+}
+
+/* A sum of the parameters goes beyond its type: the trace could not be
+ * simulated (or its totals would wrap). */
+static void b_range(gen_builder *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void b_range(gen_builder *b, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (b->err)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(b->why, sizeof(b->why), fmt, ap);
+	va_end(ap);
+	b->err = SIBT_EINVAL;
+}
+
 static void b_internal(gen_builder *b, int line, const char *what,
 		       uint64_t got, uint64_t want)
 {
@@ -229,6 +256,23 @@ static void b_flush(gen_builder *b)
 	b->open = 0;
 	if (b->err)
 		return;
+	/* A rank's time must stay below 2^63-1 ps for the simulator, and
+	 * the totals printed must not wrap. */
+	if (__builtin_add_overflow(b->pe_compute, dur, &b->pe_compute) ||
+	    b->pe_compute == INT64_MAX) {
+		b_range(b, "SEB %" PRIu64 ": the compute of the rank adds up "
+			"to 2^63-1 ps (about 106 days) or more; lower "
+			"--compute or --iters", b->pe_sebs);
+		return;
+	}
+	if (__builtin_add_overflow(b->counts.compute, (uint64_t)dur,
+				   &b->counts.compute)) {
+		b_range(b, "SEB %" PRIu64 ": the compute of all ranks adds up "
+			"to more than 2^64-1 ps; lower --compute, --iters or "
+			"--ranks", b->pe_sebs);
+		return;
+	}
+	b->pe_sebs++;
 	if (n) {
 		gap = dur / n;
 		if (gap > SEND_GAP_PS)
@@ -248,7 +292,6 @@ static void b_flush(gen_builder *b)
 		return;
 	}
 	b->counts.sebs++;
-	b->counts.compute += (uint64_t)dur;
 }
 
 static void b_begin(gen_builder *b, const char *name, sibt_time duration)
@@ -326,7 +369,11 @@ static void b_send(gen_builder *b, uint32_t dst, uint64_t size, int32_t tag)
 	b->nsends++;
 	b->pe_sends++;
 	b->counts.messages++;
-	b->counts.bytes += size;
+	if (__builtin_add_overflow(b->counts.bytes, size, &b->counts.bytes))
+		b_range(b, "message %" PRIu64 " (%" PRIu64 " bytes): the "
+			"payload of all messages adds up to more than 2^64-1 "
+			"bytes; lower --msg-size or --iters", b->pe_sends - 1,
+			size);
 }
 
 int gen_rank(gen_builder *b, const gen_pattern *pat, const gen_params *gp,
@@ -338,8 +385,11 @@ int gen_rank(gen_builder *b, const gen_pattern *pat, const gen_params *gp,
 	b->gp = gp;
 	b->pe = pe;
 	b->pe_sends = 0;
+	b->pe_sebs = 0;
+	b->pe_compute = 0;
 	b->open = 0;
 	b->err = 0;
+	b->why[0] = '\0';
 	pat->rank(b, gp, pe);
 	want = (uint64_t)gp->iters * pat->sends_per_iter(gp, pe);
 	if (!b->err && b->pe_sends != want)

@@ -126,12 +126,18 @@ typedef int (*gen_add_fn)(void *arg, const sibt_seb *seb);
 gen_builder *gen_builder_new(gen_add_fn add, void *arg);
 void gen_builder_free(gen_builder *b);
 void gen_builder_counts(const gen_builder *b, gen_counts *out);
+/* After gen_rank returned SIBT_EINVAL: which sum of the parameters went
+ * out of range, naming the SEB or message (e.g. a rank's compute
+ * reaching 2^63-1 ps, the payload beyond 2^64-1 bytes). */
+const char *gen_builder_error(const gen_builder *b);
 
 /*
  * Emit the complete SEB sequence of rank pe: the pattern's SEBs followed by
  * a zero-length "finalize" SEB carrying the SKIP_END marker.  Returns 0, a
- * negative sibt_err from the sink, or SIBT_EFORMAT when the pattern broke
- * its own sequence-number formula (a bug; the message is on stderr).
+ * negative sibt_err from the sink, SIBT_EINVAL when a sum of the
+ * parameters goes out of range (gen_builder_error says which), or
+ * SIBT_EFORMAT when the pattern broke its own sequence-number formula (a
+ * bug; the message is on stderr).
  */
 int gen_rank(gen_builder *b, const gen_pattern *pat, const gen_params *gp,
 	     uint32_t pe);

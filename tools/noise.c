@@ -13,10 +13,8 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <fnmatch.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -49,14 +47,15 @@ static const char capture_usage[] =
 "                         larger of 1us and 10 times the loop's minimum\n"
 "                         iteration time, measured first)\n"
 "  -c, --cores LIST       cores to measure: 'all' (default), '0-3,6'\n"
-"  -f, --force            replace DIR if it exists (it must hold only a\n"
-"                         noise set)\n"
+"  -f, --force            replace DIR if it is an earlier capture holding\n"
+"                         only what the capture wrote (docs/outputs.md)\n"
 "      --json             print the summary as JSON on standard output\n"
 "  -q, --quiet            no progress and no summary\n"
 "  -h, --help             print this help and exit\n"
 "\n"
 "Exit status: 0 success; 2 usage error or failure to measure or write\n"
-"(nothing is left behind).\n"
+"(nothing is left behind; SIGINT, SIGTERM and SIGHUP remove the\n"
+"temporary directory first).\n"
 "\n"
 "Examples:\n"
 "  sibyl noise capture -o host.noise\n"
@@ -235,56 +234,9 @@ int cmd_noise_stats(int argc, char **argv)
 
 /* ---------------------------------------------------------- capture */
 
-static volatile sig_atomic_t capture_stop;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	capture_stop = 1;
-}
-
 static void on_progress(void *arg, double fraction)
 {
 	progress_update(arg, (uint64_t)(fraction * 1000));
-}
-
-/* What a noise-set directory may hold (and --force may remove). */
-static int set_member(const char *name)
-{
-	return !fnmatch("core*", name, 0) || !fnmatch("README*", name, 0) ||
-	       !fnmatch("*.md", name, 0);
-}
-
-/* Remove dir if it holds only a noise set; -1 and a message if not. */
-static int remove_set(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	int foreign = 0;
-
-	if (!d) {
-		tool_error("%s: cannot read: %s", dir, strerror(errno));
-		return -1;
-	}
-	while (!foreign && (de = readdir(d))) {
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		if (!set_member(de->d_name)) {
-			tool_error("%s holds '%s', which is not part of a "
-				   "noise set: not replacing it; remove it "
-				   "yourself or choose another -o DIR", dir,
-				   de->d_name);
-			foreign = 1;
-		}
-	}
-	closedir(d);
-	if (foreign)
-		return -1;
-	if (tool_remove_trace_dir(dir, 0)) {
-		tool_error("%s: cannot remove: %s", dir, strerror(errno));
-		return -1;
-	}
-	return 0;
 }
 
 static void print_capture(const noise_capture *cap, const noise_set *set,
@@ -432,8 +384,9 @@ static int select_cores(const char *list, uint32_t **out, uint32_t *n)
 }
 
 static int finish_capture(const cap_args *a, noise_capture *cap,
-			  const char *tmp)
+			  tool_out *out)
 {
+	const char *tmp = out->stage;
 	char err[2048];
 	noise_set *set;
 	int rc;
@@ -450,15 +403,9 @@ static int finish_capture(const cap_args *a, noise_capture *cap,
 				  strerror(cap->cores[i].bind_errno));
 	if ((rc = load_set(tmp, &set)))
 		return EXIT_USAGE;
-	if (a->force && access(a->out, F_OK) == 0 && remove_set(a->out)) {
+	if ((rc = tool_out_commit(out))) {
 		noise_set_free(set);
-		return EXIT_USAGE;
-	}
-	if (rename(tmp, a->out)) {
-		tool_error("cannot rename %s to %s: %s", tmp, a->out,
-			   strerror(errno));
-		noise_set_free(set);
-		return EXIT_USAGE;
+		return rc;
 	}
 	if (!a->quiet || a->json)
 		print_capture(cap, set, a->out, a->json);
@@ -470,32 +417,25 @@ int cmd_noise_capture(int argc, char **argv)
 {
 	cap_args a;
 	uint32_t *cores = NULL, ncores;
-	char err[2048], tmp[4096], d[32];
+	char err[2048], d[32];
 	noise_capture *cap;
 	progress pr;
+	tool_out out = { .kind = TOOL_OUT_MARKED, .handle = -1 };
 	int rc;
 
 	if ((rc = parse_capture(argc, argv, &a)))
 		return rc < 0 ? 0 : rc;
-	if (access(a.out, F_OK) == 0 && !a.force) {
-		tool_error("%s exists; choose another -o DIR or pass --force",
-			   a.out);
-		return EXIT_USAGE;
-	}
-	if ((rc = select_cores(a.cores, &cores, &ncores)))
+	/* Written into a registered staging directory (a signal removes
+	 * it), moved into place when complete. */
+	out.path = a.out;
+	out.writer = tool_name;
+	out.force = a.force;
+	if ((rc = tool_out_begin(&out)))
 		return rc;
-	snprintf(tmp, sizeof tmp, "%s.tmpXXXXXX", a.out);
-	if (!mkdtemp(tmp)) {
-		tool_error("cannot create a directory next to %s: %s", a.out,
-			   strerror(errno));
-		free(cores);
-		return EXIT_USAGE;
+	if ((rc = select_cores(a.cores, &cores, &ncores))) {
+		tool_out_free(&out);
+		return rc;
 	}
-
-	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
 	if (!a.quiet)
 		fprintf(stderr, "%s: measuring %" PRIu32 " core%s for %s\n",
 			tool_name, ncores, ncores == 1 ? "" : "s",
@@ -503,7 +443,7 @@ int cmd_noise_capture(int argc, char **argv)
 	progress_begin(&pr, "capturing", 1000, a.quiet);
 	noise_capture_opts o = {
 		.duration_ps = a.duration, .threshold_ps = a.threshold,
-		.cores = cores, .ncores = ncores, .stop = &capture_stop,
+		.cores = cores, .ncores = ncores,
 		.progress = pr.active ? on_progress : NULL,
 		.progress_arg = &pr,
 	};
@@ -511,17 +451,14 @@ int cmd_noise_capture(int argc, char **argv)
 	if (pr.active)
 		progress_update(&pr, 1000);
 	progress_end(&pr);
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
 	free(cores);
 	if (rc) {
 		tool_error("%s", err);
-		tool_remove_trace_dir(tmp, 0);
+		tool_out_free(&out);
 		return EXIT_USAGE;
 	}
-	rc = finish_capture(&a, cap, tmp);
-	if (rc)
-		tool_remove_trace_dir(tmp, 0);
+	rc = finish_capture(&a, cap, &out);
+	tool_out_free(&out);
 	noise_capture_free(cap);
 	return rc;
 }

@@ -302,5 +302,6 @@ int main(int argc, char **argv)
 		status = run_help(argc - 1, argv + 1);
 	else
 		status = run_command("sibyl", c, argc - 1, argv + 1);
+	tool_temp_cleanup();
 	return close_stdout(status);
 }

@@ -4,6 +4,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -76,7 +77,10 @@ static const char sim_usage[] =
 "                        summary.txt, summary.json, prints.txt,\n"
 "                        machine.conf, links.csv, link_classes.csv and\n"
 "                        the timelines (docs/outputs.md, docs/links.md)\n"
-"  -f, --force           replace DIR if it exists\n"
+"  -f, --force           replace DIR if it is the output of an earlier\n"
+"                        'sibyl sim' holding only what that run wrote\n"
+"                        (never '.', $HOME or a directory holding an\n"
+"                        input; docs/outputs.md)\n"
 "      --timeline FMTS   also write timelines: projections, chrome, or\n"
 "                        both ('projections,chrome' or 'all')\n"
 "      --timeline-pes R  ranks in the timelines, e.g. 0-1023 (default:\n"
@@ -92,8 +96,10 @@ static const char sim_usage[] =
 "  -h, --help            print this help and exit\n"
 "\n"
 "Exit status: 0 success; 1 the trace cannot be replayed (unreadable,\n"
-"damaged, does not close, replay stalls: the message says where); 2 usage\n"
-"or configuration error.  On failure no output directory is left behind.\n"
+"damaged, does not close, replay stalls, a time or a sum beyond the\n"
+"range of time: the message says where); 2 usage or configuration error,\n"
+"or DIR cannot be written.  On failure no output directory is left\n"
+"behind; SIGINT, SIGTERM and SIGHUP remove the temporary files first.\n"
 "\n"
 "Examples:\n"
 "  sibyl trace gen -p stencil3d -r 4096 -o st.trace\n"
@@ -170,19 +176,26 @@ static void sim_progress(void *arg, uint64_t done, uint64_t total)
 	progress_update(p, done);
 }
 
-static int parse_iters(const char *s, int64_t *first, int64_t *last)
+/* An iteration number: decimal digits, at most INT64_MAX. */
+static const char *scan_iter(const char *s, long long *v)
 {
 	char *end;
-	long long a = strtoll(s, &end, 10);
-	if (end == s)
+	if (*s < '0' || *s > '9')
+		return NULL;
+	errno = 0;
+	*v = strtoll(s, &end, 10);
+	return errno ? NULL : end;
+}
+
+static int parse_iters(const char *s, int64_t *first, int64_t *last)
+{
+	long long a, b;
+	const char *end = scan_iter(s, &a);
+	if (!end)
 		goto bad;
-	long long b = a;
-	if (strncmp(end, "..", 2) == 0) {
-		const char *t = end + 2;
-		b = strtoll(t, &end, 10);
-		if (end == t)
-			goto bad;
-	}
+	b = a;
+	if (strncmp(end, "..", 2) == 0 && !(end = scan_iter(end + 2, &b)))
+		goto bad;
 	if (*end || b < a)
 		goto bad;
 	*first = a;
@@ -190,7 +203,8 @@ static int parse_iters(const char *s, int64_t *first, int64_t *last)
 	return 0;
 bad:
 	return tool_usage_error("--iters: '%s' is not an iteration range; "
-				"write K or K..M with K <= M, e.g. 3..5", s);
+				"write K or K..M with 0 <= K <= M (iterations "
+				"are numbered from 0), e.g. 3..5", s);
 }
 
 /* Parse the --timeline list into writers. */
@@ -279,12 +293,15 @@ int cmd_sim(int argc, char **argv)
 	char *outdir_alloc = NULL;
 	const char **replaces = NULL;
 	size_t nreplaces = 0;
-	int force = 0, quiet = 0, json = 0, have_tl = 0, c;
+	int force = 0, quiet = 0, json = 0, have_tl = 0, c, scratch = -1;
 	fsim_opts o;
 	char err[8192];
 	int rc = EXIT_USAGE;
 	uint8_t *sel = NULL;
 	range_list rl = { 0, NULL };
+	tool_out dest = { .kind = TOOL_OUT_MARKED, .handle = -1 };
+	const char **inputs = NULL;   /* trace, config files, map, noise */
+	size_t ninputs = 0;
 
 	memset(&o, 0, sizeof o);
 	o.region = FSIM_REGION_WHOLE;
@@ -293,7 +310,8 @@ int cmd_sim(int argc, char **argv)
 		goto out;
 	}
 	replaces = calloc((size_t)argc + 1, sizeof *replaces);
-	if (!replaces) {
+	inputs = calloc((size_t)argc + 4, sizeof *inputs);
+	if (!replaces || !inputs) {
 		tool_error("out of memory");
 		goto out;
 	}
@@ -301,6 +319,7 @@ int cmd_sim(int argc, char **argv)
 				NULL)) != -1) {
 		switch (c) {
 		case 'c':
+			inputs[ninputs++] = optarg;
 			if (fsim_config_load(cfg, optarg, err, sizeof err)) {
 				tool_error("%s", err);
 				goto out;
@@ -346,6 +365,11 @@ int cmd_sim(int argc, char **argv)
 			o.region = FSIM_REGION_ITERS;
 			break;
 		case 'o':
+			if (!optarg[0]) {
+				rc = tool_usage_error("-o: the output "
+						      "directory is empty");
+				goto out;
+			}
 			outdir = optarg;
 			break;
 		case 'f':
@@ -424,6 +448,24 @@ int cmd_sim(int argc, char **argv)
 			goto out;
 		}
 	}
+	/* The output is checked and staged before the run: a run whose
+	 * results could not be put in place is not started. */
+	inputs[ninputs++] = o.trace;
+	static const char *const input_keys[][2] = {
+		{ "machine", "map" }, { "noise", "dir" }
+	};
+	for (size_t i = 0; i < 2; i++) {
+		const netm_value *v = fsim_config_get(cfg, input_keys[i][0],
+						      input_keys[i][1]);
+		if (v && v->s && v->s[0])
+			inputs[ninputs++] = v->s;
+	}
+	dest.path = outdir;
+	dest.writer = tool_name;
+	dest.force = force;
+	dest.inputs = inputs;
+	if (tool_out_begin(&dest))
+		goto out;
 
 	/* The timeline's ranks need the trace's rank count. */
 	if (have_tl) {
@@ -434,7 +476,7 @@ int cmd_sim(int argc, char **argv)
 			goto out;
 		}
 		uint32_t npes = sibt_trace_npes(t);
-		sibt_trace_close(t);
+		tool_close_trace(t);
 		if (!tlpes && npes > 4096) {
 			rc = tool_usage_error("a timeline of all %u ranks would "
 					      "be too large to view: choose "
@@ -459,8 +501,11 @@ int cmd_sim(int argc, char **argv)
 		o.tl_selected = sel;
 	}
 
+	if (tool_bundle_scratch(o.trace, &scratch))
+		goto out;
+	o.scratch = tool_temp_path(scratch);
 	o.outdir = outdir;
-	o.force = force;
+	o.stage = dest.stage;
 	o.cfg = cfg;
 	o.rules = rules;
 	progress prog;
@@ -472,9 +517,15 @@ int cmd_sim(int argc, char **argv)
 	fsim_result res;
 	int r = fsim_run(&o, &res, err, sizeof err);
 	progress_end(&prog);
+	tool_temp_remove(scratch);
+	scratch = -1;
 	if (r) {
 		tool_error("%s", err);
 		rc = r == FSIM_ECONFIG ? EXIT_USAGE : EXIT_PROBLEMS;
+		goto out;
+	}
+	if ((rc = tool_out_commit(&dest))) {
+		fsim_result_free(&res);
 		goto out;
 	}
 	if (json)
@@ -486,9 +537,12 @@ int cmd_sim(int argc, char **argv)
 	fsim_result_free(&res);
 	rc = 0;
 out:
+	tool_temp_remove(scratch);
+	tool_out_free(&dest);
 	range_free(&rl);
 	free(sel);
 	free(replaces);
+	free(inputs);
 	free(outdir_alloc);
 	fsim_rules_free(rules);
 	fsim_config_free(cfg);

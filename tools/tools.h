@@ -118,11 +118,56 @@ void progress_update(progress *p, uint64_t done);
 void progress_end(progress *p);
 
 /*
+ * Temporary files and directories.  Every command that creates one
+ * registers it here first; on SIGINT, SIGTERM or SIGHUP the handler
+ * removes everything registered (with async-signal-safe calls only), then
+ * raises the signal again with its default action, so that the process
+ * ends with the conventional status.  A signal ignored when the first
+ * path is registered stays ignored.  At most 16 paths at a time.
+ *   tool_temp_add:     register path (copied); a handle >= 0, or -1.
+ *   tool_temp_mkdtemp: mkdtemp(tmpl) and register the directory, in one
+ *                      step a signal cannot split; a handle, or -1 (errno
+ *                      set).
+ *   tool_temp_path:    the registered path of handle h (NULL for h < 0);
+ *                      it belongs to the registry.
+ *   tool_temp_remove:  remove the path from disk (with what it holds) and
+ *                      from the registry; 0, or -1 with errno set.
+ *   tool_temp_forget:  drop it from the registry, leaving it on disk (it
+ *                      was moved into place).  h < 0 is a no-op for both.
+ *   tool_temp_cleanup: remove every registered path (the driver calls it
+ *                      when a command returns).
+ * tool_remove_tree removes path and what it holds, never following a
+ * symbolic link; 0, or -1 with errno set.
+ */
+int tool_temp_add(const char *path);
+int tool_temp_mkdtemp(char *tmpl);
+const char *tool_temp_path(int h);
+int tool_temp_remove(int h);
+void tool_temp_forget(int h);
+void tool_temp_cleanup(void);
+int tool_remove_tree(const char *path);
+/* End the process by signal sig with its default action (standard output
+ * and error flushed first): the conventional end of a command that a
+ * signal interrupted. */
+void tool_exit_signal(int sig) __attribute__((noreturn));
+
+/*
+ * For a bundle trace (a path that is not a directory): a registered
+ * scratch directory $TMPDIR/sibyl-bundle-XXXXXX (/tmp without TMPDIR) to
+ * unpack it into with sibt_trace_open_in; *h is its handle, -1 for a
+ * directory trace.  Returns 0, or -1 after printing the error.
+ */
+int tool_bundle_scratch(const char *trace, int *h);
+
+/*
  * Open a trace for a tool: prints the error (and exits nonzero via return
  * value NULL) or, for a damaged trace, prints each damage entry as a
- * warning.  *damaged is set to 1 when the trace was damaged.
+ * warning.  *damaged is set to 1 when the trace was damaged.  A bundle is
+ * unpacked into a scratch directory of the registry above, which
+ * tool_close_trace removes: close with it.
  */
 sibt_trace *tool_open_trace(const char *path, int flags, int *damaged);
+void tool_close_trace(sibt_trace *t);
 
 /*
  * Trace directories as `trace gen' and `emulate' write them: nothing but
@@ -137,6 +182,62 @@ sibt_trace *tool_open_trace(const char *path, int flags, int *damaged);
  */
 int tool_only_trace_files(const char *dir, char **stranger);
 int tool_remove_trace_dir(const char *dir, int trace_only);
+
+/*
+ * Output directories: one rule for every command that writes or
+ * replaces a directory (sim -o, trace gen, trace unpack, emulate, noise
+ * capture).  An existing path is replaced only with force, and only when
+ * it is a directory that is recognisably an earlier output of the same
+ * kind and nothing would be lost:
+ *   - an empty directory, or
+ *   - TOOL_OUT_TRACE: a directory holding only trace files (MANIFEST*,
+ *     proc-*.sdat*);
+ *   - TOOL_OUT_MARKED: a directory carrying the marker TOOL_OUT_MARKER
+ *     that the same command (`writer', e.g. "sibyl sim") wrote, and
+ *     nothing but the paths the marker lists;
+ * and never the root directory, $HOME, the working directory or one
+ * holding it, a directory holding one of the inputs (NULL-terminated
+ * paths; NULL for none), a mount point or anything that is not a
+ * directory.
+ *
+ * tool_out_check applies the rule to path (an empty path is a usage
+ * error); it prints why not and returns EXIT_USAGE, or returns 0.
+ *
+ * tool_out_begin checks, then creates the staging directory
+ * PATH.partial-XXXXXX next to path (registered for signals) into which
+ * the command writes.  tool_out_commit writes the marker (TOOL_OUT_MARKED)
+ * and moves the stage to path, replacing what is there (the rule is
+ * checked again; commits into the same parent directory take turns, so
+ * concurrent runs on one output each end with a complete output in
+ * place).  When the output cannot be put in place, the complete stage is
+ * kept and named.  tool_out_abort removes the stage; tool_out_free
+ * aborts (if needed) and releases.  A caller that stages on its own (the
+ * emulator's TRACE.partial) sets stage and handle = -1 and calls only
+ * tool_out_commit.
+ */
+#define TOOL_OUT_MARKER ".sibyl-output"
+
+typedef enum tool_out_kind {
+	TOOL_OUT_TRACE,
+	TOOL_OUT_MARKED
+} tool_out_kind;
+
+typedef struct tool_out {
+	const char *path;		/* the output, as given */
+	tool_out_kind kind;
+	const char *writer;		/* the command, e.g. "sibyl sim" */
+	int force;
+	const char *const *inputs;	/* what the command reads */
+	char *stage;			/* set by tool_out_begin */
+	int handle;			/* the stage's registry handle */
+} tool_out;
+
+int tool_out_check(const char *path, tool_out_kind kind, const char *writer,
+		   int force, const char *const *inputs);
+int tool_out_begin(tool_out *o);
+int tool_out_commit(tool_out *o);
+void tool_out_abort(tool_out *o);
+void tool_out_free(tool_out *o);
 
 /* Peak resident set size of this process in bytes (from getrusage). */
 uint64_t tool_peak_rss(void);

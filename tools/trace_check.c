@@ -261,6 +261,6 @@ int cmd_trace_check(int argc, char **argv)
 	status = n ? EXIT_PROBLEMS : 0;
 out:
 	free(ui.pending);
-	sibt_trace_close(t);
+	tool_close_trace(t);
 	return status;
 }

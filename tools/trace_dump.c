@@ -419,6 +419,6 @@ out_free_pes:
 	range_free(&pes);
 out_close:
 	range_free(&sebs);
-	sibt_trace_close(d.t);
+	tool_close_trace(d.t);
 	return d.status;
 }

@@ -16,7 +16,6 @@
 #include <fnmatch.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,7 +97,7 @@ static const char gen_usage[] =
 "Output options:\n"
 "  -o, --output TRACE   trace directory to write (default PATTERN.trace)\n"
 "  -f, --force          replace TRACE if it already exists (only a trace\n"
-"                       directory or a file is replaced)\n"
+"                       directory or an empty one is replaced)\n"
 "      --procs P        write P data files, as P emulating processes would\n"
 "                       (block distribution of the ranks; default 1)\n"
 "      --window W       SEBs per window (default 64)\n"
@@ -172,13 +171,6 @@ struct gen_opts {
 struct sink {
 	sibt_writer *w;
 };
-
-static volatile sig_atomic_t interrupted;
-
-static void on_signal(int sig)
-{
-	interrupted = sig;
-}
 
 static int sink_add(void *arg, const sibt_seb *seb)
 {
@@ -384,50 +376,6 @@ static void print_list(void)
 	}
 }
 
-/* ------------------------------------------------------ output handling */
-
-/* May --force replace path?  Only a file or a trace directory. */
-static int replaceable(const char *path, const struct stat *st)
-{
-	if (!S_ISDIR(st->st_mode))
-		return S_ISREG(st->st_mode) || S_ISLNK(st->st_mode);
-	return tool_only_trace_files(path, NULL) == 1;
-}
-
-/* Put the finished trace tmp at out, replacing what was there. */
-static int install(const char *tmp, const char *out, int exists)
-{
-	char old[4096];
-	struct stat st;
-
-	if (!exists) {
-		if (rename(tmp, out) == 0)
-			return 0;
-		tool_error("cannot rename %s to %s: %s", tmp, out,
-			   strerror(errno));
-		return -1;
-	}
-	snprintf(old, sizeof(old), "%s.gen-old-%ld", out, (long)getpid());
-	if (rename(out, old) != 0) {
-		tool_error("cannot move the old %s aside: %s", out,
-			   strerror(errno));
-		return -1;
-	}
-	if (rename(tmp, out) != 0) {
-		tool_error("cannot rename %s to %s: %s", tmp, out,
-			   strerror(errno));
-		if (rename(old, out) != 0)
-			tool_error("the old trace is now %s", old);
-		return -1;
-	}
-	if (lstat(old, &st) == 0 &&
-	    (S_ISDIR(st.st_mode) ? tool_remove_trace_dir(old, 1)
-				 : unlink(old)) != 0)
-		tool_warn("could not remove the old trace, now %s: %s", old,
-			  strerror(errno));
-	return 0;
-}
-
 /* ----------------------------------------------------------- generation */
 
 /* "key = value" manifest lines; storage for up to GEN_EXTRA of them,
@@ -621,13 +569,6 @@ static int generate(const struct gen_opts *o, const char *dir,
 			break;
 		}
 		for (pe = first; pe < first + count; pe++) {
-			if (interrupted) {
-				rc = -1;
-				progress_end(&pg);
-				tool_error("interrupted by signal %d",
-					   (int)interrupted);
-				break;
-			}
 			rc = gen_rank(b, o->pat, gp, pe);
 			if (rc == SIBT_OK)
 				rc = sibt_writer_flush_pe(sink.w, pe);
@@ -637,6 +578,9 @@ static int generate(const struct gen_opts *o, const char *dir,
 					   rc == SIBT_EFORMAT ?
 					   "the generator broke its own "
 					   "invariants (a bug)" :
+					   rc == SIBT_EINVAL &&
+					   *gen_builder_error(b) ?
+					   gen_builder_error(b) :
 					   sibt_writer_errmsg(sink.w));
 				break;
 			}
@@ -966,13 +910,12 @@ static int parse_args(int argc, char **argv, struct gen_opts *o, int *exit_now)
 static int gen_main(struct gen_opts *o, int argc, char **argv)
 {
 	gen_params *gp = &o->gp;
-	char err[512] = "", tmp[4096], defout[256];
+	char err[512] = "", defout[256];
 	char *cmdline = NULL;
-	struct sigaction sa, old_int, old_term, old_hup;
-	struct stat st;
+	tool_out out = { .handle = -1 };
 	gen_counts counts;
 	double t0;
-	int exit_now, rc, exists;
+	int exit_now, rc;
 
 	rc = parse_args(argc, argv, o, &exit_now);
 	if (rc == -2)
@@ -1017,60 +960,28 @@ static int gen_main(struct gen_opts *o, int argc, char **argv)
 	}
 	if (!o->out[0])
 		return tool_usage_error("-o: the output path is empty");
-	if (strlen(o->out) > sizeof(tmp) - 64)
-		return tool_usage_error("-o: the output path is too long");
 	if (looks_like_bundle_name(o->out))
 		return tool_usage_error("%s: gen writes a trace directory; "
 					"write it, then pack it with 'sibyl "
 					"trace pack'", o->out);
-	exists = lstat(o->out, &st) == 0;
-	if (exists && !o->force) {
-		tool_error("%s already exists; use --force to replace it",
-			   o->out);
-		return EXIT_USAGE;
-	}
-	if (exists && !replaceable(o->out, &st)) {
-		tool_error("%s exists and is not a trace directory; not "
-			   "replacing it, even with --force", o->out);
-		return EXIT_USAGE;
-	}
-
-	snprintf(tmp, sizeof(tmp), "%s.gen-tmp-%ld", o->out, (long)getpid());
-	if (mkdir(tmp, 0777) != 0) {
-		tool_error("cannot write %s: cannot create %s: %s", o->out, tmp,
-			   strerror(errno));
-		return EXIT_USAGE;
-	}
+	/* The trace is written into a registered staging directory (a
+	 * signal removes it) and moved into place when complete. */
+	out.path = o->out;
+	out.kind = TOOL_OUT_TRACE;
+	out.writer = tool_name;
+	out.force = o->force;
+	if ((rc = tool_out_begin(&out)))
+		return rc;
 	cmdline = join_cmdline(argc, argv);
 
-	/* Stop cleanly on a signal: the partial output is removed. */
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
-	sigaction(SIGHUP, &sa, &old_hup);
-
 	t0 = now_seconds();
-	rc = generate(o, tmp, cmdline, &counts);
-	if (rc == 0 && interrupted) {
-		tool_error("interrupted by signal %d", (int)interrupted);
-		rc = -1;
-	}
-	if (rc == 0)
-		rc = install(tmp, o->out, exists);
-	if (rc != 0) {
-		if (tool_remove_trace_dir(tmp, 0) != 0 && errno != ENOENT)
-			tool_warn("could not remove the partial output %s: %s",
-				  tmp, strerror(errno));
-		else
-			fprintf(stderr, "%s: nothing was written\n",
-				tool_name);
-	}
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
-	sigaction(SIGHUP, &old_hup, NULL);
+	rc = generate(o, out.stage, cmdline, &counts);
 	free(cmdline);
+	if (rc == 0)
+		rc = tool_out_commit(&out);
+	else
+		fprintf(stderr, "%s: nothing was written\n", tool_name);
+	tool_out_free(&out);
 	if (rc != 0)
 		return EXIT_USAGE;
 	if (!o->quiet)

@@ -357,6 +357,6 @@ int cmd_trace_info(int argc, char **argv)
 	}
 	if (sibt_trace_damage_count(t))
 		damaged = 1;
-	sibt_trace_close(t);
+	tool_close_trace(t);
 	return damaged ? EXIT_PROBLEMS : 0;
 }

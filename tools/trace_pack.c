@@ -174,7 +174,8 @@ int cmd_trace_pack(int argc, char **argv)
 	struct stat st;
 	uint32_t nfiles;
 	uint64_t in_bytes;
-	int force = 0, quiet = 0, damaged, rc, status = EXIT_USAGE;
+	int force = 0, quiet = 0, damaged, rc, status = EXIT_USAGE, h;
+	char *part = NULL;
 
 	rc = parse_common(argc, argv, pack_usage, &out, &force, &quiet);
 	if (rc >= 0)
@@ -231,7 +232,15 @@ int cmd_trace_pack(int argc, char **argv)
 	if (damaged)
 		tool_warn("'%s' is damaged; it is packed as it is", dir);
 
+	/* The archive is written to OUT.partN (N: the process id modulo
+	 * 100000, tracefmt/tf_bundle.c), which a signal removes. */
+	part = malloc(strlen(out) + 32);
+	if (!part)
+		goto nomem;
+	sprintf(part, "%s.part%d", out, (int)getpid() % 100000);
+	h = tool_temp_add(part);
 	rc = sibt_bundle_pack(dir, out, errbuf, sizeof(errbuf));
+	tool_temp_forget(h);
 	if (rc < 0) {
 		tool_error("cannot pack '%s' into '%s': %s", dir, out,
 			   errbuf[0] ? errbuf : sibt_strerror(rc));
@@ -251,6 +260,7 @@ int cmd_trace_pack(int argc, char **argv)
 nomem:
 	tool_error("out of memory");
 out:
+	free(part);
 	free(defout);
 	free(dir);
 	return status;

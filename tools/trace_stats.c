@@ -751,7 +751,7 @@ out:
 		free(st->fail[i].msg);
 	}
 	names_free(&st->names);
-	sibt_trace_close(st->t);
+	tool_close_trace(st->t);
 	free(st);
 	return status;
 }

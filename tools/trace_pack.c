@@ -297,91 +297,24 @@ static void error_as(const char *msg, const char *from, const char *to)
 	fprintf(stderr, "%s\n", msg);
 }
 
-/* A new empty directory next to `out' ("OUT.unpack-XXXXXX"), or NULL. */
-static char *sibling_tmpdir(const char *out)
-{
-	size_t n = strlen(out) + sizeof(".unpack-XXXXXX");
-	char *tmp = malloc(n);
-
-	if (!tmp)
-		return NULL;
-	snprintf(tmp, n, "%s.unpack-XXXXXX", out);
-	if (!mkdtemp(tmp)) {
-		tool_error("cannot create a directory next to '%s' to unpack "
-			   "into: %s", out, strerror(errno));
-		free(tmp);
-		return NULL;
-	}
-	return tmp;
-}
-
-/*
- * Put the unpacked directory `tmp' in the place of `out'.  An existing
- * `out' is exchanged with it in one step (renameat2 RENAME_EXCHANGE), or,
- * where the file system cannot, renamed aside first and back on failure;
- * then the old trace, now under a temporary name, is removed.
- */
-static int swap_into_place(const char *tmp, const char *out, int exists)
-{
-	char *aside;
-	size_t n;
-
-	if (!exists) {
-		if (rename(tmp, out) == 0)
-			return 0;
-		tool_error("cannot rename '%s' to '%s': %s", tmp, out,
-			   strerror(errno));
-		return -1;
-	}
-	if (renameat2(AT_FDCWD, tmp, AT_FDCWD, out, RENAME_EXCHANGE) == 0)
-		goto remove_old;
-	n = strlen(out) + sizeof(".old-XXXXXX");
-	if (!(aside = malloc(n)))
-		return -1;
-	snprintf(aside, n, "%s.old-XXXXXX", out);
-	/* mkdtemp reserves a free name; rename replaces the empty dir */
-	if (!mkdtemp(aside) || rename(out, aside) != 0) {
-		tool_error("cannot move '%s' aside: %s", out, strerror(errno));
-		rmdir(aside);
-		free(aside);
-		return -1;
-	}
-	if (rename(tmp, out) != 0) {
-		tool_error("cannot rename '%s' to '%s': %s", tmp, out,
-			   strerror(errno));
-		if (rename(aside, out) != 0)
-			tool_error("'%s' is now '%s': rename it back", out,
-				   aside);
-		free(aside);
-		return -1;
-	}
-	if (tool_remove_trace_dir(aside, 1) != 0)
-		tool_warn("the replaced trace is left in '%s': %s", aside,
-			  strerror(errno));
-	free(aside);
-	return 0;
-remove_old:
-	if (tool_remove_trace_dir(tmp, 1) != 0)
-		tool_warn("the replaced trace is left in '%s': %s", tmp,
-			  strerror(errno));
-	return 0;
-}
-
 int cmd_trace_unpack(int argc, char **argv)
 {
 	char errbuf[1024] = "", b1[32];
 	const char *out = NULL, *bundle;
-	char *defout = NULL, *tmp = NULL, *stranger = NULL;
+	char *defout = NULL;
 	sibt_trace *t = NULL;
 	sibt_totals tot;
 	struct stat st;
-	int force = 0, quiet = 0, damaged, rc, exists = 0, only;
+	int force = 0, quiet = 0, damaged, rc, exists;
 	int status = EXIT_USAGE;
+	tool_out dest = { .kind = TOOL_OUT_TRACE, .handle = -1 };
+	const char *inputs[2] = { NULL, NULL };
 
 	rc = parse_common(argc, argv, unpack_usage, &out, &force, &quiet);
 	if (rc >= 0)
 		return rc;
 	bundle = argv[optind];
+	inputs[0] = bundle;
 	if (stat(bundle, &st) != 0) {
 		tool_error("cannot read bundle '%s': %s", bundle,
 			   strerror(errno));
@@ -403,41 +336,25 @@ int cmd_trace_unpack(int argc, char **argv)
 		}
 		out = defout;
 	}
-	if (lstat(out, &st) == 0) {
-		const char *why = NULL;
-
-		exists = 1;
-		if (!S_ISDIR(st.st_mode))
-			why = "exists and is not a directory";
-		else if (!force)
-			why = "already exists; use --force to replace it or "
-			      "-o to choose another name";
-		else if ((only = tool_only_trace_files(out, &stranger)) < 0)
-			why = strerror(errno);
-		else if (!only)
-			why = "holds files that are not part of a trace; "
-			      "refusing to replace it";
-		if (why) {
-			if (stranger)
-				tool_error("'%s' %s (e.g. '%s')", out, why,
-					   stranger);
-			else
-				tool_error("'%s' %s", out, why);
-			goto out;
-		}
-	}
-
-	/* Unpack and verify beside `out'; `out' changes only at the end. */
-	if (!(tmp = sibling_tmpdir(out)))
+	dest.path = out;
+	dest.writer = tool_name;
+	dest.force = force;
+	dest.inputs = inputs;
+	/* Unpack and verify beside `out' (the rule of every command that
+	 * writes a directory, tools.h); `out' changes only at the end. */
+	exists = lstat(out, &st) == 0;
+	if ((status = tool_out_begin(&dest)) != 0)
 		goto out;
-	rc = sibt_bundle_unpack(bundle, tmp, 1, errbuf, sizeof(errbuf));
+	status = EXIT_USAGE;
+	rc = sibt_bundle_unpack(bundle, dest.stage, 1, errbuf,
+				sizeof(errbuf));
 	if (rc < 0) {
 		tool_error("cannot unpack '%s': %s; nothing was written",
 			   bundle, errbuf[0] ? errbuf : sibt_strerror(rc));
 		goto out;
 	}
 	errbuf[0] = '\0';
-	rc = sibt_trace_open(&t, tmp, 0, errbuf, sizeof(errbuf));
+	rc = sibt_trace_open(&t, dest.stage, 0, errbuf, sizeof(errbuf));
 	if (rc < 0) {
 		char msg[1400];
 
@@ -445,16 +362,14 @@ int cmd_trace_unpack(int argc, char **argv)
 			 "%s", bundle, errbuf[0] ? errbuf : sibt_strerror(rc),
 			 exists ? "the trace in its place is left as it was" :
 			 "nothing was written");
-		error_as(msg, tmp, out);
+		error_as(msg, dest.stage, out);
 		status = EXIT_PROBLEMS;
 		goto out;
 	}
 	sibt_trace_close(t);
 	t = NULL;
-	if (swap_into_place(tmp, out, exists) != 0)
+	if (tool_out_commit(&dest) != 0)
 		goto out;
-	free(tmp);
-	tmp = NULL;
 
 	/* Report on the trace in its final place. */
 	t = tool_open_trace(out, 0, &damaged);
@@ -471,11 +386,7 @@ int cmd_trace_unpack(int argc, char **argv)
 	sibt_trace_close(t);
 	status = damaged ? EXIT_PROBLEMS : 0;
 out:
-	if (tmp && tool_remove_trace_dir(tmp, 0) != 0)
-		tool_warn("cannot remove the temporary directory '%s': %s",
-			  tmp, strerror(errno));
-	free(tmp);
-	free(stranger);
+	tool_out_free(&dest);
 	free(defout);
 	return status;
 }

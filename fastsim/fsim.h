@@ -54,7 +54,11 @@ int fsim_config_new(fsim_config **cp);
 void fsim_config_free(fsim_config *c);
 
 /* Read a config file.  Later files and --set override earlier values.
- * Syntax errors name file:line. */
+ * Syntax errors name file:line.  The file must be a regular file of at
+ * most FSIM_CONFIG_MAX_BYTES bytes, in lines of at most
+ * FSIM_CONFIG_MAX_LINE bytes, without NUL bytes. */
+#define FSIM_CONFIG_MAX_LINE 65536
+#define FSIM_CONFIG_MAX_BYTES (1024 * 1024)
 int fsim_config_load(fsim_config *c, const char *path, char *err,
 		     size_t errlen);
 /* One override "section.key=value" (as given to --set). */

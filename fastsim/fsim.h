@@ -123,6 +123,20 @@ typedef struct fsim_machine {
 
 int fsim_machine_build(fsim_machine **mp, const fsim_config *c,
 		       uint32_t npes, char *err, size_t errlen);
+
+/*
+ * Limits of the machine: nodes without ranks cost memory and output
+ * (network links, links.csv rows) but tell nothing about the run, so a
+ * machine may have at most fsim_machine_max_nodes(used) nodes when
+ * `used' of them hold ranks: FSIM_MACHINE_NODE_FACTOR times the nodes
+ * used, or FSIM_MACHINE_FREE_NODES, whichever is more.  A mapping file
+ * line is at most FSIM_MAP_MAX_LINE bytes (and the file a regular file
+ * without NUL bytes).
+ */
+#define FSIM_MACHINE_NODE_FACTOR 64
+#define FSIM_MACHINE_FREE_NODES 65536
+#define FSIM_MAP_MAX_LINE 4096
+uint64_t fsim_machine_max_nodes(uint64_t used);
 void fsim_machine_free(fsim_machine *m);
 
 static inline uint32_t fsim_node_of(const fsim_machine *m, uint32_t pe)

@@ -37,6 +37,8 @@ const char *const fuzz_seeds[] = {
 	"[net]\nmodel = percs\n[sim]\nseed = 7\n",
 	"[replace]\nrules = \"size>=1KiB:64KiB; seb:compute=1us; "
 	"scale:x=0.5\"\n",
+	/* a quoted value holding what looks like a note after a value */
+	"[replace]\nrules = \"seb:a=1us  # b\"  # c\n",
 	"[noise]\nseed = -1\nscale = 0.5\ncosched = yes\n",
 	"[machine]\ntopology = \"(memory=1GB) package:2 [numa] core:0x2 "
 	"pu:02\"\n",

@@ -61,7 +61,7 @@ fuzz_text() {
 		echo "fuzz_$1: $replay not built" >&2
 		exit 77
 	fi
-	fuzz_replay "$replay" 200 3000
+	fuzz_replay "$replay" 200 1000
 	expect_ok "$replay" --dict "$T/dict"
 	# hwloc's synthetic-topology parser may leak on a malformed string.
 	LSAN_OPTIONS="suppressions=$SIBYL_SRCDIR/tests/data/lsan-hwloc.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"

@@ -54,7 +54,11 @@ int fsim_config_new(fsim_config **cp);
 void fsim_config_free(fsim_config *c);
 
 /* Read a config file.  Later files and --set override earlier values.
- * Syntax errors name file:line. */
+ * Syntax errors name file:line.  The file must be a regular file of at
+ * most FSIM_CONFIG_MAX_BYTES bytes, in lines of at most
+ * FSIM_CONFIG_MAX_LINE bytes, without NUL bytes. */
+#define FSIM_CONFIG_MAX_LINE 65536
+#define FSIM_CONFIG_MAX_BYTES (1024 * 1024)
 int fsim_config_load(fsim_config *c, const char *path, char *err,
 		     size_t errlen);
 /* One override "section.key=value" (as given to --set). */
@@ -119,6 +123,20 @@ typedef struct fsim_machine {
 
 int fsim_machine_build(fsim_machine **mp, const fsim_config *c,
 		       uint32_t npes, char *err, size_t errlen);
+
+/*
+ * Limits of the machine: nodes without ranks cost memory and output
+ * (network links, links.csv rows) but tell nothing about the run, so a
+ * machine may have at most fsim_machine_max_nodes(used) nodes when
+ * `used' of them hold ranks: FSIM_MACHINE_NODE_FACTOR times the nodes
+ * used, or FSIM_MACHINE_FREE_NODES, whichever is more.  A mapping file
+ * line is at most FSIM_MAP_MAX_LINE bytes (and the file a regular file
+ * without NUL bytes).
+ */
+#define FSIM_MACHINE_NODE_FACTOR 64
+#define FSIM_MACHINE_FREE_NODES 65536
+#define FSIM_MAP_MAX_LINE 4096
+uint64_t fsim_machine_max_nodes(uint64_t used);
 void fsim_machine_free(fsim_machine *m);
 
 static inline uint32_t fsim_node_of(const fsim_machine *m, uint32_t pe)

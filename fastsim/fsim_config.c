@@ -26,6 +26,7 @@
 
 #include "fsim.h"
 #include "fsim_text.h"
+#include "sib_text.h"
 
 #define CFG_MAGIC 0x73636667u /* "scfg" */
 #define CFG_DEFAULT_MODEL "simple"
@@ -164,6 +165,7 @@ struct fsim_config {
 	unsigned magic;
 	cfg_entry *ent;
 	size_t nent, cap;
+	size_t *slot, nslot;         /* the index of ent (entry_list) */
 
 	int resolved;
 	cfg_values sec[NSECTIONS];   /* [net] holds only net.model */
@@ -233,6 +235,7 @@ void fsim_config_free(fsim_config *c)
 	for (size_t i = 0; i < c->nent; i++)
 		entry_free(&c->ent[i]);
 	free(c->ent);
+	free(c->slot);
 	c->magic = 0;
 	free(c);
 }
@@ -790,34 +793,85 @@ static const char *trim(char *s)
 }
 
 /* A list of entries being built, merged into the handle only when the
- * whole file (or --set) is valid. */
+ * whole file (or --set) is valid.  slot indexes the entries by name
+ * (section and key), so that adding one costs the same whatever the
+ * length of the list: open addressing, entry index + 1 per slot, 0 for
+ * an empty slot, at most half full. */
 typedef struct entry_list {
 	cfg_entry *ent;
 	size_t n, cap;
+	size_t *slot, nslot;
 } entry_list;
+
+/* FNV-1a of the section, a separator no name holds, and the key (a
+ * section header has none). */
+static size_t entry_hash(const cfg_entry *e)
+{
+	uint64_t h = UINT64_C(14695981039346656037);
+	for (const char *p = e->section; *p; p++)
+		h = (h ^ (unsigned char)*p) * UINT64_C(1099511628211);
+	h = (h ^ (e->key ? 0x2e : 0x5b)) * UINT64_C(1099511628211);
+	for (const char *p = e->key ? e->key : ""; *p; p++)
+		h = (h ^ (unsigned char)*p) * UINT64_C(1099511628211);
+	return (size_t)(h ^ (h >> 29));
+}
+
+static int same_name(const cfg_entry *a, const cfg_entry *b)
+{
+	if (strcmp(a->section, b->section) != 0)
+		return 0;
+	return a->key && b->key ? strcmp(a->key, b->key) == 0 :
+	       !a->key && !b->key;
+}
+
+/* The slot of e's name: the one holding it, or the empty one for it. */
+static size_t *index_find(const entry_list *l, const cfg_entry *e)
+{
+	size_t mask = l->nslot - 1, i = entry_hash(e) & mask;
+	while (l->slot[i] && !same_name(&l->ent[l->slot[i] - 1], e))
+		i = (i + 1) & mask;
+	return &l->slot[i];
+}
+
+/* Room in the index for one more entry. */
+static int index_reserve(entry_list *l)
+{
+	size_t ns = l->nslot ? l->nslot : 32;
+	while (ns < 2 * (l->n + 1))
+		ns *= 2;
+	if (ns == l->nslot)
+		return 0;
+	size_t *slot = calloc(ns, sizeof *slot);
+	if (!slot)
+		return -1;
+	free(l->slot);
+	l->slot = slot;
+	l->nslot = ns;
+	for (size_t i = 0; i < l->n; i++)
+		*index_find(l, &l->ent[i]) = i + 1;
+	return 0;
+}
 
 /* Add (or, for a key seen before, replace: the later one wins). */
 static int list_put(entry_list *l, cfg_entry *e)
 {
-	for (size_t i = 0; i < l->n; i++) {
-		cfg_entry *o = &l->ent[i];
-		if (strcmp(o->section, e->section) != 0)
-			continue;
-		if (!o->key && !e->key) {
-			entry_free(e);    /* a repeated header adds nothing */
+	if (index_reserve(l)) {
+		entry_free(e);
+		return -1;
+	}
+	size_t *slot = index_find(l, e);
+	if (*slot) {
+		cfg_entry *o = &l->ent[*slot - 1];
+		/* A repeated header adds nothing; a file never replaces a
+		 * --set value, so --set wins whatever the order of the
+		 * options. */
+		if (!o->key || (!o->file && e->file)) {
+			entry_free(e);
 			return 0;
 		}
-		if (o->key && e->key && strcmp(o->key, e->key) == 0) {
-			/* A file never replaces a --set value, so --set
-			 * wins whatever the order of the options. */
-			if (!o->file && e->file) {
-				entry_free(e);
-				return 0;
-			}
-			entry_free(o);
-			*o = *e;
-			return 0;
-		}
+		entry_free(o);
+		*o = *e;
+		return 0;
 	}
 	if (l->n == l->cap) {
 		size_t cap = l->cap ? 2 * l->cap : 16;
@@ -830,6 +884,7 @@ static int list_put(entry_list *l, cfg_entry *e)
 		l->cap = cap;
 	}
 	l->ent[l->n++] = *e;
+	*slot = l->n;
 	return 0;
 }
 
@@ -852,7 +907,7 @@ static int make_entry(cfg_entry *e, const char *section, const char *key,
 
 static int merge(fsim_config *c, entry_list *l)
 {
-	entry_list all = { c->ent, c->nent, c->cap };
+	entry_list all = { c->ent, c->nent, c->cap, c->slot, c->nslot };
 	size_t i;
 	int rc = 0;
 
@@ -865,11 +920,13 @@ static int merge(fsim_config *c, entry_list *l)
 	for (; i < l->n; i++)
 		entry_free(&l->ent[i]);
 	free(l->ent);
-	l->ent = NULL;
-	l->n = l->cap = 0;
+	free(l->slot);
+	memset(l, 0, sizeof *l);
 	c->ent = all.ent;
 	c->nent = all.n;
 	c->cap = all.cap;
+	c->slot = all.slot;
+	c->nslot = all.nslot;
 	unresolve(c);
 	return rc;
 }
@@ -879,6 +936,7 @@ static void list_free(entry_list *l)
 	for (size_t i = 0; i < l->n; i++)
 		entry_free(&l->ent[i]);
 	free(l->ent);
+	free(l->slot);
 }
 
 /* Parse one line (already stripped of its newline) into l. */
@@ -985,36 +1043,30 @@ static int load_line(entry_list *l, char **section, char *line,
 int fsim_config_load(fsim_config *c, const char *path, char *err,
 		     size_t errlen)
 {
-	entry_list l = { NULL, 0, 0 };
-	char *line = NULL, *section = NULL;
-	size_t cap = 0;
-	ssize_t len;
-	unsigned lineno = 0;
-	int rc = -1;
+	static const sib_lines_limits lim = {
+		.what = "configuration file",
+		.open_hint = "check the path",
+		.max_line = FSIM_CONFIG_MAX_LINE,
+		.max_bytes = FSIM_CONFIG_MAX_BYTES,
+	};
+	entry_list l = { 0 };
+	char *line, *section = NULL;
+	size_t len;
+	sib_lines *f;
+	int rc = -1, got;
 
 	CFG_CHECK(c);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return netm_errf(err, errlen, "cannot open the configuration file "
-			    "%s: %s; check the path", path, strerror(errno));
-	while ((len = getline(&line, &cap, f)) != -1) {
-		lineno++;
-		if ((size_t)len != strlen(line)) {
-			netm_errf(err, errlen, "%s:%u: the line contains a NUL "
-			     "byte; a configuration file is text", path,
-			     lineno);
-			goto out_with_list;
-		}
+	if (sib_lines_open(&f, path, &lim, err, errlen))
+		return -1;
+	while ((got = sib_lines_next(f, &line, &len, err, errlen)) > 0) {
 		while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
 			line[--len] = '\0';
-		if (load_line(&l, &section, line, path, lineno, err, errlen))
+		if (load_line(&l, &section, line, path,
+			      (unsigned)sib_lines_lineno(f), err, errlen))
 			goto out_with_list;
 	}
-	if (ferror(f)) {
-		netm_errf(err, errlen, "cannot read the configuration file %s: %s",
-		     path, strerror(errno));
+	if (got < 0)
 		goto out_with_list;
-	}
 	if (merge(c, &l)) {
 		netm_errf(err, errlen, "out of memory loading %s", path);
 		goto out_with_file;
@@ -1026,15 +1078,14 @@ out_with_list:
 	list_free(&l);
 out_with_file:
 	free(section);
-	free(line);
-	fclose(f);
+	sib_lines_close(f);
 	return rc;
 }
 
 int fsim_config_set(fsim_config *c, const char *assignment, char *err,
 		    size_t errlen)
 {
-	entry_list l = { NULL, 0, 0 };
+	entry_list l = { 0 };
 	cfg_entry e;
 	char *buf, *value;
 	const char *eq;
@@ -1345,36 +1396,94 @@ static int select_model(fsim_config *c, char *err, size_t errlen)
 	return 0;
 }
 
-/* Number of PUs of an hwloc synthetic topology. */
+/*
+ * The number of PUs of a synthetic topology that hwloc accepted: the
+ * product of the arities of its levels.  hwloc's grammar: an optional
+ * "(attributes)" of the root, then levels separated by spaces, each
+ * "[memory children]" (no PUs) or "[TYPE:]ARITY" with ARITY as strtoul
+ * base 0 reads it, optionally followed by "(attributes)".  Counted here
+ * rather than by loading the topology: hwloc builds every object, which
+ * takes minutes and gigabytes for tens of thousands of PUs.  The product
+ * saturates above max.  -1 when the text does not follow that grammar.
+ */
+static int synthetic_pus(const char *s, uint64_t max, uint64_t *pus)
+{
+	uint64_t n = 1;
+	int levels = 0;
+
+	while (*s == ' ')
+		s++;
+	if (*s == '(' && !(s = strchr(s, ')')))
+		return -1;
+	if (*s == ')')
+		s++;
+	for (;;) {
+		while (*s == ' ')
+			s++;
+		if (!*s)
+			break;
+		if (*s == '[') {
+			if (!(s = strchr(s, ']')))
+				return -1;
+			s++;
+			continue;
+		}
+		if (!is_digit(*s)) {
+			const char *colon = strchr(s, ':');
+			const char *space = strchr(s, ' ');
+			if (!colon || (space && space < colon))
+				return -1;
+			s = colon + 1;
+		}
+		if (!is_digit(*s))
+			return -1;
+		char *end;
+		errno = 0;
+		unsigned long long a = strtoull(s, &end, 0);
+		if (end == s || errno || a == 0)
+			return -1;
+		n = a > max || n > max / a ? max + 1 : n * a;
+		levels++;
+		s = end;
+		if (*s == '(' && !(s = strchr(s, ')')))
+			return -1;
+		if (*s == ')')
+			s++;
+		if (*s && *s != ' ')
+			return -1;
+	}
+	if (!levels)
+		return -1;
+	*pus = n;
+	return 0;
+}
+
+/* Number of PUs of an hwloc synthetic topology, checked by hwloc (its
+ * parser only: nothing is built). */
 static int topology_pus(const char *desc, const char *origin, uint64_t *pus,
 			char *err, size_t errlen)
 {
 	hwloc_topology_t t;
-	int rc = -1;
+	int bad = synthetic_pus(desc, CFG_MAX_CORES, pus);
 
-	if (hwloc_topology_init(&t))
-		return netm_errf(err, errlen, "%s: machine.topology: hwloc cannot "
-			    "create a topology: %s", origin, strerror(errno));
-	if (hwloc_topology_set_synthetic(t, desc) || hwloc_topology_load(t)) {
-		netm_errf(err, errlen, "%s: machine.topology: '%s' is not a valid "
-		     "hwloc synthetic topology; write levels as TYPE:COUNT "
-		     "from the outside in, ending with the pu level, e.g. "
-		     "\"package:2 core:16 pu:1\" (see 'Synthetic "
-		     "topologies' in the hwloc documentation)", origin, desc);
-		goto out_with_topology;
+	/* Only what follows the grammar goes to hwloc, which leaks memory
+	 * on some malformed strings. */
+	if (!bad) {
+		if (hwloc_topology_init(&t))
+			return netm_errf(err, errlen, "%s: machine.topology: "
+				    "hwloc cannot create a topology: %s",
+				    origin, strerror(errno));
+		bad = hwloc_topology_set_synthetic(t, desc);
+		hwloc_topology_destroy(t);
 	}
-	int n = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_PU);
-	if (n <= 0) {
-		netm_errf(err, errlen, "%s: machine.topology: '%s' has no PU; end "
-		     "it with a pu level, e.g. \"package:2 core:16 pu:1\"",
-		     origin, desc);
-		goto out_with_topology;
-	}
-	*pus = (uint64_t)n;
-	rc = 0;
-out_with_topology:
-	hwloc_topology_destroy(t);
-	return rc;
+	if (bad)
+		return netm_errf(err, errlen, "%s: machine.topology: '%s' is not "
+			    "a valid hwloc synthetic topology; write levels "
+			    "as TYPE:COUNT from the outside in, ending with "
+			    "the pu level, e.g. \"package:2 core:16 pu:1\" "
+			    "(see 'Synthetic topologies' in the hwloc "
+			    "documentation)", origin, desc);
+	return 0;
 }
 
 /* A path value given in a file, taken relative to that file's directory
@@ -1414,9 +1523,9 @@ static int check_machine(fsim_config *c, char *err, size_t errlen)
 			return -1;
 		if (pus > CFG_MAX_CORES)
 			return netm_errf(err, errlen, "%s: machine.topology: '%s' "
-				    "has %llu PUs; at most %d cores per node "
-				    "are supported", origin, topo->s,
-				    (unsigned long long)pus, CFG_MAX_CORES);
+				    "has more than %d PUs, the most cores per "
+				    "node supported; describe a smaller node",
+				    origin, topo->s, CFG_MAX_CORES);
 		if (cores->set && (uint64_t)cores->i != pus)
 			return netm_errf(err, errlen, "%s: machine.cores_per_node "
 				    "= %lld disagrees with machine.topology "

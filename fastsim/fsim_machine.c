@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "fsim.h"
+#include "sib_text.h"
 
 /* How many missing ranks an error names before "and N more". */
 #define MAP_MISSING_SHOWN 5
@@ -159,24 +160,55 @@ static int place_node(fsim_machine *m, placed *recs, size_t n, placed *tmp,
 	return 0;
 }
 
+uint64_t fsim_machine_max_nodes(uint64_t used)
+{
+	if (used > UINT64_MAX / FSIM_MACHINE_NODE_FACTOR)
+		return UINT64_MAX;
+	return used * FSIM_MACHINE_NODE_FACTOR > FSIM_MACHINE_FREE_NODES ?
+	       used * FSIM_MACHINE_NODE_FACTOR : FSIM_MACHINE_FREE_NODES;
+}
+
+/* Refuse a machine of nnodes nodes of which used hold ranks when the
+ * others are more than fsim_machine_max_nodes allows; `why' says what
+ * made it that large. */
+static int check_size(uint64_t nnodes, uint64_t used, const char *why,
+		      char *err, size_t errlen)
+{
+	uint64_t max = fsim_machine_max_nodes(used);
+	if (nnodes <= max)
+		return 0;
+	return netm_errf(err, errlen, "%s a machine of %llu nodes, but the "
+		    "ranks use only %llu of them; Sibyl simulates at most "
+		    "%llu nodes here (%d times the nodes used, or %d, "
+		    "whichever is more): describe a smaller machine", why,
+		    (unsigned long long)nnodes, (unsigned long long)used,
+		    (unsigned long long)max, FSIM_MACHINE_NODE_FACTOR,
+		    FSIM_MACHINE_FREE_NODES);
+}
+
 static int read_map(fsim_machine *m, const char *path, uint64_t nodes,
 		    char *err, size_t errlen)
 {
+	static const sib_lines_limits lim = {
+		.what = "mapping file",
+		.open_hint = "check the path of machine.map (a relative path "
+			     "is taken from the directory of the "
+			     "configuration file)",
+		.max_line = FSIM_MAP_MAX_LINE,
+	};
 	uint32_t npes = m->npes;
 	uint32_t *line_of = NULL;   /* per rank: its line, 0 = not seen */
 	placed *recs = NULL, *tmp = NULL;
-	size_t nrec = 0, cap = 0;
-	char *line = NULL;
-	unsigned long lineno = 0;
+	size_t nrec = 0, len;
+	char *line;
+	unsigned long lineno = 0, maxnode_line = 0;
 	uint32_t maxnode = 0;
-	int rc = -1;
+	uint64_t used = 0;
+	int rc = -1, got;
+	sib_lines *f;
 
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return netm_errf(err, errlen, "cannot open the mapping file %s "
-			    "(machine.map): %s; check the path (a relative "
-			    "path is taken from the directory of the "
-			    "configuration file)", path, strerror(errno));
+	if (sib_lines_open(&f, path, &lim, err, errlen))
+		return -1;
 	line_of = calloc(npes, sizeof *line_of);
 	recs = malloc((size_t)npes * sizeof *recs);
 	m->node_of = malloc((size_t)npes * sizeof *m->node_of);
@@ -187,15 +219,9 @@ static int read_map(fsim_machine *m, const char *path, uint64_t nodes,
 		goto out;
 	}
 
-	ssize_t len;
-	while ((len = getline(&line, &cap, f)) != -1) {
+	while ((got = sib_lines_next(f, &line, &len, err, errlen)) > 0) {
 		placed p;
-		lineno++;
-		if ((size_t)len != strlen(line)) {
-			netm_errf(err, errlen, "%s:%lu: the line contains a NUL "
-			     "byte; a mapping file is text", path, lineno);
-			goto out;
-		}
+		lineno = sib_lines_lineno(f);
 		int r = map_line(line, &p);
 		if (r > 0)
 			continue;
@@ -244,15 +270,14 @@ static int read_map(fsim_machine *m, const char *path, uint64_t nodes,
 			goto out;
 		}
 		line_of[p.rank] = p.line;
-		if (p.node > maxnode)
+		if (p.node > maxnode || !maxnode_line) {
 			maxnode = p.node;
+			maxnode_line = lineno;
+		}
 		recs[nrec++] = p;
 	}
-	if (ferror(f)) {
-		netm_errf(err, errlen, "cannot read the mapping file %s: %s", path,
-		     strerror(errno));
+	if (got < 0)
 		goto out;
-	}
 
 	if (nrec < npes) {
 		size_t missing = npes - nrec, shown = 0;
@@ -291,15 +316,28 @@ static int read_map(fsim_machine *m, const char *path, uint64_t nodes,
 			;
 		if (place_node(m, recs + i, j - i, tmp, path, err, errlen))
 			goto out;
+		used++;
+	}
+	if (nodes) {
+		char why[64];
+		snprintf(why, sizeof why, "machine.nodes = %llu makes",
+			 (unsigned long long)nodes);
+		if (check_size(nodes, used, why, err, errlen))
+			goto out;
+	} else {
+		char why[4200];
+		snprintf(why, sizeof why, "%s:%lu: node %lu makes", path,
+			 maxnode_line, (unsigned long)maxnode);
+		if (check_size(m->nnodes, used, why, err, errlen))
+			goto out;
 	}
 	rc = 0;
 
 out:
 	free(tmp);
-	free(line);
 	free(recs);
 	free(line_of);
-	fclose(f);
+	sib_lines_close(f);
 	return rc;
 }
 
@@ -346,8 +384,13 @@ int fsim_machine_build(fsim_machine **mp, const fsim_config *c,
 		if (read_map(m, map->s, n, err, errlen))
 			goto out_with_machine;
 	} else {
-		m->nnodes = n ? (uint32_t)n :
-			(uint32_t)((npes + ncores - 1) / ncores);
+		uint64_t used = (npes + ncores - 1) / ncores;
+		m->nnodes = n ? (uint32_t)n : (uint32_t)used;
+		char why[64];
+		snprintf(why, sizeof why, "machine.nodes = %llu makes",
+			 (unsigned long long)n);
+		if (check_size(n, used, why, err, errlen))
+			goto out_with_machine;
 	}
 	*mp = m;
 	return 0;

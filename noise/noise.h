@@ -42,6 +42,14 @@ enum {
 
 typedef struct noise_set noise_set;
 
+/* Limits of a set: lines of at most NOISE_MAX_LINE bytes (in regular
+ * files without NUL bytes), at most NOISE_MAX_DETOURS detours and
+ * patterns in all its files, at most NOISE_MAX_PATTERNS patterns on one
+ * core (each costs every query of the simulator). */
+#define NOISE_MAX_LINE 4096
+#define NOISE_MAX_DETOURS (1UL << 24)
+#define NOISE_MAX_PATTERNS 1024
+
 /* Load and validate the noise set in directory `dir'.  Returns 0 and a
  * set the caller frees with noise_set_free, or -1 with *out = NULL and a
  * message "FILE:LINE: what is wrong; what to do" (or "FILE: ..." for

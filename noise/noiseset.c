@@ -23,6 +23,7 @@
 
 #include "netmodel.h"
 #include "noise.h"
+#include "sib_text.h"
 
 #define NOISE_MAX_CORES 1048576u
 
@@ -38,6 +39,8 @@ typedef struct core_noise {
 struct noise_set {
 	uint32_t ncores;
 	core_noise *cores;       /* ncores */
+	size_t cap;              /* of cores */
+	uint64_t lines;          /* detours and patterns, for the limit */
 };
 
 noise_time noise_scale_time(noise_time d, int64_t num, int64_t den)
@@ -169,15 +172,24 @@ bad:
 		    tok);
 }
 
+/* Room for cores 0..core; grown geometrically, so that a 'cores' file
+ * naming cores 0, 1, 2, ... in turn costs linear time. */
 static int grow(noise_set *s, uint32_t core)
 {
 	if (core < s->ncores)
 		return 0;
-	core_noise *c = realloc(s->cores, ((size_t)core + 1) * sizeof *c);
-	if (!c)
-		return -1;
-	memset(c + s->ncores, 0, ((size_t)core + 1 - s->ncores) * sizeof *c);
-	s->cores = c;
+	if (core >= s->cap) {
+		size_t cap = s->cap ? s->cap : 8;
+		while (cap <= core)
+			cap *= 2;
+		core_noise *c = realloc(s->cores, cap * sizeof *c);
+		if (!c)
+			return -1;
+		s->cores = c;
+		s->cap = cap;
+	}
+	memset(s->cores + s->ncores, 0,
+	       ((size_t)core + 1 - s->ncores) * sizeof *s->cores);
 	s->ncores = core + 1;
 	return 0;
 }
@@ -224,23 +236,42 @@ static int split(char *line, char **f)
 	return nf;
 }
 
+/* One more detour or pattern for core c, within the limits. */
+static int count_line(noise_set *s, const core_noise *c, const pos *ps)
+{
+	if (s->lines >= NOISE_MAX_DETOURS)
+		return PERR(ps, "the noise set has more than %lu detours and "
+			    "patterns, the limit of a set; shorten the "
+			    "capture or split the study",
+			    (unsigned long)NOISE_MAX_DETOURS);
+	if (c->kind == NOISE_PATTERN && c->n >= NOISE_MAX_PATTERNS)
+		return PERR(ps, "more than %d patterns on one core, the limit; "
+			    "merge patterns of equal period", NOISE_MAX_PATTERNS);
+	s->lines++;
+	return 0;
+}
+
 /* Read one noise file: per-core (fixed_core >= 0) or `cores'. */
 static int load_file(noise_set *s, const char *path, int64_t fixed_core,
 		     char *err, size_t errlen)
 {
-	FILE *fp = fopen(path, "r");
-	if (!fp)
-		return netm_errf(err, errlen, "%s: cannot open: %s", path,
-			    strerror(errno));
+	static const sib_lines_limits lim = {
+		.what = "noise file",
+		.max_line = NOISE_MAX_LINE,
+	};
+	sib_lines *fp;
+	if (sib_lines_open(&fp, path, &lim, err, errlen))
+		return -1;
 	pos ps = { .file = path, .line = 0, .err = err, .errlen = errlen };
-	char *line = NULL;
-	size_t cap = 0;
-	int rc = -1, kind = NOISE_NONE;
+	char *line;
+	size_t len;
+	int rc = -1, kind = NOISE_NONE, got;
 	int64_t bare = 0;
 	noise_time length = 0;
 	unsigned length_line = 0, first_data = 0;
 	int base = fixed_core >= 0 ? 0 : 1;     /* fields before the times */
-	/* captured: per core, end of the previous detour and its line */
+	/* captured: per core (slot 0 for a per-core file), the end of the
+	 * previous detour */
 	noise_time *prev_end = NULL;
 	size_t nprev = 0;
 
@@ -249,8 +280,8 @@ static int load_file(noise_set *s, const char *path, int64_t fixed_core,
 			goto oom;
 		s->cores[fixed_core].present = 1;
 	}
-	while (getline(&line, &cap, fp) > 0) {
-		ps.line++;
+	while ((got = sib_lines_next(fp, &line, &len, err, errlen)) > 0) {
+		ps.line = (unsigned)sib_lines_lineno(fp);
 		char *f[MAXF];
 		int nf = split(line, f);
 		if (nf == 0)
@@ -342,6 +373,8 @@ static int load_file(noise_set *s, const char *path, int64_t fixed_core,
 				     f[base + 1], f[base]);
 				goto out;
 			}
+			if (count_line(s, c, &ps))
+				goto out;
 			if (push(c, t[0], t[1], t[2]))
 				goto oom;
 			continue;
@@ -351,41 +384,45 @@ static int load_file(noise_set *s, const char *path, int64_t fixed_core,
 			     "line");
 			goto out;
 		}
-		if (core >= nprev) {
-			noise_time *np = realloc(prev_end, ((size_t)core + 1) *
-						 sizeof *np);
+		size_t slot = base ? core : 0;
+		if (slot >= nprev) {
+			size_t n = nprev ? nprev : 8;
+			while (n <= slot)
+				n *= 2;
+			noise_time *np = realloc(prev_end, n * sizeof *np);
 			if (!np)
 				goto oom;
-			for (size_t i = nprev; i <= core; i++)
+			for (size_t i = nprev; i < n; i++)
 				np[i] = -1;
 			prev_end = np;
-			nprev = (size_t)core + 1;
+			nprev = n;
 		}
-		if (c->n && t[0] < prev_end[core]) {
+		if (c->n && t[0] < prev_end[slot]) {
 			PERR(&ps, "detour at %s starts before the previous one "
 			     "of core %u ends (%" PRId64 " ps): detours must be "
 			     "sorted by start and must not overlap", f[base],
-			     core, prev_end[core]);
+			     core, prev_end[slot]);
 			goto out;
 		}
 		if (t[0] > INT64_MAX - t[1]) {
 			PERR(&ps, "detour ends too late");
 			goto out;
 		}
-		prev_end[core] = t[0] + t[1];
+		if (count_line(s, c, &ps))
+			goto out;
+		prev_end[slot] = t[0] + t[1];
 		if (push(c, t[0], t[1], 0))
 			goto oom;
 	}
-	if (ferror(fp)) {
-		netm_errf(err, errlen, "%s: read error: %s", path, strerror(errno));
+	if (got < 0)
 		goto out;
-	}
 	/* Lengths of captured cores: given, or the end of the last detour. */
-	for (size_t core = 0; kind == NOISE_CAPTURED && core < nprev; core++) {
+	for (size_t slot = 0; kind == NOISE_CAPTURED && slot < nprev; slot++) {
+		size_t core = base ? slot : (size_t)fixed_core;
 		core_noise *c = &s->cores[core];
-		if (prev_end[core] < 0)
+		if (prev_end[slot] < 0)
 			continue;       /* not a core of this file */
-		noise_time end = prev_end[core];
+		noise_time end = prev_end[slot];
 		if (length_line && length < end) {
 			ps.line = length_line;
 			PERR(&ps, "length is shorter than the capture of core "
@@ -417,8 +454,7 @@ oom:
 	netm_errf(err, errlen, "%s: out of memory", path);
 out:
 	free(prev_end);
-	free(line);
-	fclose(fp);
+	sib_lines_close(fp);
 	return rc;
 }
 
@@ -490,7 +526,8 @@ int noise_set_load(noise_set **out, const char *dir, char *err, size_t errlen)
 		nn++;
 	}
 	/* A fixed order makes the first error reported the same everywhere. */
-	qsort(names, nn, sizeof *names, cmp_str);
+	if (nn > 1)
+		qsort(names, nn, sizeof *names, cmp_str);
 	for (size_t i = 0; i < nn; i++) {
 		int64_t core;
 		int cf = core_file(names[i], &core);

@@ -7,7 +7,6 @@
 #   expect_grep PATTERN FILE   fail unless FILE matches the extended regex
 #   finish            exit 1 if anything failed, else 0
 #   py SCRIPT ARGS... run a Python check (python3 -c); fail unless it exits 0
-#   libfuzz NAME ARGS... run libFuzzer binary tests/NAME (SIBYL_FUZZ_SECONDS)
 set -u
 : "${SIBYL:?SIBYL must point at the sibyl driver}"
 : "${SIBYL_SRCDIR:?SIBYL_SRCDIR must point at the source tree}"
@@ -57,22 +56,4 @@ py() {
 	script=$1; shift
 	python3 -c "$script" "$@" >"$T/py.out" 2>&1 ||
 		fail "python check failed: $(head -5 "$T/py.out")"
-}
-
-# libfuzz NAME ARGS...: when SIBYL_FUZZ_SECONDS is set, run the libFuzzer
-# binary tests/NAME (built by `make fuzz') that long, with its work corpus
-# in $T/work, crashes in $T/artifacts, and ARGS (corpus directories and
-# more libFuzzer flags); a finding fails the test.
-libfuzz() {
-	[ -n "${SIBYL_FUZZ_SECONDS:-}" ] || return 0
-	fuzzer="$SIBYL_TEST_TMP/$1"
-	shift
-	if [ ! -x "$fuzzer" ]; then
-		echo "$test_name: no libFuzzer binary (make fuzz); skipped" >&2
-		return 0
-	fi
-	mkdir -p "$T/work" "$T/artifacts"
-	expect_ok "$fuzzer" -max_total_time="$SIBYL_FUZZ_SECONDS" \
-		-rss_limit_mb=2048 -timeout=20 \
-		-artifact_prefix="$T/artifacts/" "$T/work" "$@"
 }

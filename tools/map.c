@@ -22,6 +22,7 @@
 
 #include "fsim.h"
 #include "gen_patterns.h"
+#include "sib_text.h"
 #include "tools.h"
 
 /* Cores of a PERCS (POWER7-IH) node: 4 chips of 8 cores (thesis §3). */
@@ -715,17 +716,23 @@ static int check_file(const char *path, const map_req *q, int nodes_given,
 	fsim_config *cfg = NULL;
 	fsim_machine *m = NULL;
 	node_stats st;
+	static const sib_lines_limits lim = {
+		.what = "mapping file",
+		.open_hint = "check the path",
+		.max_line = FSIM_MAP_MAX_LINE,
+	};
 	char err[4096], set[64], *mapset = NULL;
 	int rc = EXIT_USAGE;
-	FILE *f;
+	sib_lines *f;
 
 	/* What the simulator would say of an unreadable map names
-	 * machine.map; say it for --check. */
-	if (!(f = fopen(path, "r"))) {
-		tool_error("cannot open %s: %s", path, strerror(errno));
+	 * machine.map; say it for --check.  A path that is not a regular
+	 * file is a usage error too, refused before anything is read. */
+	if (sib_lines_open(&f, path, &lim, err, sizeof err)) {
+		tool_error("%s", err);
 		return EXIT_USAGE;
 	}
-	fclose(f);
+	sib_lines_close(f);
 	if (fsim_config_new(&cfg)) {
 		tool_error("out of memory");
 		return EXIT_USAGE;
@@ -954,6 +961,19 @@ int cmd_map(int argc, char **argv)
 	}
 	if (place(&q, &pl) || count_nodes(pl.node_of, pl.n, &st)) {
 		rc = EXIT_USAGE;
+		goto out;
+	}
+	if (q.nodes > fsim_machine_max_nodes(st.used)) {
+		rc = tool_usage_error("--nodes %" PRIu64 " makes a machine of %"
+				      PRIu64 " nodes, but the ranks use only %"
+				      PRIu64 " of them; 'sibyl sim' simulates "
+				      "at most %" PRIu64 " nodes here (%d "
+				      "times the nodes used, or %d, whichever "
+				      "is more): lower --nodes", q.nodes,
+				      q.nodes, st.used,
+				      fsim_machine_max_nodes(st.used),
+				      FSIM_MACHINE_NODE_FACTOR,
+				      FSIM_MACHINE_FREE_NODES);
 		goto out;
 	}
 	if (g.out) {

@@ -1,5 +1,5 @@
 #!/bin/sh
-# hostile_fuzz_manifest.sh -- the MANIFEST fuzz target on a generated
+# fuzz_manifest.sh -- the MANIFEST fuzz target on a generated
 # corpus: manifests as Sibyl writes them and hostile variants (CRLF,
 # escapes, comments, duplicate and bad keys, NUL and control bytes, lines
 # at and beyond the length limit, many keys), replayed through
@@ -7,10 +7,11 @@
 # the small ones.  When the libFuzzer binary tests/fuzz_manifest was built (make
 # fuzz) and SIBYL_FUZZ_SECONDS is set, also fuzz for that long.
 . "$SIBYL_SRCDIR/tests/lib.sh"
+. "$SIBYL_SRCDIR/tests/fuzzlib.sh"
 
 replay="$SIBYL_TEST_TMP/fuzz_manifest_replay"
 if [ ! -x "$replay" ]; then
-	echo "hostile_fuzz_manifest: $replay not built" >&2
+	echo "fuzz_manifest: $replay not built" >&2
 	exit 77
 fi
 
@@ -42,5 +43,5 @@ expect_grep "15 inputs, 0 mutations" "$T/err"
 expect_ok "$replay" --mutate 20000 7 $(find "$C" -type f -size -5k | sort)
 expect_grep "12 inputs, 20000 mutations" "$T/err"
 
-libfuzz fuzz_manifest -max_len=4096 "$C"
+fuzz_libfuzzer "$SIBYL_TEST_TMP/fuzz_manifest" -max_len=4096
 finish

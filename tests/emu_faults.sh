@@ -86,7 +86,7 @@ expect_ok "$SIBYL" emulate -q --ranks 8 -np 1 --stack-size 4MiB \
 # the signal reaches the launcher's report.
 cat >"$T/segv.c" <<'PROG'
 #include <mpi.h>
-#include <stdlib.h>
+#include <sys/mman.h>
 int main(int argc, char **argv)
 {
 	int rank;
@@ -94,7 +94,10 @@ int main(int argc, char **argv)
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Barrier(MPI_COMM_WORLD);
 	if (rank == 5) {
-		volatile int *p = (volatile int *)(argc > 99 ? malloc(4) : 0);
+		/* A store to a read-only page: a fault that no sanitizer
+		 * reports before the hardware does. */
+		volatile int *p = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE |
+				       MAP_ANONYMOUS, -1, 0);
 		*p = 1;
 	}
 	MPI_Finalize();
@@ -109,7 +112,7 @@ for np in 1 2; do
 		"$T/segv" >"$T/out" 2>"$T/err"
 	[ $? -eq 1 ] || fail "segv on $np process(es): not exit 1"
 	expect_grep "sibyl: rank 5 \(process $((np - 1))\) received SIGSEGV \
-\(invalid memory reference\) at address 0x0 in the program's own code" \
+\(invalid memory reference\) at address 0x[0-9a-f]+ in the program's own code" \
 		"$T/err"
 	[ ! -e "$T/segv.trace" ] || fail "segv: a trace was left"
 done

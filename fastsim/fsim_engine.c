@@ -521,25 +521,6 @@ static fmsg *msg_alloc(engine *e)
 	return m;
 }
 
-/* netm_xfer_time, or -1 when the time does not fit before the end of
- * time. */
-static int xfer_time(uint64_t bytes, int64_t bw, netm_time *out)
-{
-	unsigned __int128 q;
-	if (bytes <= UINT64_MAX / NETM_PS_PER_S) {
-		/* 64 bits for the common sizes, as netm_xfer_time */
-		uint64_t n = bytes * (uint64_t)NETM_PS_PER_S;
-		q = n / (uint64_t)bw + (n % (uint64_t)bw != 0);
-	} else {
-		unsigned __int128 n = (unsigned __int128)bytes * NETM_PS_PER_S;
-		q = (n + (unsigned __int128)bw - 1) / (unsigned __int128)bw;
-	}
-	if (q >= (unsigned __int128)TIME_END)
-		return -1;
-	*out = (netm_time)q;
-	return 0;
-}
-
 /* Hand one message to the intra-node model or the network. */
 static void send_msg(engine *e, fmsg *m)
 {
@@ -556,9 +537,9 @@ static void send_msg(engine *e, fmsg *m)
 	if (m->nm.src_node == m->nm.dst_node) {
 		r->intra_messages++;
 		r->intra_bytes += m->nm.bytes;
-		netm_time x, a;
-		if (xfer_time(m->nm.bytes, e->m->intra_bandwidth, &x) ||
-		    time_add(m->nm.depart, e->m->intra_latency, &a) ||
+		netm_time x = netm_xfer_time(m->nm.bytes,
+					     e->m->intra_bandwidth), a;
+		if (time_add(m->nm.depart, e->m->intra_latency, &a) ||
 		    time_add(a, x, &a)) {
 			msg_overflow(e, m, "its arrival through the intra-node "
 				     "copy model (intranode.latency + bytes / "

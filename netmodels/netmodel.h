@@ -76,7 +76,8 @@ typedef struct netm_value {
 } netm_value;
 
 /* Time to move `bytes' at `bw' bytes/s, rounded up to a whole picosecond:
- * ceil(bytes * 10^12 / bw), computed exactly.  bw must be > 0. */
+ * ceil(bytes * 10^12 / bw), computed exactly; INT64_MAX (the end of time)
+ * when it does not fit in a netm_time.  bw must be > 0. */
 static inline netm_time netm_xfer_time(uint64_t bytes, int64_t bw)
 {
 	/* The 64-bit path (messages below 18 MB) avoids a slow 128-bit
@@ -87,8 +88,9 @@ static inline netm_time netm_xfer_time(uint64_t bytes, int64_t bw)
 				   (n % (uint64_t)bw != 0));
 	}
 	unsigned __int128 n = (unsigned __int128)bytes * NETM_PS_PER_S;
-	return (netm_time)((n + (unsigned __int128)bw - 1) /
-			   (unsigned __int128)bw);
+	unsigned __int128 q = (n + (unsigned __int128)bw - 1) /
+			      (unsigned __int128)bw;
+	return q >= (unsigned __int128)INT64_MAX ? INT64_MAX : (netm_time)q;
 }
 
 /* Error helpers shared by models and the simulator: format a sentence

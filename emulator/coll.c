@@ -301,9 +301,12 @@ static void end_round(coll *s)
 
 /* End the SEB that waited for the round's messages: its duration is the
  * local work since (measured, scaled like any computation). */
-static void cut(coll *s, int64_t t0)
+static void cut(coll *s, const emu_stamp *t0)
 {
-	double ps = (double)(emu_now_ns() - t0) * 1000.0 * emu.cpu_factor;
+	emu_span sp;
+	emu_stamp_since(t0, &sp);
+	double ps = (double)emu_span_fallback(&sp) * 1000.0 *
+		    emu.cpu_factor;
 	if (s->r->in_call)
 		emu_rec_step(s->r, s->call, (int64_t)ps);
 }
@@ -319,12 +322,14 @@ static int advance(coll *s)
 			received = s->nrecv > 0;
 			end_round(s);
 		}
-		int64_t t0 = received ? emu_now_ns() : 0;
+		emu_stamp t0 = { 0, 0, 0 };
+		if (received)
+			emu_stamp_now(&t0);
 		s->reduced = 0;
 		int more = s->alg->step(s);
 		/* The last step's work counts only when it computed. */
 		if (received && (more || s->reduced))
-			cut(s, t0);
+			cut(s, &t0);
 		if (!more) {
 			s->done = 1;
 			break;
@@ -749,11 +754,11 @@ static void reduction(coll *s, const char *call, int count, MPI_Datatype t,
 
 /* ------------------------------------------------------------ barrier */
 
-static int barrier_common(const char *call, MPI_Comm comm,
+static int barrier_common(const void *site, const char *call, MPI_Comm comm,
 			  MPI_Request *request)
 {
 	EMU_API(r, call);
-	emu_rec_enter(r);
+	emu_rec_enter(r, site);
 	emu_comm *c = comm_of(r, call, comm);
 	coll local, *s = new_coll(r, call, &local, request);
 	setup(s, r, call, COLL_BARRIER, comm, c);
@@ -764,22 +769,22 @@ static int barrier_common(const char *call, MPI_Comm comm,
 
 int MPI_Barrier(MPI_Comm comm)
 {
-	return barrier_common("MPI_Barrier", comm, NULL);
+	return barrier_common(EMU_SITE, "MPI_Barrier", comm, NULL);
 }
 
 int MPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
 {
-	return barrier_common("MPI_Ibarrier", comm, request);
+	return barrier_common(EMU_SITE, "MPI_Ibarrier", comm, request);
 }
 
 /* -------------------------------------------------------------- bcast */
 
-static int bcast_common(const char *call, void *buf, int count,
+static int bcast_common(const void *site, const char *call, void *buf, int count,
 			MPI_Datatype t, int root, MPI_Comm comm,
 			MPI_Request *request)
 {
 	EMU_API(r, call);
-	emu_rec_enter(r);
+	emu_rec_enter(r, site);
 	emu_comm *c = comm_of(r, call, comm);
 	check_root(r, call, root, c, comm);
 	check_buf(r, call, buf, count, t, "data");
@@ -799,14 +804,14 @@ static int bcast_common(const char *call, void *buf, int count,
 int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root,
 	      MPI_Comm comm)
 {
-	return bcast_common("MPI_Bcast", buffer, count, datatype, root, comm,
+	return bcast_common(EMU_SITE, "MPI_Bcast", buffer, count, datatype, root, comm,
 			    NULL);
 }
 
 int MPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root,
 	       MPI_Comm comm, MPI_Request *request)
 {
-	return bcast_common("MPI_Ibcast", buffer, count, datatype, root, comm,
+	return bcast_common(EMU_SITE, "MPI_Ibcast", buffer, count, datatype, root, comm,
 			    request);
 }
 
@@ -850,12 +855,12 @@ static void reduction_buffers(coll *s, const void *sendbuf, void *recvbuf,
 	s->sbuf = packed_in(s, sendbuf, count, t);
 }
 
-static int reduce_common(const char *call, int kind, const void *sendbuf,
+static int reduce_common(const void *site, const char *call, int kind, const void *sendbuf,
 			 void *recvbuf, int count, MPI_Datatype t, MPI_Op op,
 			 int root, MPI_Comm comm, MPI_Request *request)
 {
 	EMU_API(r, call);
-	emu_rec_enter(r);
+	emu_rec_enter(r, site);
 	emu_comm *c = comm_of(r, call, comm);
 	if (kind == COLL_REDUCE)
 		check_root(r, call, root, c, comm);
@@ -878,7 +883,7 @@ static int reduce_common(const char *call, int kind, const void *sendbuf,
 int MPI_Reduce(const void *sendbuf, void *recvbuf, int count,
 	       MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm)
 {
-	return reduce_common("MPI_Reduce", COLL_REDUCE, sendbuf, recvbuf,
+	return reduce_common(EMU_SITE, "MPI_Reduce", COLL_REDUCE, sendbuf, recvbuf,
 			     count, datatype, op, root, comm, NULL);
 }
 
@@ -886,14 +891,14 @@ int MPI_Ireduce(const void *sendbuf, void *recvbuf, int count,
 		MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
 		MPI_Request *request)
 {
-	return reduce_common("MPI_Ireduce", COLL_REDUCE, sendbuf, recvbuf,
+	return reduce_common(EMU_SITE, "MPI_Ireduce", COLL_REDUCE, sendbuf, recvbuf,
 			     count, datatype, op, root, comm, request);
 }
 
 int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count,
 		  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-	return reduce_common("MPI_Allreduce", COLL_ALLREDUCE, sendbuf,
+	return reduce_common(EMU_SITE, "MPI_Allreduce", COLL_ALLREDUCE, sendbuf,
 			     recvbuf, count, datatype, op, 0, comm, NULL);
 }
 
@@ -901,14 +906,14 @@ int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count,
 		   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
 		   MPI_Request *request)
 {
-	return reduce_common("MPI_Iallreduce", COLL_ALLREDUCE, sendbuf,
+	return reduce_common(EMU_SITE, "MPI_Iallreduce", COLL_ALLREDUCE, sendbuf,
 			     recvbuf, count, datatype, op, 0, comm, request);
 }
 
 int MPI_Scan(const void *sendbuf, void *recvbuf, int count,
 	     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-	return reduce_common("MPI_Scan", COLL_SCAN, sendbuf, recvbuf, count,
+	return reduce_common(EMU_SITE, "MPI_Scan", COLL_SCAN, sendbuf, recvbuf, count,
 			     datatype, op, 0, comm, NULL);
 }
 
@@ -916,14 +921,14 @@ int MPI_Iscan(const void *sendbuf, void *recvbuf, int count,
 	      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
 	      MPI_Request *request)
 {
-	return reduce_common("MPI_Iscan", COLL_SCAN, sendbuf, recvbuf, count,
+	return reduce_common(EMU_SITE, "MPI_Iscan", COLL_SCAN, sendbuf, recvbuf, count,
 			     datatype, op, 0, comm, request);
 }
 
 int MPI_Exscan(const void *sendbuf, void *recvbuf, int count,
 	       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-	return reduce_common("MPI_Exscan", COLL_EXSCAN, sendbuf, recvbuf,
+	return reduce_common(EMU_SITE, "MPI_Exscan", COLL_EXSCAN, sendbuf, recvbuf,
 			     count, datatype, op, 0, comm, NULL);
 }
 
@@ -931,7 +936,7 @@ int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count,
 		MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
 		MPI_Request *request)
 {
-	return reduce_common("MPI_Iexscan", COLL_EXSCAN, sendbuf, recvbuf,
+	return reduce_common(EMU_SITE, "MPI_Iexscan", COLL_EXSCAN, sendbuf, recvbuf,
 			     count, datatype, op, 0, comm, request);
 }
 
@@ -996,14 +1001,14 @@ static void segv_set(coll_seg *g, const void *base, const int *counts,
  * (recv arguments ignored); the root: rseg over the receive buffer, its
  * own block in sseg unless MPI_IN_PLACE.  bytes: a block (gather).
  */
-static int gather_common(const char *call, int kind, const void *sendbuf,
+static int gather_common(const void *site, const char *call, int kind, const void *sendbuf,
 			 int sendcount, MPI_Datatype sendtype, void *recvbuf,
 			 int recvcount, const int *recvcounts,
 			 const int *displs, MPI_Datatype recvtype, int root,
 			 MPI_Comm comm, MPI_Request *request)
 {
 	EMU_API(r, call);
-	emu_rec_enter(r);
+	emu_rec_enter(r, site);
 	emu_comm *c = comm_of(r, call, comm);
 	check_root(r, call, root, c, comm);
 	int me = c->rank, P = emu_comm_size(c);
@@ -1045,7 +1050,7 @@ int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 	       void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
 	       MPI_Comm comm)
 {
-	return gather_common("MPI_Gather", COLL_GATHER, sendbuf, sendcount,
+	return gather_common(EMU_SITE, "MPI_Gather", COLL_GATHER, sendbuf, sendcount,
 			     sendtype, recvbuf, recvcount, NULL, NULL,
 			     recvtype, root, comm, NULL);
 }
@@ -1054,7 +1059,7 @@ int MPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 		void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
 		MPI_Comm comm, MPI_Request *request)
 {
-	return gather_common("MPI_Igather", COLL_GATHER, sendbuf, sendcount,
+	return gather_common(EMU_SITE, "MPI_Igather", COLL_GATHER, sendbuf, sendcount,
 			     sendtype, recvbuf, recvcount, NULL, NULL,
 			     recvtype, root, comm, request);
 }
@@ -1063,7 +1068,7 @@ int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 		void *recvbuf, const int recvcounts[], const int displs[],
 		MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
-	return gather_common("MPI_Gatherv", COLL_GATHERV, sendbuf, sendcount,
+	return gather_common(EMU_SITE, "MPI_Gatherv", COLL_GATHERV, sendbuf, sendcount,
 			     sendtype, recvbuf, 0, recvcounts, displs,
 			     recvtype, root, comm, NULL);
 }
@@ -1073,20 +1078,20 @@ int MPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 		 MPI_Datatype recvtype, int root, MPI_Comm comm,
 		 MPI_Request *request)
 {
-	return gather_common("MPI_Igatherv", COLL_GATHERV, sendbuf, sendcount,
+	return gather_common(EMU_SITE, "MPI_Igatherv", COLL_GATHERV, sendbuf, sendcount,
 			     sendtype, recvbuf, 0, recvcounts, displs,
 			     recvtype, root, comm, request);
 }
 
 /* Scatter and scatterv, the mirror of gather_common. */
-static int scatter_common(const char *call, int kind, const void *sendbuf,
+static int scatter_common(const void *site, const char *call, int kind, const void *sendbuf,
 			  int sendcount, const int *sendcounts,
 			  const int *displs, MPI_Datatype sendtype,
 			  void *recvbuf, int recvcount, MPI_Datatype recvtype,
 			  int root, MPI_Comm comm, MPI_Request *request)
 {
 	EMU_API(r, call);
-	emu_rec_enter(r);
+	emu_rec_enter(r, site);
 	emu_comm *c = comm_of(r, call, comm);
 	check_root(r, call, root, c, comm);
 	int me = c->rank, P = emu_comm_size(c);
@@ -1128,7 +1133,7 @@ int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 		void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
 		MPI_Comm comm)
 {
-	return scatter_common("MPI_Scatter", COLL_SCATTER, sendbuf, sendcount,
+	return scatter_common(EMU_SITE, "MPI_Scatter", COLL_SCATTER, sendbuf, sendcount,
 			      NULL, NULL, sendtype, recvbuf, recvcount,
 			      recvtype, root, comm, NULL);
 }
@@ -1137,7 +1142,7 @@ int MPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 		 void *recvbuf, int recvcount, MPI_Datatype recvtype,
 		 int root, MPI_Comm comm, MPI_Request *request)
 {
-	return scatter_common("MPI_Iscatter", COLL_SCATTER, sendbuf,
+	return scatter_common(EMU_SITE, "MPI_Iscatter", COLL_SCATTER, sendbuf,
 			      sendcount, NULL, NULL, sendtype, recvbuf,
 			      recvcount, recvtype, root, comm, request);
 }
@@ -1147,7 +1152,7 @@ int MPI_Scatterv(const void *sendbuf, const int sendcounts[],
 		 int recvcount, MPI_Datatype recvtype, int root,
 		 MPI_Comm comm)
 {
-	return scatter_common("MPI_Scatterv", COLL_SCATTERV, sendbuf, 0,
+	return scatter_common(EMU_SITE, "MPI_Scatterv", COLL_SCATTERV, sendbuf, 0,
 			      sendcounts, displs, sendtype, recvbuf,
 			      recvcount, recvtype, root, comm, NULL);
 }
@@ -1157,14 +1162,14 @@ int MPI_Iscatterv(const void *sendbuf, const int sendcounts[],
 		  int recvcount, MPI_Datatype recvtype, int root,
 		  MPI_Comm comm, MPI_Request *request)
 {
-	return scatter_common("MPI_Iscatterv", COLL_SCATTERV, sendbuf, 0,
+	return scatter_common(EMU_SITE, "MPI_Iscatterv", COLL_SCATTERV, sendbuf, 0,
 			      sendcounts, displs, sendtype, recvbuf,
 			      recvcount, recvtype, root, comm, request);
 }
 
 /* ------------------------------------------------------- allgather(v) */
 
-static int allgather_common(const char *call, int kind, const void *sendbuf,
+static int allgather_common(const void *site, const char *call, int kind, const void *sendbuf,
 			    int sendcount, MPI_Datatype sendtype,
 			    void *recvbuf, int recvcount,
 			    const int *recvcounts, const int *displs,
@@ -1172,7 +1177,7 @@ static int allgather_common(const char *call, int kind, const void *sendbuf,
 			    MPI_Request *request)
 {
 	EMU_API(r, call);
-	emu_rec_enter(r);
+	emu_rec_enter(r, site);
 	emu_comm *c = comm_of(r, call, comm);
 	int me = c->rank, P = emu_comm_size(c);
 	int in_place = sendbuf == MPI_IN_PLACE;
@@ -1204,7 +1209,7 @@ int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 		  void *recvbuf, int recvcount, MPI_Datatype recvtype,
 		  MPI_Comm comm)
 {
-	return allgather_common("MPI_Allgather", COLL_ALLGATHER, sendbuf,
+	return allgather_common(EMU_SITE, "MPI_Allgather", COLL_ALLGATHER, sendbuf,
 				sendcount, sendtype, recvbuf, recvcount, NULL,
 				NULL, recvtype, comm, NULL);
 }
@@ -1214,7 +1219,7 @@ int MPI_Iallgather(const void *sendbuf, int sendcount,
 		   MPI_Datatype recvtype, MPI_Comm comm,
 		   MPI_Request *request)
 {
-	return allgather_common("MPI_Iallgather", COLL_ALLGATHER, sendbuf,
+	return allgather_common(EMU_SITE, "MPI_Iallgather", COLL_ALLGATHER, sendbuf,
 				sendcount, sendtype, recvbuf, recvcount, NULL,
 				NULL, recvtype, comm, request);
 }
@@ -1224,7 +1229,7 @@ int MPI_Allgatherv(const void *sendbuf, int sendcount,
 		   const int recvcounts[], const int displs[],
 		   MPI_Datatype recvtype, MPI_Comm comm)
 {
-	return allgather_common("MPI_Allgatherv", COLL_ALLGATHERV, sendbuf,
+	return allgather_common(EMU_SITE, "MPI_Allgatherv", COLL_ALLGATHERV, sendbuf,
 				sendcount, sendtype, recvbuf, 0, recvcounts,
 				displs, recvtype, comm, NULL);
 }
@@ -1235,7 +1240,7 @@ int MPI_Iallgatherv(const void *sendbuf, int sendcount,
 		    MPI_Datatype recvtype, MPI_Comm comm,
 		    MPI_Request *request)
 {
-	return allgather_common("MPI_Iallgatherv", COLL_ALLGATHERV, sendbuf,
+	return allgather_common(EMU_SITE, "MPI_Iallgatherv", COLL_ALLGATHERV, sendbuf,
 				sendcount, sendtype, recvbuf, 0, recvcounts,
 				displs, recvtype, comm, request);
 }
@@ -1286,7 +1291,7 @@ static void check_types(emu_rank *r, const char *call, const MPI_Datatype *t,
 		emu_dt_check(r, call, t[i]);
 }
 
-static int alltoall_common(const char *call, int kind, const void *sendbuf,
+static int alltoall_common(const void *site, const char *call, int kind, const void *sendbuf,
 			   int sendcount, const int *sendcounts,
 			   const int *sdispls, MPI_Datatype sendtype,
 			   const MPI_Datatype *sendtypes, void *recvbuf,
@@ -1296,7 +1301,7 @@ static int alltoall_common(const char *call, int kind, const void *sendbuf,
 			   MPI_Request *request)
 {
 	EMU_API(r, call);
-	emu_rec_enter(r);
+	emu_rec_enter(r, site);
 	emu_comm *c = comm_of(r, call, comm);
 	int P = emu_comm_size(c);
 	int in_place = sendbuf == MPI_IN_PLACE;
@@ -1352,7 +1357,7 @@ int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 		 void *recvbuf, int recvcount, MPI_Datatype recvtype,
 		 MPI_Comm comm)
 {
-	return alltoall_common("MPI_Alltoall", COLL_ALLTOALL, sendbuf,
+	return alltoall_common(EMU_SITE, "MPI_Alltoall", COLL_ALLTOALL, sendbuf,
 			       sendcount, NULL, NULL, sendtype, NULL, recvbuf,
 			       recvcount, NULL, NULL, recvtype, NULL, comm,
 			       NULL);
@@ -1362,7 +1367,7 @@ int MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 		  void *recvbuf, int recvcount, MPI_Datatype recvtype,
 		  MPI_Comm comm, MPI_Request *request)
 {
-	return alltoall_common("MPI_Ialltoall", COLL_ALLTOALL, sendbuf,
+	return alltoall_common(EMU_SITE, "MPI_Ialltoall", COLL_ALLTOALL, sendbuf,
 			       sendcount, NULL, NULL, sendtype, NULL, recvbuf,
 			       recvcount, NULL, NULL, recvtype, NULL, comm,
 			       request);
@@ -1373,7 +1378,7 @@ int MPI_Alltoallv(const void *sendbuf, const int sendcounts[],
 		  const int recvcounts[], const int rdispls[],
 		  MPI_Datatype recvtype, MPI_Comm comm)
 {
-	return alltoall_common("MPI_Alltoallv", COLL_ALLTOALLV, sendbuf, 0,
+	return alltoall_common(EMU_SITE, "MPI_Alltoallv", COLL_ALLTOALLV, sendbuf, 0,
 			       sendcounts, sdispls, sendtype, NULL, recvbuf,
 			       0, recvcounts, rdispls, recvtype, NULL, comm,
 			       NULL);
@@ -1385,7 +1390,7 @@ int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[],
 		   MPI_Datatype recvtype, MPI_Comm comm,
 		   MPI_Request *request)
 {
-	return alltoall_common("MPI_Ialltoallv", COLL_ALLTOALLV, sendbuf, 0,
+	return alltoall_common(EMU_SITE, "MPI_Ialltoallv", COLL_ALLTOALLV, sendbuf, 0,
 			       sendcounts, sdispls, sendtype, NULL, recvbuf,
 			       0, recvcounts, rdispls, recvtype, NULL, comm,
 			       request);
@@ -1396,7 +1401,7 @@ int MPI_Alltoallw(const void *sendbuf, const int sendcounts[],
 		  void *recvbuf, const int recvcounts[], const int rdispls[],
 		  const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
-	return alltoall_common("MPI_Alltoallw", COLL_ALLTOALLW, sendbuf, 0,
+	return alltoall_common(EMU_SITE, "MPI_Alltoallw", COLL_ALLTOALLW, sendbuf, 0,
 			       sendcounts, sdispls, MPI_DATATYPE_NULL,
 			       sendtypes, recvbuf, 0, recvcounts, rdispls,
 			       MPI_DATATYPE_NULL, recvtypes, comm, NULL);
@@ -1408,7 +1413,7 @@ int MPI_Ialltoallw(const void *sendbuf, const int sendcounts[],
 		   const MPI_Datatype recvtypes[], MPI_Comm comm,
 		   MPI_Request *request)
 {
-	return alltoall_common("MPI_Ialltoallw", COLL_ALLTOALLW, sendbuf, 0,
+	return alltoall_common(EMU_SITE, "MPI_Ialltoallw", COLL_ALLTOALLW, sendbuf, 0,
 			       sendcounts, sdispls, MPI_DATATYPE_NULL,
 			       sendtypes, recvbuf, 0, recvcounts, rdispls,
 			       MPI_DATATYPE_NULL, recvtypes, comm, request);
@@ -1417,14 +1422,14 @@ int MPI_Ialltoallw(const void *sendbuf, const int sendcounts[],
 /* ----------------------------------------------------- reduce_scatter */
 
 /* recvcounts == NULL: MPI_Reduce_scatter_block with `block' each. */
-static int reduce_scatter_common(const char *call, int kind,
+static int reduce_scatter_common(const void *site, const char *call, int kind,
 				 const void *sendbuf, void *recvbuf,
 				 const int *recvcounts, int block,
 				 MPI_Datatype t, MPI_Op op, MPI_Comm comm,
 				 MPI_Request *request)
 {
 	EMU_API(r, call);
-	emu_rec_enter(r);
+	emu_rec_enter(r, site);
 	emu_comm *c = comm_of(r, call, comm);
 	int me = c->rank, P = emu_comm_size(c);
 	emu_dt_check(r, call, t);
@@ -1479,7 +1484,7 @@ int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf,
 		       const int recvcounts[], MPI_Datatype datatype,
 		       MPI_Op op, MPI_Comm comm)
 {
-	return reduce_scatter_common("MPI_Reduce_scatter",
+	return reduce_scatter_common(EMU_SITE, "MPI_Reduce_scatter",
 				     COLL_REDUCE_SCATTER, sendbuf, recvbuf,
 				     recvcounts, 0, datatype, op, comm, NULL);
 }
@@ -1488,7 +1493,7 @@ int MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf,
 			const int recvcounts[], MPI_Datatype datatype,
 			MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
-	return reduce_scatter_common("MPI_Ireduce_scatter",
+	return reduce_scatter_common(EMU_SITE, "MPI_Ireduce_scatter",
 				     COLL_REDUCE_SCATTER, sendbuf, recvbuf,
 				     recvcounts, 0, datatype, op, comm,
 				     request);
@@ -1498,7 +1503,7 @@ int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf,
 			     int recvcount, MPI_Datatype datatype, MPI_Op op,
 			     MPI_Comm comm)
 {
-	return reduce_scatter_common("MPI_Reduce_scatter_block",
+	return reduce_scatter_common(EMU_SITE, "MPI_Reduce_scatter_block",
 				     COLL_REDUCE_SCATTER_BLOCK, sendbuf,
 				     recvbuf, NULL, recvcount, datatype, op,
 				     comm, NULL);
@@ -1509,7 +1514,7 @@ int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf,
 			      MPI_Op op, MPI_Comm comm,
 			      MPI_Request *request)
 {
-	return reduce_scatter_common("MPI_Ireduce_scatter_block",
+	return reduce_scatter_common(EMU_SITE, "MPI_Ireduce_scatter_block",
 				     COLL_REDUCE_SCATTER_BLOCK, sendbuf,
 				     recvbuf, NULL, recvcount, datatype, op,
 				     comm, request);

@@ -1415,7 +1415,7 @@ MPI_Comm emu_comm_split(emu_rank *r, MPI_Comm h, int color, int key,
 		emu_mpi_error(r, call, MPI_ERR_ARG, "color %d is negative "
 			      "(and not MPI_UNDEFINED)", color);
 	uint32_t seq = c->coll_seq++;
-	emu_rec_enter(r);
+	emu_rec_enter(r, EMU_SITE);
 	int slot;
 	split_inst *s = split_deposit(r, c, seq, color, key, &slot);
 	split_check(s);
@@ -1475,13 +1475,13 @@ int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key,
 	return MPI_SUCCESS;
 }
 
-static int comm_dup(const char *call, MPI_Comm comm, MPI_Comm *newcomm)
+static int comm_dup(const void *site, const char *call, MPI_Comm comm, MPI_Comm *newcomm)
 {
 	EMU_API(r, call);
 	emu_comm *c = emu_comm_get(r, comm, call);
 	check_ptr(r, call, newcomm, "newcomm pointer");
 	uint32_t seq = c->coll_seq++;
-	emu_rec_enter(r);
+	emu_rec_enter(r, site);
 	int32_t ctx = agree_ctx(r, c, comm, seq, call);
 	emu_comm *nc = comm_new(c->group, c->rank, ctx, c->errhandler,
 				c->topo);
@@ -1502,13 +1502,13 @@ static int comm_dup(const char *call, MPI_Comm comm, MPI_Comm *newcomm)
 
 int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
 {
-	return comm_dup("MPI_Comm_dup", comm, newcomm);
+	return comm_dup(EMU_SITE, "MPI_Comm_dup", comm, newcomm);
 }
 
 int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
 {
 	(void)info; /* no hints are used */
-	return comm_dup("MPI_Comm_dup_with_info", comm, newcomm);
+	return comm_dup(EMU_SITE, "MPI_Comm_dup_with_info", comm, newcomm);
 }
 
 /* Every member of g is a member of c's group. */
@@ -1536,7 +1536,7 @@ int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 			      "has members that are not in %s", g->size,
 			      emu_comm_describe(r, comm));
 	uint32_t seq = c->coll_seq++;
-	emu_rec_enter(r);
+	emu_rec_enter(r, EMU_SITE);
 	int32_t ctx = agree_ctx(r, c, comm, seq, call);
 	int me = g->size ? emu_group_rank_of(g, r->world) : -1;
 	MPI_Comm nh = MPI_COMM_NULL;

@@ -69,32 +69,32 @@ void sibyl_print(const char *fmt, ...)
 }
 
 /* End the current SEB here and put a marker on the next one. */
-static void mark(const char *call, uint32_t kind, int64_t value)
+static void mark(const void *site, const char *call, uint32_t kind, int64_t value)
 {
 	emu_rank *r = emu_self(call);
-	emu_rec_enter(r);
+	emu_rec_enter(r, site);
 	emu_rec_marker(r, kind, value);
 	emu_rec_leave(r, call);
 }
 
 void sibyl_skip_begin(void)
 {
-	mark("sibyl_skip_begin", SIBT_MARK_SKIP_START, 0);
+	mark(EMU_SITE, "sibyl_skip_begin", SIBT_MARK_SKIP_START, 0);
 }
 
 void sibyl_skip_end(void)
 {
-	mark("sibyl_skip_end", SIBT_MARK_SKIP_END, 0);
+	mark(EMU_SITE, "sibyl_skip_end", SIBT_MARK_SKIP_END, 0);
 }
 
 void sibyl_iteration(long iteration)
 {
-	mark("sibyl_iteration", SIBT_MARK_ITER, iteration);
+	mark(EMU_SITE, "sibyl_iteration", SIBT_MARK_ITER, iteration);
 }
 
 void sibyl_marker(long value)
 {
-	mark("sibyl_marker", SIBT_MARK_USER, value);
+	mark(EMU_SITE, "sibyl_marker", SIBT_MARK_USER, value);
 }
 
 double sibyl_vtime(void)
@@ -108,7 +108,7 @@ struct emu_sample_site {
 	int line;
 	int runs;
 	int64_t total_ns;
-	int64_t t0;
+	emu_stamp t0;
 };
 
 sibyl_sample *sibyl_sample_begin(const char *site, int line, int k)
@@ -138,7 +138,7 @@ sibyl_sample *sibyl_sample_begin(const char *site, int line, int k)
 		s->line = line;
 	}
 	if (s->runs < k || s->runs == 0) {
-		s->t0 = emu_now_ns();
+		emu_stamp_now(&s->t0);
 		return (sibyl_sample *)s;
 	}
 	/* Replay: the mean of the measured runs, scaled like measured
@@ -150,7 +150,9 @@ sibyl_sample *sibyl_sample_begin(const char *site, int line, int k)
 sibyl_sample *sibyl_sample_end(sibyl_sample *h)
 {
 	emu_sample_site *s = (emu_sample_site *)h;
-	s->total_ns += emu_now_ns() - s->t0;
+	emu_span sp;
+	emu_stamp_since(&s->t0, &sp);
+	s->total_ns += emu_span_fallback(&sp);
 	s->runs++;
 	return NULL;
 }

@@ -93,6 +93,20 @@ typedef struct emu_req {
 } emu_req;
 
 /* The SEB a rank is building. */
+/* Clock readings (ns): wall, and with --timing corrected CPU time. */
+typedef struct emu_stamp {
+	int64_t wall, cpu, faults;
+} emu_stamp;
+
+/* What timing a span saw: wall time, the time kept (CPU time when the
+ * thread was off its core), page faults (ns, counts) and EMU_EV_*. */
+#define EMU_EV_OFFCPU 1u    /* wall time exceeded CPU time */
+#define EMU_EV_FAULTS 2u    /* page faults in the span */
+typedef struct emu_span {
+	int64_t wall, kept, faults;
+	unsigned ev;
+} emu_span;
+
 typedef struct emu_seb {
 	int64_t dur;            /* ps computed so far (ended: final) */
 	int64_t start_vt;       /* virtual time at its start (ps) */
@@ -112,11 +126,20 @@ typedef struct emu_seb {
 	int64_t cons_vt;        /* latest send time among them */
 	uint32_t nnext_markers, cnext_markers;
 	sibt_marker *next_markers;
+	/* Timing (timing.c): the call sites it began and ended at, the part
+	 * of dur that was measured (ps, as kept), the wall clock's
+	 * measurement of it (ps) and why they differ (SIBT_CORR_*). */
+	const void *site_begin, *site_end;
+	int64_t meas_ps, wall_ps;
+	emu_span span;          /* what timing saw */
+	uint8_t measured;       /* the SEB ended in emu_rec_enter */
 } emu_seb;
 
 enum emu_rank_state { RS_NEW = 0, RS_READY, RS_RUNNING, RS_BLOCKED, RS_DONE };
 
 typedef struct emu_sample_site emu_sample_site;
+
+
 
 typedef struct emu_rank {
 	int32_t world;          /* world rank (the PE) */
@@ -139,7 +162,8 @@ typedef struct emu_rank {
 	uint32_t nunexp;
 	emu_seb seb;
 	uint64_t send_seq;      /* next trace sequence number */
-	int64_t t_resume;       /* clock (ns) when the rank last resumed */
+	emu_stamp resume;       /* clocks when the rank last resumed */
+	uint64_t nsebs;         /* SEBs written */
 	int exit_code;
 	emu_sample_site *samples;
 	uint32_t nsamples, csamples;
@@ -171,6 +195,9 @@ typedef struct emu_state {
 	emu_rank *ready_head, *ready_tail;
 	uint32_t live;            /* local ranks not finished */
 	clockid_t clock_id;       /* CLOCK_MONOTONIC or ..._THREAD_CPUTIME_ID */
+	int timing_raw;           /* --timing raw: clock_id, no correction */
+	void (*svc_fn)(void *);   /* emu_on_main() request */
+	void *svc_arg;
 	double cpu_factor;
 	double flop_rate;
 	size_t stack_size;
@@ -196,6 +223,35 @@ static inline int64_t emu_now_ns(void)
 	clock_gettime(emu.clock_id, &ts);
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
+
+/* Run fn(arg) on the scheduler's stack and come back (from a rank). */
+void emu_on_main(void (*fn)(void *), void *arg);
+
+/* ----------------------------------------------------------- timing.c */
+
+/* The return address of the MPI call being made: the call site. */
+#define EMU_SITE __builtin_return_address(0)
+
+typedef struct emu_region emu_region;
+
+void emu_timing_init(void);
+void emu_timing_fini(void);
+void emu_stamp_now(emu_stamp *t);
+void emu_stamp_since(const emu_stamp *t, emu_span *sp);
+/* sp->kept less the host's typical cost of its page faults. */
+int64_t emu_span_fallback(const emu_span *sp);
+/* Start timing an SEB of r (it resumes), end it. */
+void emu_timing_resume(emu_rank *r);
+void emu_timing_end(emu_rank *r, emu_span *sp);
+/* The region of the call-site pair (b, e); NULL past the limit. */
+emu_region *emu_region_get(const void *b, const void *e);
+/* Add an SEB's span to its region (g may be NULL); returns the time to
+ * keep (ns), with the reason it differs from the wall time in *why
+ * (SIBT_CORR_*, 0 when it does not). */
+int64_t emu_region_observe(emu_region *g, const emu_span *sp,
+			   uint32_t *why);
+/* "BEGIN > END", resolved on first use; NULL for NULL. */
+const char *emu_region_name(emu_region *g);
 
 /* The calling rank; aborts with a clear message outside a rank. */
 emu_rank *emu_self(const char *call);
@@ -262,7 +318,7 @@ void emu_rec_abort(void);
 /* Start of rank r's first SEB (its main begins). */
 void emu_rec_begin(emu_rank *r);
 /* Entering a communication call: the current SEB ends (not yet written). */
-void emu_rec_enter(emu_rank *r);
+void emu_rec_enter(emu_rank *r, const void *site);
 /* Leaving it: the ended SEB is written and the next begins, named `call',
  * waiting for the consumed messages (vt: their send times). */
 void emu_rec_leave(emu_rank *r, const char *call);

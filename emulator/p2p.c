@@ -891,12 +891,12 @@ static void poll_turn(emu_rank *r)
 
 /* ---------------------------------------------------- the MPI calls */
 
-static int send_common(const char *call, const void *buf, int count,
+static int send_common(const void *site, const char *call, const void *buf, int count,
 		       MPI_Datatype type, int dest, int tag, MPI_Comm comm,
 		       int ssend)
 {
 	EMU_API(r, call);
-	emu_rec_enter(r);
+	emu_rec_enter(r, site);
 	emu_req *q = start_send(r, call, buf, count, type, dest, tag, comm,
 				ssend);
 	wait_one(r, call, q);
@@ -908,30 +908,30 @@ static int send_common(const char *call, const void *buf, int count,
 int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest,
 	     int tag, MPI_Comm comm)
 {
-	return send_common("MPI_Send", buf, count, datatype, dest, tag, comm,
+	return send_common(EMU_SITE, "MPI_Send", buf, count, datatype, dest, tag, comm,
 			   0);
 }
 
 int MPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest,
 	      int tag, MPI_Comm comm)
 {
-	return send_common("MPI_Rsend", buf, count, datatype, dest, tag,
+	return send_common(EMU_SITE, "MPI_Rsend", buf, count, datatype, dest, tag,
 			   comm, 0);
 }
 
 int MPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest,
 	      int tag, MPI_Comm comm)
 {
-	return send_common("MPI_Ssend", buf, count, datatype, dest, tag,
+	return send_common(EMU_SITE, "MPI_Ssend", buf, count, datatype, dest, tag,
 			   comm, 1);
 }
 
-static int isend_common(const char *call, const void *buf, int count,
+static int isend_common(const void *site, const char *call, const void *buf, int count,
 			MPI_Datatype type, int dest, int tag, MPI_Comm comm,
 			int ssend, MPI_Request *request)
 {
 	EMU_API(r, call);
-	emu_rec_enter(r);
+	emu_rec_enter(r, site);
 	emu_req *q = start_send(r, call, buf, count, type, dest, tag, comm,
 				ssend);
 	*request = q->handle;
@@ -942,14 +942,14 @@ static int isend_common(const char *call, const void *buf, int count,
 int MPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest,
 	      int tag, MPI_Comm comm, MPI_Request *request)
 {
-	return isend_common("MPI_Isend", buf, count, datatype, dest, tag,
+	return isend_common(EMU_SITE, "MPI_Isend", buf, count, datatype, dest, tag,
 			    comm, 0, request);
 }
 
 int MPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest,
 	       int tag, MPI_Comm comm, MPI_Request *request)
 {
-	return isend_common("MPI_Issend", buf, count, datatype, dest, tag,
+	return isend_common(EMU_SITE, "MPI_Issend", buf, count, datatype, dest, tag,
 			    comm, 1, request);
 }
 
@@ -957,7 +957,7 @@ int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source,
 	     int tag, MPI_Comm comm, MPI_Status *status)
 {
 	EMU_API(r, "MPI_Recv");
-	emu_rec_enter(r);
+	emu_rec_enter(r, EMU_SITE);
 	emu_req *q = start_recv(r, "MPI_Recv", buf, count, datatype, source,
 				tag, comm);
 	wait_one(r, "MPI_Recv", q);
@@ -970,7 +970,7 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source,
 	      int tag, MPI_Comm comm, MPI_Request *request)
 {
 	EMU_API(r, "MPI_Irecv");
-	emu_rec_enter(r);
+	emu_rec_enter(r, EMU_SITE);
 	emu_req *q = start_recv(r, "MPI_Irecv", buf, count, datatype, source,
 				tag, comm);
 	*request = q->handle;
@@ -985,7 +985,7 @@ int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 {
 	const char *call = "MPI_Sendrecv";
 	EMU_API(r, call);
-	emu_rec_enter(r);
+	emu_rec_enter(r, EMU_SITE);
 	emu_req *rq = start_recv(r, call, recvbuf, recvcount, recvtype,
 				 source, recvtag, comm);
 	emu_req *sq = start_send(r, call, sendbuf, sendcount, sendtype, dest,
@@ -1011,7 +1011,7 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype,
 			      "%llu-byte copy", (unsigned long long)bytes);
 	if (bytes)
 		emu_dt_pack(buf, count, datatype, copy);
-	emu_rec_enter(r);
+	emu_rec_enter(r, EMU_SITE);
 	emu_req *rq = start_recv(r, call, buf, count, datatype, source,
 				 recvtag, comm);
 	/* The copy is packed: it goes as bytes. */
@@ -1029,7 +1029,7 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype,
 int MPI_Wait(MPI_Request *request, MPI_Status *status)
 {
 	EMU_API(r, "MPI_Wait");
-	emu_rec_enter(r);
+	emu_rec_enter(r, EMU_SITE);
 	int err = MPI_SUCCESS;
 	if (*request == MPI_REQUEST_NULL) {
 		empty_status(status);
@@ -1073,7 +1073,7 @@ int MPI_Waitall(int count, MPI_Request reqs[], MPI_Status statuses[])
 {
 	const char *call = "MPI_Waitall";
 	EMU_API(r, call);
-	emu_rec_enter(r);
+	emu_rec_enter(r, EMU_SITE);
 	check_reqs(r, call, count, reqs);
 	for (int i = 0; i < count; i++) {
 		if (reqs[i] == MPI_REQUEST_NULL)
@@ -1121,11 +1121,11 @@ static int first_done(emu_rank *r, const char *call, int count,
 	return i;
 }
 
-static int any_common(const char *call, int count, MPI_Request reqs[],
+static int any_common(const void *site, const char *call, int count, MPI_Request reqs[],
 		      int *index, int *flag, MPI_Status *status, int block)
 {
 	EMU_API(r, call);
-	emu_rec_enter(r);
+	emu_rec_enter(r, site);
 	int i = first_done(r, call, count, reqs, block);
 	int err = MPI_SUCCESS;
 	if (i >= 0) {
@@ -1148,21 +1148,21 @@ static int any_common(const char *call, int count, MPI_Request reqs[],
 int MPI_Waitany(int count, MPI_Request reqs[], int *index,
 		MPI_Status *status)
 {
-	return any_common("MPI_Waitany", count, reqs, index, NULL, status, 1);
+	return any_common(EMU_SITE, "MPI_Waitany", count, reqs, index, NULL, status, 1);
 }
 
 int MPI_Testany(int count, MPI_Request reqs[], int *index, int *flag,
 		MPI_Status *status)
 {
-	return any_common("MPI_Testany", count, reqs, index, flag, status, 0);
+	return any_common(EMU_SITE, "MPI_Testany", count, reqs, index, flag, status, 0);
 }
 
-static int some_common(const char *call, int incount, MPI_Request reqs[],
+static int some_common(const void *site, const char *call, int incount, MPI_Request reqs[],
 		       int *outcount, int indices[], MPI_Status statuses[],
 		       int block)
 {
 	EMU_API(r, call);
-	emu_rec_enter(r);
+	emu_rec_enter(r, site);
 	int i = first_done(r, call, incount, reqs, block);
 	if (i == -2) {
 		*outcount = MPI_UNDEFINED;
@@ -1187,21 +1187,21 @@ static int some_common(const char *call, int incount, MPI_Request reqs[],
 int MPI_Waitsome(int incount, MPI_Request reqs[], int *outcount,
 		 int indices[], MPI_Status statuses[])
 {
-	return some_common("MPI_Waitsome", incount, reqs, outcount, indices,
+	return some_common(EMU_SITE, "MPI_Waitsome", incount, reqs, outcount, indices,
 			   statuses, 1);
 }
 
 int MPI_Testsome(int incount, MPI_Request reqs[], int *outcount,
 		 int indices[], MPI_Status statuses[])
 {
-	return some_common("MPI_Testsome", incount, reqs, outcount, indices,
+	return some_common(EMU_SITE, "MPI_Testsome", incount, reqs, outcount, indices,
 			   statuses, 0);
 }
 
 int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 {
 	EMU_API(r, "MPI_Test");
-	emu_rec_enter(r);
+	emu_rec_enter(r, EMU_SITE);
 	int err = MPI_SUCCESS;
 	if (*request == MPI_REQUEST_NULL) {
 		*flag = 1;
@@ -1235,7 +1235,7 @@ int MPI_Testall(int count, MPI_Request reqs[], int *flag,
 {
 	const char *call = "MPI_Testall";
 	EMU_API(r, call);
-	emu_rec_enter(r);
+	emu_rec_enter(r, EMU_SITE);
 	check_reqs(r, call, count, reqs);
 	nbc_turn(r);
 	if (!all_complete(count, reqs))
@@ -1248,13 +1248,13 @@ int MPI_Testall(int count, MPI_Request reqs[], int *flag,
 	return MPI_SUCCESS;
 }
 
-static int probe_common(const char *call, int source, int tag, MPI_Comm comm,
+static int probe_common(const void *site, const char *call, int source, int tag, MPI_Comm comm,
 			int *flag, MPI_Status *status)
 {
 	EMU_API(r, call);
 	emu_comm *c = emu_comm_get(r, comm, call);
 	check_source_tag(r, call, c, comm, source, tag);
-	emu_rec_enter(r);
+	emu_rec_enter(r, site);
 	if (source == MPI_PROC_NULL) {
 		if (flag)
 			*flag = 1;
@@ -1296,13 +1296,13 @@ static int probe_common(const char *call, int source, int tag, MPI_Comm comm,
 
 int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
 {
-	return probe_common("MPI_Probe", source, tag, comm, NULL, status);
+	return probe_common(EMU_SITE, "MPI_Probe", source, tag, comm, NULL, status);
 }
 
 int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag,
 	       MPI_Status *status)
 {
-	return probe_common("MPI_Iprobe", source, tag, comm, flag, status);
+	return probe_common(EMU_SITE, "MPI_Iprobe", source, tag, comm, flag, status);
 }
 
 int MPI_Request_free(MPI_Request *request)

@@ -45,8 +45,8 @@ int emu_rec_open(char *err, size_t errlen)
 {
 	sibt_writer_opts o;
 	const char *v;
-	char line[7][160];
-	const char *extra[8];
+	char line[8][160];
+	const char *extra[9];
 
 	sibt_writer_opts_init(&o);
 	o.npes = emu.nranks;
@@ -73,6 +73,7 @@ int emu_rec_open(char *err, size_t errlen)
 	extra[1] = line[1];
 	extra[2] = line[2];
 	snprintf(line[3], sizeof line[3], "emu_clock = %s",
+		 !emu.timing_raw ? "wall+cpu" :
 		 emu.clock_id == CLOCK_MONOTONIC ? "wall" : "cpu");
 	extra[3] = line[3];
 	snprintf(line[4], sizeof line[4], "emu_node_size = %d", emu.node_size);
@@ -84,7 +85,10 @@ int emu_rec_open(char *err, size_t errlen)
 	snprintf(line[6], sizeof line[6], "emu_privatize = %s",
 		 emu_priv_describe());
 	extra[6] = line[6];
-	extra[7] = NULL;
+	snprintf(line[7], sizeof line[7], "emu_timing = %s",
+		 emu.timing_raw ? "raw" : "corrected");
+	extra[7] = line[7];
+	extra[8] = NULL;
 	o.extra = extra;
 	return sibt_writer_open(&emu.writer, emu.trace_path, &o, err,
 				errlen) == SIBT_OK ? 0 : -1;
@@ -110,14 +114,58 @@ void emu_rec_begin(emu_rank *r)
 {
 	memset(&r->seb, 0, sizeof r->seb);
 	r->seb.name = "main";
-	r->t_resume = emu_now_ns();
+	emu_timing_resume(r);
 }
 
-void emu_rec_enter(emu_rank *r)
+void emu_rec_enter(emu_rank *r, const void *site)
 {
-	int64_t now = emu_now_ns();
-	r->seb.dur += scale(now - r->t_resume);
+	emu_seb *s = &r->seb;
+
+	if (r->in_call)
+		return;         /* an MPI call made by another one */
+	emu_timing_end(r, &s->span);
+	/* Until the region judges it: the time kept by the clocks. */
+	s->meas_ps = scale(s->span.kept);
+	s->wall_ps = scale(s->span.wall);
+	s->dur += s->meas_ps;
+	s->site_end = site;
+	s->measured = 1;
 	r->in_call = 1;
+}
+
+/* Judge the measured part of the ended SEB against its region and apply
+ * the correction (timing.c); returns the region's name. */
+static const char *settle(emu_rank *r, sibt_seb *w)
+{
+	emu_seb *s = &r->seb;
+	emu_region *g = emu_region_get(s->site_begin, s->site_end);
+
+	if (s->measured && !emu.timing_raw && emu.cpu_factor > 0) {
+		int64_t raw = s->dur - s->meas_ps + s->wall_ps;
+		uint32_t why;
+		int64_t rep = emu_region_observe(g, &s->span, &why);
+		if (scale(rep) != s->meas_ps) {
+			int64_t kept = scale(rep);
+			int64_t delta = kept - s->meas_ps;
+			int64_t before = s->dur;
+			/* Sends left during the call, after the measured
+			 * part; prints were made inside it. */
+			for (uint32_t i = 0; i < s->nsends; i++)
+				s->sends[i].offset += delta;
+			for (uint32_t i = 0; before > 0 && i < s->nprints; i++)
+				s->prints[i].offset = (int64_t)llround(
+					(double)s->prints[i].offset *
+					(double)(before + delta) /
+					(double)before);
+			s->dur += delta;
+			s->meas_ps = kept;
+		}
+		if (why && raw != s->dur) {
+			w->corrected = why;
+			w->raw_duration = raw;
+		}
+	}
+	return emu_region_name(g);
 }
 
 static void write_seb(emu_rank *r)
@@ -126,6 +174,7 @@ static void write_seb(emu_rank *r)
 	sibt_seb w;
 
 	memset(&w, 0, sizeof w);
+	w.region = settle(r, &w);
 	w.pe = (uint32_t)r->world;
 	w.name = s->owned_name ? s->owned_name : s->name;
 	w.duration = s->dur;
@@ -141,19 +190,23 @@ static void write_seb(emu_rank *r)
 	if (sibt_writer_add(emu.writer, &w, NULL) != SIBT_OK)
 		emu_fatal("cannot write the trace %s: %s", emu.trace_path,
 			  sibt_writer_errmsg(emu.writer));
+	r->nsebs++;
 	for (uint32_t i = 0; i < s->nprints; i++)
 		free((void *)s->prints[i].text);
 	free(s->owned_name);
 	s->owned_name = NULL;
 	s->nprints = s->nsends = 0;
+	s->measured = 0;
+	s->meas_ps = s->wall_ps = 0;
+	memset(&s->span, 0, sizeof s->span);
 }
 
 void emu_rec_leave(emu_rank *r, const char *call)
 {
 	emu_seb *s = &r->seb;
-	int64_t end = s->start_vt + s->dur;
 
 	write_seb(r);
+	int64_t end = s->start_vt + s->dur;
 	/* The next SEB waits for what the call consumed. */
 	sibt_msgid *w = s->waits;
 	uint32_t cw = s->cwaits;
@@ -175,8 +228,10 @@ void emu_rec_leave(emu_rank *r, const char *call)
 	s->cons_vt = 0;
 	s->dur = 0;
 	s->name = call;
+	/* The next SEB begins where the call was made. */
+	s->site_begin = s->site_end;
 	r->in_call = 0;
-	r->t_resume = emu_now_ns();
+	emu_timing_resume(r);
 }
 
 void emu_rec_step(emu_rank *r, const char *name, int64_t ps)
@@ -221,7 +276,7 @@ int64_t emu_rec_vtime(emu_rank *r)
 {
 	int64_t t = r->seb.start_vt + r->seb.dur;
 	if (!r->in_call && r->state == RS_RUNNING)
-		t += scale(emu_now_ns() - r->t_resume);
+		t += scale(emu_now_ns() - r->resume.wall);
 	return t;
 }
 
@@ -244,7 +299,7 @@ void emu_rec_print(emu_rank *r, const char *text, size_t len)
 	memcpy(copy, text, len);
 	GROW(s->prints, s->nprints, s->cprints);
 	s->prints[s->nprints].offset = s->dur + scale(emu_now_ns() -
-						      r->t_resume);
+						      r->resume.wall);
 	s->prints[s->nprints].text = copy;
 	s->prints[s->nprints].len = (uint32_t)len;
 	s->nprints++;

@@ -189,6 +189,17 @@ void emu_block(emu_rank *r, const char *call)
 	ult_switch(ult_main());
 }
 
+void emu_on_main(void (*fn)(void *), void *arg)
+{
+	if (ult_self() == ult_main()) {
+		fn(arg);
+		return;
+	}
+	emu.svc_fn = fn;
+	emu.svc_arg = arg;
+	ult_switch(ult_main());
+}
+
 void emu_yield(emu_rank *r)
 {
 	push_ready(r);
@@ -233,7 +244,7 @@ static void rank_main(void *arg)
 			 "MPI_Finalize%s", r->world, r->initialized ? "" :
 			 " (nor MPI_Init)");
 		emu.errors++;
-		emu_rec_enter(r);
+		emu_rec_enter(r, NULL);
 		emu_rec_final(r);
 		r->finalized = 1;
 	}
@@ -248,6 +259,13 @@ static void run(emu_rank *r)
 	emu.current = r;
 	emu_priv_enter(r);
 	ult_switch(r->u);
+	while (emu.svc_fn) {
+		/* The rank asked for work on this stack (emu_on_main). */
+		void (*fn)(void *) = emu.svc_fn;
+		emu.svc_fn = NULL;
+		fn(emu.svc_arg);
+		ult_switch(r->u);
+	}
 	emu_priv_leave(r);
 	emu.current = NULL;
 	emu.activity = 1;
@@ -594,6 +612,7 @@ int main(int argc, char **argv)
 	sibt_block_range(emu.nranks, (uint32_t)emu.nprocs,
 			 (uint32_t)emu.proc, &emu.first, &emu.count);
 
+	emu_timing_init();
 	install_fatal_handlers();
 	ult_pool_opts po = { emu.count, emu.stack_size, -1, overflow };
 	if (ult_pool_init(&po, err, sizeof err))
@@ -630,6 +649,7 @@ int main(int argc, char **argv)
 	}
 	if (emu_rec_close())
 		emu_fatal("cannot complete the trace %s", emu.trace_path);
+	emu_timing_fini();
 	emu_priv_fini();
 	emu_coll_fini();
 	emu_op_fini();
@@ -660,7 +680,7 @@ int MPI_Init(int *argc, char ***argv)
 	if (r->initialized)
 		return emu_mpi_error(r, "MPI_Init", MPI_ERR_OTHER,
 				     "MPI is already initialized");
-	emu_rec_enter(r);
+	emu_rec_enter(r, EMU_SITE);
 	r->initialized = 1;
 	emu_rec_leave(r, "MPI_Init");
 	return MPI_SUCCESS;
@@ -710,7 +730,7 @@ int MPI_Finalize(void)
 				     r->finalized ? "MPI is already finalized"
 				     : "MPI is not initialized");
 	emu_comm_finalize_rank(r);
-	emu_rec_enter(r);
+	emu_rec_enter(r, EMU_SITE);
 	emu_rec_final(r);
 	r->finalized = 1;
 	return MPI_SUCCESS;

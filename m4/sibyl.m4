@@ -143,3 +143,33 @@ AC_DEFUN([AX_SIBYL_CHECK_CFLAG], [
     [AC_MSG_RESULT([yes]); CFLAGS=$sibyl_save_CFLAGS; $2],
     [AC_MSG_RESULT([no]); CFLAGS=$sibyl_save_CFLAGS; $3])
 ])
+
+# SIBYL_LIBDW: elfutils' libdw (optional) resolves the code regions the
+# emulator records (call sites) to function and file:line; without it the
+# emulator names a site by its symbol and offset (dladdr).
+AC_DEFUN([SIBYL_LIBDW], [
+  AC_ARG_WITH([libdw],
+    [AS_HELP_STRING([--with-libdw@<:@=yes|no|check@:>@],
+      [name code regions by file:line with elfutils libdw (default: check)])],
+    [], [with_libdw=check])
+  sibyl_have_libdw=no
+  DW_LIBS=
+  AS_IF([test "x$with_libdw" != xno], [
+    AC_CHECK_HEADER([elfutils/libdwfl.h], [
+      sibyl_save_LIBS=$LIBS
+      LIBS=
+      AC_SEARCH_LIBS([dwfl_begin], [dw], [sibyl_have_libdw=yes
+        DW_LIBS="$LIBS -lelf"], [], [-lelf])
+      LIBS=$sibyl_save_LIBS])
+    AS_IF([test "x$sibyl_have_libdw$with_libdw" = xnoyes],
+      [AC_MSG_ERROR([--with-libdw: elfutils libdw not found.
+  Install it with:  apt-get install libdw-dev])])])
+  sibyl_regions_desc="symbol+offset (no libdw)"
+  AS_IF([test "x$sibyl_have_libdw" = xyes],
+    [sibyl_regions_desc="function and file:line (libdw)"
+     AC_DEFINE([HAVE_LIBDW], [1], [elfutils libdw names code regions])],
+    [AS_IF([test "x$with_libdw" != xno],
+      [AC_MSG_WARN([elfutils libdw not found: code regions are named by
+  symbol+offset instead of file:line (apt-get install libdw-dev)])])])
+  AC_SUBST([DW_LIBS])
+])

@@ -121,8 +121,31 @@ static int spec_seb(srd *r, const sibt_seb *want, char **names, uint32_t nn,
 	if ((sibt_time)srd_varint(r) != want->duration)
 		SF("duration differs");
 	flags = srd_varint(r);
-	if (flags & ~31ull)
+	if (flags & ~127ull)
 		SF("unknown flag bits 0x%" PRIx64, flags);
+	/* 1.1: region string id, then reason and raw duration. */
+	if (flags & 32) {
+		id = srd_varint(r);
+		if (id == 0 || id >= nn)
+			SF("region id %" PRIu64 " not defined (%u defined)",
+			   id, nn);
+		if (!want->region || strcmp(names[id], want->region))
+			SF("region \"%.40s\", want \"%.40s\"", names[id],
+			   want->region ? want->region : "");
+	} else if (want->region && *want->region) {
+		SF("no region written, want \"%.40s\"", want->region);
+	}
+	if (flags & 64) {
+		uint64_t why = srd_varint(r);
+		uint64_t raw = srd_varint(r);
+		if (why != want->corrected ||
+		    (sibt_time)raw != want->raw_duration)
+			SF("correction %" PRIu64 "/%" PRIu64 ", want %u/%"
+			   PRId64, why, raw, want->corrected,
+			   want->raw_duration);
+	} else if (want->corrected) {
+		SF("no correction written, want reason %u", want->corrected);
+	}
 	if (flags & 1) {
 		/* k = 0: no predecessor at all (FORMAT.md section 5) */
 		k = srd_varint(r);
@@ -261,8 +284,9 @@ static int spec_check_file(const tg_model *m, const char *path, uint32_t proc,
 	sibt_block_range(m->npes, P, proc, &first, &count);
 	if (len < TG_HDR + 32)
 		SPEC_FAIL("%s: only %zu bytes", path, len);
-	if (memcmp(buf, "SIBYLDAT", 8) || buf[8] != 1 || buf[9] || buf[10] ||
-	    buf[11] || memcmp(buf + 12, "\x04\x03\x02\x01", 4))
+	if (memcmp(buf, "SIBYLDAT", 8) || buf[8] != 1 || buf[9] ||
+	    buf[10] != SIBT_FORMAT_MINOR || buf[11] ||
+	    memcmp(buf + 12, "\x04\x03\x02\x01", 4))
 		SPEC_FAIL("%s: bad magic/version/byte-order mark", path);
 	if (tg_le32(buf + 16) != proc || tg_le32(buf + 20) != P ||
 	    tg_le32(buf + 24) != m->npes || tg_le32(buf + 28) != first ||
@@ -1063,7 +1087,7 @@ static void test_manifest(void)
 		assertEqualString(sibt_trace_manifest(t, "emu.note"), "x = y");
 		assertEqualString(sibt_trace_manifest(t, "emu.path"), "/a/b");
 		assertEqualString(sibt_trace_manifest(t, "format"),
-				  "sibyl-trace 1.0");
+				  "sibyl-trace 1.1");
 		assertEqualString(sibt_trace_manifest(t, "npes"), "6");
 		assertEqualString(sibt_trace_manifest(t, "nprocs"), "3");
 		assertEqualString(sibt_trace_manifest(t, "window"), "5");
@@ -1606,12 +1630,14 @@ static void test_window_outlives_trace(void)
 				free(junk);
 			}
 		}
-		/* Everything but the name belongs to the window and must
-		 * survive the close; names belong to the trace (header). */
+		/* Everything but the name and the region belongs to the
+		 * window and must survive the close; names and regions
+		 * belong to the trace (header). */
 		for (uint32_t i = 0; rc == SIBT_OK &&
 		     i < sibt_window_nsebs(win); i++) {
 			sibt_seb copy = *sibt_window_seb(win, i);
 			copy.name = m->pes[1].sebs[i].name;
+			copy.region = m->pes[1].sebs[i].region;
 			if (tg_seb_diff(&m->pes[1].sebs[i], &copy, err,
 					sizeof err)) {
 				TEST_FAIL("window after sibt_trace_close: %s",

@@ -269,6 +269,13 @@ static inline void tg_fill_seb(tg_rng *r, sibt_seb *s, char *const *pool,
 	else
 		s->name = tg_make_name(r, simple);
 	s->duration = tg_make_duration(r, simple);
+	/* Format 1.1: a code region and a corrected duration. */
+	if (!simple && tg_chance(r, 30))
+		s->region = tg_xstrdup(pool[tg_below(r, npool)]);
+	if (!simple && tg_chance(r, 10)) {
+		s->corrected = 1 + (uint32_t)tg_below(r, SIBT_CORR_MAX);
+		s->raw_duration = tg_make_duration(r, simple);
+	}
 
 	s->preds_default = 1;
 	if (tg_chance(r, simple ? 15 : 20)) {
@@ -486,6 +493,7 @@ static inline void tg_free_model(tg_model *m)
 		for (uint64_t i = 0; i < pe->nsebs; i++) {
 			sibt_seb *s = &pe->sebs[i];
 			free((void *)s->name);
+			free((void *)s->region);
 			free((void *)s->preds);
 			free((void *)s->waits);
 			free((void *)s->sends);
@@ -509,7 +517,8 @@ static inline size_t tg_seb_bound(const sibt_seb *s)
 			 1 + 2 * (size_t)s->nmarkers);
 	for (uint32_t j = 0; j < s->nprints; j++)
 		n += s->prints[j].len;
-	return n + 2 * (strlen(s->name ? s->name : "") + 10);
+	return n + 30 + 2 * (strlen(s->name ? s->name : "") + 10) +
+	       2 * (strlen(s->region ? s->region : "") + 10);
 }
 
 /* ------------------------------------------------------------ writing */
@@ -756,6 +765,16 @@ static inline int tg_seb_diff(const sibt_seb *want, const sibt_seb *got,
 	if (got->duration != want->duration)
 		TG_DIFF("duration: read %" PRId64 ", want %" PRId64,
 			got->duration, want->duration);
+	if (strcmp(got->region ? got->region : "",
+		   want->region ? want->region : ""))
+		TG_DIFF("region: read \"%.60s\", want \"%.60s\"",
+			got->region ? got->region : "",
+			want->region ? want->region : "");
+	if (got->corrected != want->corrected ||
+	    (want->corrected && got->raw_duration != want->raw_duration))
+		TG_DIFF("correction: read %u/%" PRId64 ", want %u/%" PRId64,
+			got->corrected, got->raw_duration, want->corrected,
+			want->raw_duration);
 	wn = tg_preds(want, &wp, &wt);
 	gn = tg_preds(got, &gp, &gt);
 	if (wn != gn)
@@ -971,6 +990,13 @@ static inline int tg_hash_trace(sibt_trace *t, uint64_t *hash)
 				tg_fnv(&h, &s->index, sizeof s->index);
 				tg_fnv(&h, s->name, strlen(s->name) + 1);
 				tg_fnv(&h, &s->duration, sizeof s->duration);
+				if (s->region)
+					tg_fnv(&h, s->region,
+					       strlen(s->region) + 1);
+				tg_fnv(&h, &s->corrected, sizeof s->corrected);
+				if (s->corrected)
+					tg_fnv(&h, &s->raw_duration,
+					       sizeof s->raw_duration);
 				tg_fnv(&h, &np, sizeof np);
 				tg_fnv(&h, pl, np * sizeof *pl);
 				for (uint32_t j = 0; j < s->nwaits; j++) {

@@ -58,10 +58,16 @@ static const char emulate_usage[] =
 "                        trace is removed only once the new one is complete\n"
 "                        (anything else in the way is never replaced)\n"
 "      --window N        SEBs per trace window (default 64)\n"
-"      --clock cpu|wall  what times the computation between MPI calls:\n"
-"                        this process's CPU time (default), which a\n"
-"                        preemption by the OS does not inflate, or\n"
-"                        wall-clock time, about 0.8 us cheaper per MPI call\n"
+"      --timing corrected|raw\n"
+"                        how the computation between MPI calls is timed:\n"
+"                        corrected (default) takes the host's interference\n"
+"                        out -- wall-clock time, CPU time where the thread\n"
+"                        was off its core, and a region's median for an\n"
+"                        SEB far outside its code region's distribution;\n"
+"                        the raw values stay in the trace (docs/emulator.md);\n"
+"                        raw keeps one clock's reading (--clock)\n"
+"      --clock cpu|wall  with --timing raw, the clock: this thread's CPU\n"
+"                        time (default) or wall-clock time\n"
 "      --compression L   zlib level of the trace windows, 0 (stored) to 9\n"
 "                        (default 6); 0 makes the trace about 3x larger\n"
 "                        and message-heavy emulations about 2x faster\n"
@@ -102,7 +108,8 @@ static const char emulate_usage[] =
 "  SIBYL_TRACE=DIR       trace directory to write\n"
 "  SIBYL_WINDOW=N        SEBs per window\n"
 "  SIBYL_COMPRESSION=L   zlib level of the trace windows\n"
-"  SIBYL_CLOCK=cpu|wall  clock that times the computation\n"
+"  SIBYL_TIMING=corrected|raw  how the computation is timed\n"
+"  SIBYL_CLOCK=cpu|wall  clock of SIBYL_TIMING=raw\n"
 "  SIBYL_CPU_FACTOR=F    computation time factor\n"
 "  SIBYL_STACK_SIZE=B    stack bytes per rank\n"
 "  SIBYL_FLOP_RATE=R     flop/s of sibyl_compute_flops()\n"
@@ -156,6 +163,7 @@ struct emu_opts {
 	uint64_t ranks, procs;
 	const char *trace;          /* as given, or the default */
 	const char *window, *cpu_factor, *stack_size, *flop_rate, *clock;
+	const char *timing;
 	const char *compression;
 	const char *node_size, *privatize;
 	char *coll;                 /* the --coll values, comma-joined */
@@ -266,7 +274,7 @@ static char *str_concat(const char *a, const char *b)
  */
 enum {
 	O_RANKS, O_NP, O_OUTPUT, O_FORCE, O_WINDOW, O_CPU, O_STACK, O_FLOPS,
-	O_LEVEL, O_CLOCK, O_COLL, O_NODE, O_PRIV,
+	O_LEVEL, O_CLOCK, O_TIMING, O_COLL, O_NODE, O_PRIV,
 	O_NOBIND, O_DRY, O_QUIET, O_HELP
 };
 
@@ -285,6 +293,7 @@ static const struct emu_option {
 	{ { "--flop-rate" }, 1, O_FLOPS },
 	{ { "--compression" }, 1, O_LEVEL },
 	{ { "--clock" }, 1, O_CLOCK },
+	{ { "--timing" }, 1, O_TIMING },
 	{ { "--coll" }, 1, O_COLL },
 	{ { "--node-size" }, 1, O_NODE },
 	{ { "--privatize" }, 1, O_PRIV },
@@ -416,6 +425,7 @@ static int parse_args(int argc, char **argv, struct emu_opts *o)
 		case O_FLOPS:  o->flop_rate = v; break;
 		case O_LEVEL:  o->compression = v; break;
 		case O_CLOCK:  o->clock = v; break;
+		case O_TIMING: o->timing = v; break;
 		case O_COLL:
 			if (add_coll(o, v))
 				return EXIT_USAGE;
@@ -596,10 +606,23 @@ static int build_env(const struct emu_opts *o, const char *partial_abs,
 			  "is not a zlib level 0..9");
 	if (rc)
 		return rc;
+	if (o->timing) {
+		if (strcmp(o->timing, "corrected") && strcmp(o->timing, "raw"))
+			return tool_usage_error("--timing: '%s' is neither "
+						"'corrected' nor 'raw'",
+						o->timing);
+		if (env_add(e, "SIBYL_TIMING", o->timing))
+			return EXIT_USAGE;
+	}
 	if (o->clock) {
 		if (strcmp(o->clock, "wall") && strcmp(o->clock, "cpu"))
 			return tool_usage_error("--clock: '%s' is neither "
 						"'cpu' nor 'wall'", o->clock);
+		if (!o->timing || strcmp(o->timing, "raw"))
+			return tool_usage_error("--clock %s: the clock is "
+						"chosen with --timing raw; "
+						"corrected timing reads both",
+						o->clock);
 		if (env_add(e, "SIBYL_CLOCK", o->clock))
 			return EXIT_USAGE;
 	}

@@ -143,7 +143,16 @@ static void print_seb_text(const sibt_seb *s)
 
 	printf("pe %" PRIu32 " seb %" PRIu64 " ", s->pe, s->index);
 	print_quoted(s->name ? s->name : "", s->name ? strlen(s->name) : 0);
-	printf(" %s\n", fmt_time(b, sizeof(b), s->duration));
+	printf(" %s", fmt_time(b, sizeof(b), s->duration));
+	if (s->corrected)
+		printf(" (corrected: %s, raw %s)", sibt_corr_name(s->corrected),
+		       fmt_time(b, sizeof(b), s->raw_duration));
+	putchar('\n');
+	if (s->region && *s->region) {
+		printf("    region  ");
+		print_quoted(s->region, strlen(s->region));
+		putchar('\n');
+	}
 
 	if (!s->preds_default) {
 		printf("    preds  ");
@@ -190,8 +199,16 @@ static void print_seb_json(const sibt_seb *s)
 	printf("{\"pe\":%" PRIu32 ",\"seb\":%" PRIu64 ",\"name\":", s->pe,
 	       s->index);
 	json_string(stdout, name, strlen(name));
-	printf(",\"duration_ps\":%" PRId64 ",\"preds_default\":%s,\"preds\":[",
-	       (int64_t)s->duration, s->preds_default ? "true" : "false");
+	printf(",\"duration_ps\":%" PRId64, (int64_t)s->duration);
+	if (s->region && *s->region) {
+		printf(",\"region\":");
+		json_string(stdout, s->region, strlen(s->region));
+	}
+	if (s->corrected)
+		printf(",\"corrected\":\"%s\",\"raw_duration_ps\":%" PRId64,
+		       sibt_corr_name(s->corrected), (int64_t)s->raw_duration);
+	printf(",\"preds_default\":%s,\"preds\":[",
+	       s->preds_default ? "true" : "false");
 	/* The effective predecessors, so readers need not know the rule. */
 	if (s->preds_default) {
 		if (s->index > 0)

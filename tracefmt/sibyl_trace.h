@@ -37,7 +37,7 @@ extern "C" {
 
 /* Format version written by this library; readers accept equal major. */
 #define SIBT_FORMAT_MAJOR 1
-#define SIBT_FORMAT_MINOR 0
+#define SIBT_FORMAT_MINOR 1
 
 typedef int64_t sibt_time; /* picoseconds */
 
@@ -99,8 +99,9 @@ typedef struct sibt_marker {
 /*
  * One SEB.  When reading, every pointer belongs to the sibt_window it came
  * from and stays valid until that window is reused or freed, or the trace
- * it was read from is closed (names belong to the trace).  When writing,
- * the writer copies what it needs; the caller keeps ownership.
+ * it was read from is closed (names and regions belong to the trace).
+ * When writing, the writer copies what it needs; the caller keeps
+ * ownership.
  *
  * Local predecessors are SEBs of the same PE with a smaller index.  By
  * default (preds_default != 0) SEB i > 0 depends on SEB i-1 and SEB 0 on
@@ -126,7 +127,31 @@ typedef struct sibt_seb {
 	const sibt_print *prints;
 	uint32_t nmarkers;
 	const sibt_marker *markers;
+	/* Format 1.1.  The code region the SEB measured (the call sites where
+	 * it began and ended, "BEGIN > END"); NULL or "" when unknown. */
+	const char *region;
+	/* How the duration was corrected for host interference (SIBT_CORR_*;
+	 * 0: it was not), and the duration as measured before (raw_duration,
+	 * meaningful only when corrected != 0). */
+	uint32_t corrected;
+	sibt_time raw_duration;
 } sibt_seb;
+
+/* Reasons for a corrected duration (sibt_seb.corrected). */
+enum {
+	SIBT_CORR_NONE = 0,
+	SIBT_CORR_OFFCPU = 1,   /* the thread was off the CPU (wall > CPU
+	                           time): the CPU time was kept */
+	SIBT_CORR_OUTLIER = 2,  /* far outside its region's distribution:
+	                           replaced by the region's median */
+	SIBT_CORR_FAULTS = 3,   /* page faults in it, and longer than its
+	                           region's clean samples: replaced by the
+	                           region's median */
+	SIBT_CORR_MAX = 3
+};
+
+/* "off-cpu", "outlier", "page-faults" or "none"; "unknown" otherwise. */
+SIBT_EXPORT const char *sibt_corr_name(uint32_t reason);
 
 /* ------------------------------------------------------------ writing */
 

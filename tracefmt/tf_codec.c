@@ -117,7 +117,7 @@ static int grow(void **arr, size_t *cap, size_t len, size_t extra, size_t size)
 	&(win)->cap_##kind, (win)->n##kind, (extra), sizeof(*(win)->kind))
 
 int tf_encode_seb(tf_buf *b, const sibt_seb *s, uint32_t name_id,
-		  uint32_t pe, uint64_t index)
+		  uint32_t region_id, uint32_t pe, uint64_t index)
 {
 	uint32_t flags = 0;
 	int r = 0;
@@ -136,10 +136,20 @@ int tf_encode_seb(tf_buf *b, const sibt_seb *s, uint32_t name_id,
 		flags |= TF_F_PRINTS;
 	if (s->nmarkers)
 		flags |= TF_F_MARKS;
+	if (region_id)
+		flags |= TF_F_REGION;
+	if (s->corrected)
+		flags |= TF_F_RAW;
 
 	r |= tf_buf_varint(b, name_id);
 	r |= tf_buf_varint(b, (uint64_t)s->duration);
 	r |= tf_buf_varint(b, flags);
+	if (flags & TF_F_REGION)
+		r |= tf_buf_varint(b, region_id);
+	if (flags & TF_F_RAW) {
+		r |= tf_buf_varint(b, s->corrected);
+		r |= tf_buf_varint(b, (uint64_t)s->raw_duration);
+	}
 	if (flags & TF_F_PREDS) {
 		r |= tf_buf_varint(b, s->npreds);
 		for (uint32_t i = 0; i < s->npreds; i++)
@@ -295,6 +305,33 @@ static int dec_head(tf_rd *r, sibt_window *win, const tf_wctx *ctx,
 			index, ctx->pe, flags);
 	}
 	*flagsp = (uint32_t)flags;
+	if (flags & TF_F_REGION) {
+		*what = "region";
+		id = tf_rd_varint(r);
+		if (r->bad)
+			return 0;
+		if (id == 0 || id >= ctx->nnames) {
+			return tf_fail(err, errlen, SIBT_EFORMAT,
+				"SEB %" PRIu64 " of PE %u uses region id %"
+				PRIu64 " but only %u names are defined",
+				index, ctx->pe, id, ctx->nnames);
+		}
+		s->region = ctx->names[id];
+	}
+	if (flags & TF_F_RAW) {
+		*what = "correction";
+		uint64_t why = tf_rd_varint(r);
+		s->raw_duration = rd_time(r);
+		if (r->bad)
+			return 0;
+		if (why == 0 || why > SIBT_CORR_MAX) {
+			return tf_fail(err, errlen, SIBT_EFORMAT,
+				"SEB %" PRIu64 " of PE %u has correction "
+				"reason %" PRIu64 " (1 to %d are defined)",
+				index, ctx->pe, why, SIBT_CORR_MAX);
+		}
+		s->corrected = (uint32_t)why;
+	}
 
 	s->preds_default = !(flags & TF_F_PREDS);
 	o->preds = win->npreds;

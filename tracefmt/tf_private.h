@@ -31,7 +31,9 @@
 #define TF_F_SENDS 4u
 #define TF_F_PRINTS 8u
 #define TF_F_MARKS 16u
-#define TF_F_ALL 31u
+#define TF_F_REGION 32u   /* format 1.1 */
+#define TF_F_RAW 64u      /* format 1.1 */
+#define TF_F_ALL 127u
 
 /* Upper bound on one window's uncompressed payload (FORMAT.md 4.2); the
  * writer closes a window early when it reaches half of it. */
@@ -151,6 +153,7 @@ static inline int64_t tf_rd_svarint(tf_rd *r)
 
 /* Append the record of one SEB (already validated) to b. */
 int tf_encode_seb(tf_buf *b, const sibt_seb *s, uint32_t name_id,
+		  uint32_t region_id,
 		  uint32_t pe, uint64_t index);
 
 /* Context needed to decode a window payload. */

@@ -219,3 +219,18 @@ void tf_rmtree(const char *dir)
 	}
 	rmdir(dir);
 }
+
+const char *sibt_corr_name(uint32_t reason)
+{
+	switch (reason) {
+	case SIBT_CORR_NONE:
+		return "none";
+	case SIBT_CORR_OFFCPU:
+		return "off-cpu";
+	case SIBT_CORR_OUTLIER:
+		return "outlier";
+	case SIBT_CORR_FAULTS:
+		return "page-faults";
+	}
+	return "unknown";
+}

@@ -411,6 +411,12 @@ static int validate(sibt_writer *w, const sibt_seb *s, uint64_t index)
 	if (s->duration < 0)
 		return werr(w, SIBT_EINVAL, "PE %u SEB %" PRIu64 ": negative "
 			    "duration %" PRId64, s->pe, index, s->duration);
+	if (s->corrected > SIBT_CORR_MAX || (s->corrected &&
+					      s->raw_duration < 0))
+		return werr(w, SIBT_EINVAL, "PE %u SEB %" PRIu64 ": correction "
+			    "reason %u with raw duration %" PRId64 " (reasons "
+			    "1 to %d, raw >= 0)", s->pe, index, s->corrected,
+			    s->raw_duration, SIBT_CORR_MAX);
 	if (!s->preds_default) {
 		if (s->npreds && !s->preds)
 			return werr(w, SIBT_EINVAL, "PE %u SEB %" PRIu64
@@ -461,7 +467,7 @@ static int validate(sibt_writer *w, const sibt_seb *s, uint64_t index)
 
 int sibt_writer_add(sibt_writer *w, const sibt_seb *s, uint64_t *first_seq)
 {
-	uint32_t id;
+	uint32_t id, rid;
 	int rc;
 
 	if (!check_writer(w) || !s)
@@ -475,11 +481,12 @@ int sibt_writer_add(sibt_writer *w, const sibt_seb *s, uint64_t *first_seq)
 	pe_state *ps = &w->pes[s->pe - w->first_pe];
 	if ((rc = validate(w, s, ps->nsebs)))
 		return rc;
-	if ((rc = intern(w, s->name, &id)))
+	if ((rc = intern(w, s->name, &id)) ||
+	    (rc = intern(w, s->region, &rid)))
 		return werr(w, rc, "out of memory");
 
 	size_t before = ps->buf.len;
-	if ((rc = tf_encode_seb(&ps->buf, s, id, s->pe, ps->nsebs)))
+	if ((rc = tf_encode_seb(&ps->buf, s, id, rid, s->pe, ps->nsebs)))
 		return werr(w, rc, "out of memory");
 	if (ps->buf.len - before > TF_MAX_RAW / 2) {
 		size_t big = ps->buf.len - before;

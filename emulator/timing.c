@@ -1,0 +1,589 @@
+/*
+ * timing.c -- how long an SEB computed, with the host's interference taken
+ * out, and the code region it measured.
+ *
+ * An SEB is the code a rank runs between two MPI calls.  The emulator
+ * times it on a shared host, where the core is taken away (other
+ * processes, the hypervisor) and where the clocks themselves cost time.
+ * With --timing corrected (the default):
+ *
+ *   - the SEB is timed with CLOCK_MONOTONIC (a vDSO read, ~30 ns, so the
+ *     clock costs the SEB nothing measurable) inside a pair of reads of
+ *     the thread's CPU clock (a system call, ~1.3 us on a virtual machine:
+ *     outside the interval that is kept);
+ *   - when wall time exceeds CPU time by more than 2 us + 1/32 of it, the
+ *     thread was off its core (preempted, or its virtual CPU descheduled
+ *     with steal accounting): the CPU time is kept, less the cost of one
+ *     CPU-clock read, and the SEB is marked corrected ("off-cpu");
+ *   - every SEB's kept time goes into a histogram of its code region (the
+ *     pair of call sites where it began and ended) in this process.  Once
+ *     a region has 64 samples, an SEB of it that lies above the region's
+ *     fence -- in log2 space, q75 + 3 * max(q75 - q25, 0.1), Tukey's far
+ *     out rule on a log scale -- and more than 1 us above its median is
+ *     replaced by the median ("outlier").  A region with more than 2% of
+ *     its samples above the fence varies by nature (a data-dependent
+ *     loop, a second mode) and is left alone.
+ *
+ * docs/emulator.md ("Measured compute") gives the figures behind the
+ * constants.  --timing raw keeps one clock (--clock) and no correction.
+ */
+#ifdef HAVE_CONFIG_H
+#include <config.h>
+#endif
+
+#include <dlfcn.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#ifdef HAVE_LIBDW
+#include <elfutils/libdwfl.h>
+#endif
+
+#include "emu_private.h"
+
+/* Histogram: bin 0 holds 0 ns, bin 1 + floor(BPO * log2(x)) the rest. */
+#define BPO 32
+#define NBINS (1 + BPO * 40)
+#define WARM 64             /* samples before a region is judged */
+#define REFIT 4096          /* refit every REFIT samples after 4096 */
+#define FAR 4.0             /* fence: q50 + FAR * (q50 - q25), log2 */
+#define NEAR 2.0            /* the same, for SEBs that were off-CPU */
+#define MIN_SPREAD 0.05     /* floor of q50 - q25 (log2; x 1.035) */
+#define MIN_EXCESS 1000     /* ns above the median */
+#define MAX_ABOVE 0.10      /* more above the fence: varies by nature */
+#define MAX_REGIONS 65536   /* per process; more share no statistics */
+
+struct emu_region {
+	const void *b, *e;
+	uint64_t n, next_fit;   /* samples, clean ones */
+	uint64_t nclean;
+	int state;              /* 0 warming up, 1 judged, 2 varies */
+	int64_t med, fence;     /* ns: median, far fence */
+	int64_t near;           /* ns: fence for SEBs that page-faulted */
+	char *name;
+	uint32_t *hist;         /* every sample */
+	uint32_t *clean;        /* those without evidence of disturbance */
+};
+
+static struct {
+	emu_region **tab;
+	size_t cap, n;
+	int full_warned;
+	/* site -> name cache */
+	struct site {
+		const void *a;
+		char *name;
+	} *sites;
+	size_t scap, sn;
+	int64_t cpu_read_ns;    /* cost of one CPU-clock read */
+	int64_t fault_ns;       /* CPU time of one page fault */
+#ifdef HAVE_LIBDW
+	Dwfl *dwfl;
+	int dwfl_failed;
+#endif
+	/* SIBYL_TEST_INTERFERE */
+	struct spin {
+		int32_t rank;
+		uint64_t seb;
+		int64_t ns;
+	} *spins;
+	size_t nspins;
+} T;
+
+static int64_t read_ns(clockid_t c)
+{
+	struct timespec ts;
+	clock_gettime(c, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static void usage(int64_t *cpu, int64_t *faults);
+
+static int cmp64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* SIBYL_TEST_INTERFERE=RANK:SEB:US[,...]: spin US microseconds of wall
+ * time at the end of SEB number SEB of world rank RANK (test-only). */
+static void parse_spins(const char *v)
+{
+	const char *p = v;
+	while (*p) {
+		char *end;
+		long long rank = strtoll(p, &end, 10);
+		unsigned long long seb;
+		double us;
+		if (end == p || *end != ':')
+			goto bad;
+		p = end + 1;
+		seb = strtoull(p, &end, 10);
+		if (end == p || *end != ':')
+			goto bad;
+		p = end + 1;
+		us = strtod(p, &end);
+		if (end == p || !(us >= 0) || us > 1e7 || rank < 0 ||
+		    rank > INT32_MAX)
+			goto bad;
+		struct spin *s = realloc(T.spins, (T.nspins + 1) * sizeof *s);
+		if (!s)
+			emu_fatal("out of memory");
+		T.spins = s;
+		s[T.nspins].rank = (int32_t)rank;
+		s[T.nspins].seb = seb;
+		s[T.nspins].ns = (int64_t)(us * 1000.0);
+		T.nspins++;
+		p = end;
+		if (*p == ',')
+			p++;
+		else if (*p)
+			goto bad;
+	}
+	return;
+bad:
+	emu_fatal("SIBYL_TEST_INTERFERE=%s: expected RANK:SEB:US[,...] "
+		  "(test-only: spins US microseconds at the end of SEB "
+		  "number SEB of rank RANK)", v);
+}
+
+/* The CPU time of one page fault on this host: the median of 33 first
+ * touches of fresh anonymous pages, less a touch of a resident one. */
+static int64_t fault_cost(void)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	int64_t d[33];
+	volatile char *m = mmap(NULL, 33 * (size_t)pg, PROT_READ | PROT_WRITE,
+				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (m == MAP_FAILED)
+		return 0;
+	for (int i = 0; i < 33; i++) {
+		int64_t a = read_ns(CLOCK_THREAD_CPUTIME_ID);
+		m[(size_t)i * (size_t)pg] = 1;
+		int64_t b = read_ns(CLOCK_THREAD_CPUTIME_ID);
+		m[(size_t)i * (size_t)pg] = 2;
+		int64_t c = read_ns(CLOCK_THREAD_CPUTIME_ID);
+		d[i] = (b - a) - (c - b);
+	}
+	munmap((void *)m, 33 * (size_t)pg);
+	qsort(d, 33, sizeof *d, cmp64);
+	return d[16] > 0 ? d[16] : 0;
+}
+
+void emu_timing_init(void)
+{
+	const char *v = getenv("SIBYL_TIMING");
+	if (!v || !*v || strcmp(v, "corrected") == 0)
+		emu.timing_raw = 0;
+	else if (strcmp(v, "raw") == 0)
+		emu.timing_raw = 1;
+	else
+		emu_fatal("SIBYL_TIMING=%s: the timing is `corrected' or "
+			  "`raw'", v);
+	if (!emu.timing_raw) {
+		const char *c = getenv("SIBYL_CLOCK");
+		if (c && *c)
+			emu_fatal("SIBYL_CLOCK=%s: the clock is chosen only "
+				  "with SIBYL_TIMING=raw (--timing raw); "
+				  "corrected timing reads both", c);
+		emu.clock_id = CLOCK_MONOTONIC;
+		/* The cost of one CPU-time read: the median of 33. */
+		int64_t d[33], f;
+		for (int i = 0; i < 33; i++) {
+			int64_t a = read_ns(CLOCK_MONOTONIC), b;
+			usage(&b, &f);
+			d[i] = read_ns(CLOCK_MONOTONIC) - a;
+		}
+		qsort(d, 33, sizeof *d, cmp64);
+		T.cpu_read_ns = d[16] > 0 ? d[16] : 0;
+		T.fault_ns = fault_cost();
+	}
+	if ((v = getenv("SIBYL_TEST_INTERFERE")) && *v)
+		parse_spins(v);
+}
+
+/* ----------------------------------------------------- the two clocks */
+
+/* The thread's CPU time and page faults.  getrusage()'s CPU times are
+ * only brought up to date at scheduler ticks; the CPU clock is exact. */
+static void usage(int64_t *cpu, int64_t *faults)
+{
+	struct rusage ru;
+	getrusage(RUSAGE_THREAD, &ru);
+	*faults = ru.ru_minflt + ru.ru_majflt;
+	*cpu = read_ns(CLOCK_THREAD_CPUTIME_ID);
+}
+
+void emu_stamp_now(emu_stamp *t)
+{
+	if (emu.timing_raw) {
+		t->wall = emu_now_ns();
+		return;
+	}
+	usage(&t->cpu, &t->faults);
+	t->wall = read_ns(CLOCK_MONOTONIC);
+}
+
+void emu_stamp_since(const emu_stamp *t, emu_span *sp)
+{
+	int64_t cpu, faults;
+
+	memset(sp, 0, sizeof *sp);
+	if (emu.timing_raw) {
+		sp->wall = sp->kept = emu_now_ns() - t->wall;
+		return;
+	}
+	int64_t w = read_ns(CLOCK_MONOTONIC) - t->wall;
+	usage(&cpu, &faults);
+	int64_t c = cpu - t->cpu;
+	sp->wall = sp->kept = w;
+	if (w - c > 2000 + w / 32) {
+		/* Off the core for part of it: keep the CPU time. */
+		sp->kept = c > T.cpu_read_ns ? c - T.cpu_read_ns : 0;
+		sp->ev |= EMU_EV_OFFCPU;
+	}
+	if (faults > t->faults) {
+		sp->faults = faults - t->faults;
+		sp->ev |= EMU_EV_FAULTS;
+	}
+}
+
+int64_t emu_span_fallback(const emu_span *sp)
+{
+	int64_t k = sp->kept - sp->faults * T.fault_ns;
+	return k > 0 ? k : 0;
+}
+
+void emu_timing_resume(emu_rank *r)
+{
+	emu_stamp_now(&r->resume);
+}
+
+static void spin_if_asked(emu_rank *r)
+{
+	for (size_t i = 0; i < T.nspins; i++)
+		if (T.spins[i].rank == r->world && T.spins[i].seb == r->nsebs) {
+			int64_t until = read_ns(CLOCK_MONOTONIC) + T.spins[i].ns;
+			while (read_ns(CLOCK_MONOTONIC) < until)
+				;
+		}
+}
+
+void emu_timing_end(emu_rank *r, emu_span *sp)
+{
+	if (T.nspins)
+		spin_if_asked(r);
+	emu_stamp_since(&r->resume, sp);
+}
+
+/* ------------------------------------------------------------ regions */
+
+static uint64_t hash2(const void *b, const void *e)
+{
+	uint64_t h = (uint64_t)(uintptr_t)b * 0x9E3779B97F4A7C15ull;
+	h ^= (uint64_t)(uintptr_t)e + 0x632BE59BD9B4E019ull + (h << 6) +
+	     (h >> 2);
+	return h ^ (h >> 29);
+}
+
+emu_region *emu_region_get(const void *b, const void *e)
+{
+	if (T.n * 2 >= T.cap) {
+		if (T.n >= MAX_REGIONS) {
+			if (!T.full_warned)
+				emu_warn("more than %d code regions in this "
+					 "process: further ones are not "
+					 "corrected", MAX_REGIONS);
+			T.full_warned = 1;
+			/* Still found if present. */
+		} else {
+			size_t cap = T.cap ? T.cap * 2 : 256;
+			emu_region **t = calloc(cap, sizeof *t);
+			if (!t)
+				emu_fatal("out of memory");
+			for (size_t i = 0; i < T.cap; i++) {
+				emu_region *g = T.tab[i];
+				if (!g)
+					continue;
+				size_t j = hash2(g->b, g->e) & (cap - 1);
+				while (t[j])
+					j = (j + 1) & (cap - 1);
+				t[j] = g;
+			}
+			free(T.tab);
+			T.tab = t;
+			T.cap = cap;
+		}
+	}
+	size_t j = hash2(b, e) & (T.cap - 1);
+	while (T.tab[j]) {
+		if (T.tab[j]->b == b && T.tab[j]->e == e)
+			return T.tab[j];
+		j = (j + 1) & (T.cap - 1);
+	}
+	if (T.n >= MAX_REGIONS)
+		return NULL;
+	emu_region *g = calloc(1, sizeof *g);
+	if (!g || !(g->hist = calloc(NBINS, sizeof *g->hist)) ||
+	    !(g->clean = calloc(NBINS, sizeof *g->clean)))
+		emu_fatal("out of memory");
+	g->b = b;
+	g->e = e;
+	g->next_fit = WARM;
+	T.tab[j] = g;
+	T.n++;
+	return g;
+}
+
+static int bin_of(int64_t ns)
+{
+	if (ns <= 0)
+		return 0;
+	int k = 1 + (int)floor(BPO * log2((double)ns));
+	return k < 1 ? 1 : k >= NBINS ? NBINS - 1 : k;
+}
+
+/* log2 of the q-quantile of h (n samples), interpolated in its bin. */
+static double quantile_log(const uint32_t *h, uint64_t n, double q)
+{
+	double want = q * (double)n, seen = 0;
+	for (int k = 0; k < NBINS; k++) {
+		if (!h[k])
+			continue;
+		if (seen + h[k] >= want) {
+			if (k == 0)
+				return -1.0;    /* 0 ns */
+			double f = (want - seen) / h[k];
+			return ((k - 1) + f) / BPO;
+		}
+		seen += h[k];
+	}
+	return (NBINS - 1.0) / BPO;
+}
+
+/* The region's statistics: from its clean samples when it has WARM of
+ * them, else from all. */
+static void fit(emu_region *g)
+{
+	const uint32_t *h = g->nclean >= WARM ? g->clean : g->hist;
+	uint64_t n = g->nclean >= WARM ? g->nclean : g->n;
+	double l25 = quantile_log(h, n, 0.25), l50 = quantile_log(h, n, 0.50);
+	g->med = l50 < 0 ? 0 : (int64_t)llround(exp2(l50));
+	/* The spread from the lower half only: interference lengthens
+	 * SEBs, so it contaminates the upper half first. */
+	double spread = l50 - l25;
+	if (spread < MIN_SPREAD)
+		spread = MIN_SPREAD;
+	double l0 = l50 < 0 ? 0 : l50;
+	double lf = l0 + FAR * spread, ln = l0 + NEAR * spread;
+	g->fence = lf > 62 ? INT64_MAX : (int64_t)exp2(lf);
+	if (g->fence < g->med + MIN_EXCESS)
+		g->fence = g->med + MIN_EXCESS;
+	g->near = ln > 62 ? INT64_MAX : (int64_t)exp2(ln);
+	if (g->near < g->med + MIN_EXCESS)
+		g->near = g->med + MIN_EXCESS;
+	uint64_t above = 0;
+	for (int k = bin_of(g->fence) + 1; k < NBINS; k++)
+		above += h[k];
+	g->state = (double)above > MAX_ABOVE * (double)n ? 2 : 1;
+	if (getenv("SIBYL_TIMING_DEBUG"))
+		fprintf(stderr, "fit %p>%p n=%" PRIu64 "/%" PRIu64 " med=%" PRId64
+			" fence=%" PRId64 " near=%" PRId64 " above=%" PRIu64
+			" state=%d\n", g->b, g->e, g->nclean, g->n, g->med, g->fence,
+			g->near, above, g->state);
+	g->next_fit = g->n < REFIT ? 2 * g->n : g->n + REFIT;
+}
+
+int64_t emu_region_observe(emu_region *g, const emu_span *sp,
+			   uint32_t *why)
+{
+	int64_t ns = sp->kept;
+
+	*why = sp->ev & EMU_EV_OFFCPU ? SIBT_CORR_OFFCPU : 0;
+	if (g) {
+		int k = bin_of(ns);
+		g->hist[k]++;
+		g->n++;
+		if (!sp->ev) {
+			g->clean[k]++;
+			g->nclean++;
+		}
+		if (g->n >= g->next_fit)
+			fit(g);
+	}
+	if (!g || g->state == 0) {
+		/* No statistics yet: take out the faults' typical cost. */
+		if (sp->faults) {
+			*why = SIBT_CORR_FAULTS;
+			return emu_span_fallback(sp);
+		}
+		return ns;
+	}
+	/* Evidence of disturbance first, whatever the region's nature. */
+	if (sp->faults && ns > g->med) {
+		/* Longer than its region's typical SEB, with page faults:
+		 * the host's memory management, not the program's work. */
+		*why = SIBT_CORR_FAULTS;
+		return g->med;
+	}
+	if ((sp->ev & EMU_EV_OFFCPU) && ns > g->near) {
+		/* Its CPU time is not to be trusted either. */
+		*why = SIBT_CORR_OFFCPU;
+		return g->med;
+	}
+	if (g->state == 2)
+		return ns;
+	if (ns > g->fence) {
+		*why = SIBT_CORR_OUTLIER;
+		return g->med;
+	}
+	return ns;
+}
+
+/* -------------------------------------------------------------- names */
+
+#ifdef HAVE_LIBDW
+static char *dwfl_debuginfo_path;
+static const Dwfl_Callbacks dw_callbacks = {
+	.find_elf = dwfl_linux_proc_find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.debuginfo_path = &dwfl_debuginfo_path,
+};
+
+static int dw_name(const void *a, char *buf, size_t len)
+{
+	if (!T.dwfl && !T.dwfl_failed) {
+		T.dwfl = dwfl_begin(&dw_callbacks);
+		if (!T.dwfl || dwfl_linux_proc_report(T.dwfl, getpid()) ||
+		    dwfl_report_end(T.dwfl, NULL, NULL)) {
+			T.dwfl_failed = 1;
+			if (T.dwfl)
+				dwfl_end(T.dwfl);
+			T.dwfl = NULL;
+		}
+	}
+	if (!T.dwfl)
+		return -1;
+	/* The return address is just after the call: look up the call. */
+	Dwarf_Addr addr = (Dwarf_Addr)(uintptr_t)a - 1;
+	Dwfl_Module *m = dwfl_addrmodule(T.dwfl, addr);
+	if (!m)
+		return -1;
+	const char *fn = dwfl_module_addrname(m, addr);
+	Dwfl_Line *ln = dwfl_module_getsrc(m, addr);
+	int line = 0;
+	const char *file = ln ? dwfl_lineinfo(ln, NULL, &line, NULL, NULL,
+					      NULL) : NULL;
+	if (file) {
+		const char *base = strrchr(file, '/');
+		snprintf(buf, len, "%s (%s:%d)", fn ? fn : "?",
+			 base ? base + 1 : file, line);
+		return 0;
+	}
+	if (!fn)
+		return -1;
+	Dwarf_Addr start = 0;
+	const char *mod = dwfl_module_info(m, NULL, &start, NULL, NULL, NULL,
+					   NULL, NULL);
+	const char *base = mod ? strrchr(mod, '/') : NULL;
+	snprintf(buf, len, "%s (%s+0x%" PRIx64 ")", fn,
+		 base ? base + 1 : mod ? mod : "?", (uint64_t)(addr - start));
+	return 0;
+}
+#endif
+
+static void name_site(const void *a, char *buf, size_t len)
+{
+	if (!a) {
+		snprintf(buf, len, "-");
+		return;
+	}
+#ifdef HAVE_LIBDW
+	if (dw_name(a, buf, len) == 0)
+		return;
+#endif
+	Dl_info di;
+	uintptr_t pc = (uintptr_t)a - 1;
+	if (dladdr((void *)pc, &di) && di.dli_fname) {
+		const char *base = strrchr(di.dli_fname, '/');
+		base = base ? base + 1 : di.dli_fname;
+		if (di.dli_sname)
+			snprintf(buf, len, "%s+0x%" PRIxPTR " (%s)",
+				 di.dli_sname, pc - (uintptr_t)di.dli_saddr,
+				 base);
+		else
+			snprintf(buf, len, "%s+0x%" PRIxPTR, base,
+				 pc - (uintptr_t)di.dli_fbase);
+		return;
+	}
+	snprintf(buf, len, "0x%" PRIxPTR, pc);
+}
+
+static const char *site_name(const void *a)
+{
+	for (size_t i = 0; i < T.sn; i++)
+		if (T.sites[i].a == a)
+			return T.sites[i].name;
+	char buf[1024];
+	name_site(a, buf, sizeof buf);
+	if (T.sn == T.scap) {
+		size_t c = T.scap ? 2 * T.scap : 64;
+		struct site *s = realloc(T.sites, c * sizeof *s);
+		if (!s)
+			emu_fatal("out of memory");
+		T.sites = s;
+		T.scap = c;
+	}
+	T.sites[T.sn].a = a;
+	if (!(T.sites[T.sn].name = strdup(buf)))
+		emu_fatal("out of memory");
+	return T.sites[T.sn++].name;
+}
+
+static void resolve(void *arg)
+{
+	emu_region *g = arg;
+	const char *b = site_name(g->b), *e = site_name(g->e);
+	size_t n = strlen(b) + strlen(e) + 4;
+	if (!(g->name = malloc(n)))
+		emu_fatal("out of memory");
+	snprintf(g->name, n, "%s > %s", b, e);
+}
+
+const char *emu_region_name(emu_region *g)
+{
+	if (!g)
+		return NULL;
+	if (!g->name)
+		/* Debug information is read on the scheduler's stack: a
+		 * rank's may be small (--stack-size). */
+		emu_on_main(resolve, g);
+	return g->name;
+}
+
+void emu_timing_fini(void)
+{
+	for (size_t i = 0; i < T.cap; i++)
+		if (T.tab[i]) {
+			free(T.tab[i]->hist);
+			free(T.tab[i]->clean);
+			free(T.tab[i]->name);
+			free(T.tab[i]);
+		}
+	free(T.tab);
+	for (size_t i = 0; i < T.sn; i++)
+		free(T.sites[i].name);
+	free(T.sites);
+	free(T.spins);
+#ifdef HAVE_LIBDW
+	if (T.dwfl)
+		dwfl_end(T.dwfl);
+#endif
+	memset(&T, 0, sizeof T);
+}

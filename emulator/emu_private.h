@@ -110,6 +110,7 @@ typedef struct emu_span {
 typedef struct emu_seb {
 	int64_t dur;            /* ps computed so far (ended: final) */
 	int64_t start_vt;       /* virtual time at its start (ps) */
+	int64_t vt_seen;        /* latest virtual time read by the rank */
 	const char *name;       /* default: the call that began it */
 	char *owned_name;       /* sibyl_seb_name() copy */
 	uint32_t nsends, csends;
@@ -163,7 +164,10 @@ typedef struct emu_rank {
 	emu_seb seb;
 	uint64_t send_seq;      /* next trace sequence number */
 	emu_stamp resume;       /* clocks when the rank last resumed */
-	uint64_t nsebs;         /* SEBs written */
+	struct emu_pending *pend; /* ended SEBs waiting for their region's
+	                           statistics (record.c) */
+	uint32_t npend, cpend;
+	uint64_t nsebs;         /* SEBs ended */
 	int exit_code;
 	emu_sample_site *samples;
 	uint32_t nsamples, csamples;
@@ -245,11 +249,13 @@ void emu_timing_resume(emu_rank *r);
 void emu_timing_end(emu_rank *r, emu_span *sp);
 /* The region of the call-site pair (b, e); NULL past the limit. */
 emu_region *emu_region_get(const void *b, const void *e);
-/* Add an SEB's span to its region (g may be NULL); returns the time to
- * keep (ns), with the reason it differs from the wall time in *why
- * (SIBT_CORR_*, 0 when it does not). */
-int64_t emu_region_observe(emu_region *g, const emu_span *sp,
-			   uint32_t *why);
+/* Add an SEB's span to its region's statistics (g may be NULL). */
+void emu_region_add(emu_region *g, const emu_span *sp);
+/* 1 once the region has the samples to judge its SEBs. */
+int emu_region_judged(const emu_region *g);
+/* The time to keep for the span (ns), with the reason it differs from
+ * the wall time in *why (SIBT_CORR_*, 0 when it does not). */
+int64_t emu_region_decide(emu_region *g, const emu_span *sp, uint32_t *why);
 /* "BEGIN > END", resolved on first use; NULL for NULL. */
 const char *emu_region_name(emu_region *g);
 

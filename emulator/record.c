@@ -16,6 +16,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,6 +44,9 @@ static int64_t scale(int64_t ns)
 
 int emu_rec_open(char *err, size_t errlen)
 {
+	/* stdout is written at the ranks' MPI calls (emu_rec_enter), never
+	 * inside an SEB: fully buffered, whatever it is connected to. */
+	setvbuf(stdout, NULL, _IOFBF, 1 << 16);
 	sibt_writer_opts o;
 	const char *v;
 	char line[8][160];
@@ -124,6 +128,11 @@ void emu_rec_enter(emu_rank *r, const void *site)
 	if (r->in_call)
 		return;         /* an MPI call made by another one */
 	emu_timing_end(r, &s->span);
+	/* What the SEB printed goes out now, outside it: a write to the
+	 * terminal mpirun gives the ranks costs tens of microseconds of
+	 * the host's kernel, not the program's work (emu_rec_open). */
+	if (__fpending(stdout))
+		fflush(stdout);
 	/* Until the region judges it: the time kept by the clocks. */
 	s->meas_ps = scale(s->span.kept);
 	s->wall_ps = scale(s->span.wall);
@@ -133,48 +142,153 @@ void emu_rec_enter(emu_rank *r, const void *site)
 	r->in_call = 1;
 }
 
-/* Judge the measured part of the ended SEB against its region and apply
- * the correction (timing.c); returns the region's name. */
-static const char *settle(emu_rank *r, sibt_seb *w)
+/*
+ * Judging and writing an ended SEB.
+ *
+ * The measured part of an SEB is judged against its code region's
+ * statistics in this process (timing.c).  An SEB whose region has too few
+ * samples to be judged yet waits, deep-copied, in its rank's queue of
+ * pending SEBs, and every later SEB of that rank waits behind it (a PE's
+ * SEBs are written in order); the queue is flushed as the regions gather
+ * samples, and at the rank's end with what is known then.  A rank's
+ * queue holds at most PEND_MAX SEBs: beyond, the oldest is judged at
+ * once.
+ */
+#define PEND_MAX 256
+
+typedef struct emu_pending {
+	sibt_seb w;             /* arrays in mem */
+	void *mem;
+	emu_region *g;
+	emu_span span;
+	int64_t meas_ps, wall_ps;
+	uint8_t measured;
+} emu_pending;
+
+static int judging(void)
+{
+	return !emu.timing_raw && emu.cpu_factor > 0;
+}
+
+/* Correct w's measured part (meas_ps of w->duration) for its span. */
+static void settle(sibt_seb *w, emu_region *g, const emu_span *sp,
+		   int64_t meas_ps, int64_t wall_ps)
+{
+	int64_t raw = w->duration - meas_ps + wall_ps;
+	uint32_t why;
+	int64_t kept = scale(emu_region_decide(g, sp, &why));
+
+	if (kept != meas_ps) {
+		int64_t delta = kept - meas_ps, before = w->duration;
+		sibt_send *sends = (sibt_send *)w->sends;
+		sibt_print *prints = (sibt_print *)w->prints;
+		/* Sends left during the call, after the measured part;
+		 * prints were made inside it. */
+		for (uint32_t i = 0; i < w->nsends; i++)
+			sends[i].offset += delta;
+		for (uint32_t i = 0; before > 0 && i < w->nprints; i++)
+			prints[i].offset = (int64_t)llround(
+				(double)prints[i].offset *
+				(double)(before + delta) / (double)before);
+		w->duration += delta;
+	}
+	if (why && raw != w->duration) {
+		w->corrected = why;
+		w->raw_duration = raw;
+	}
+}
+
+static void add(emu_rank *r, const sibt_seb *w)
+{
+	if (sibt_writer_add(emu.writer, w, NULL) != SIBT_OK)
+		emu_fatal("cannot write the trace %s: %s", emu.trace_path,
+			  sibt_writer_errmsg(emu.writer));
+}
+
+/* Write the pending SEBs of r whose regions can be judged (all of them
+ * when `all'). */
+static void flush_pending(emu_rank *r, int all)
+{
+	uint32_t i = 0;
+	for (; i < r->npend; i++) {
+		emu_pending *p = &r->pend[i];
+		if (p->measured && !all && i + PEND_MAX > r->npend &&
+		    !emu_region_judged(p->g))
+			break;
+		if (p->measured)
+			settle(&p->w, p->g, &p->span, p->meas_ps, p->wall_ps);
+		p->w.region = emu_region_name(p->g);
+		add(r, &p->w);
+		free(p->mem);
+	}
+	memmove(r->pend, r->pend + i, (r->npend - i) * sizeof *r->pend);
+	r->npend -= i;
+}
+
+/* Keep a deep copy of w for later. */
+static void defer(emu_rank *r, const sibt_seb *w, emu_region *g)
 {
 	emu_seb *s = &r->seb;
-	emu_region *g = emu_region_get(s->site_begin, s->site_end);
-
-	if (s->measured && !emu.timing_raw && emu.cpu_factor > 0) {
-		int64_t raw = s->dur - s->meas_ps + s->wall_ps;
-		uint32_t why;
-		int64_t rep = emu_region_observe(g, &s->span, &why);
-		if (scale(rep) != s->meas_ps) {
-			int64_t kept = scale(rep);
-			int64_t delta = kept - s->meas_ps;
-			int64_t before = s->dur;
-			/* Sends left during the call, after the measured
-			 * part; prints were made inside it. */
-			for (uint32_t i = 0; i < s->nsends; i++)
-				s->sends[i].offset += delta;
-			for (uint32_t i = 0; before > 0 && i < s->nprints; i++)
-				s->prints[i].offset = (int64_t)llround(
-					(double)s->prints[i].offset *
-					(double)(before + delta) /
-					(double)before);
-			s->dur += delta;
-			s->meas_ps = kept;
-		}
-		if (why && raw != s->dur) {
-			w->corrected = why;
-			w->raw_duration = raw;
-		}
+	const char *name = w->name ? w->name : "";
+	size_t nl = strlen(name) + 1, text = 0;
+	for (uint32_t i = 0; i < w->nprints; i++)
+		text += w->prints[i].len;
+	size_t sz = w->nwaits * sizeof *w->waits +
+		    w->nsends * sizeof *w->sends +
+		    w->nprints * sizeof *w->prints +
+		    w->nmarkers * sizeof *w->markers + text + nl;
+	char *m = malloc(sz ? sz : 1), *q = m;
+	if (!m)
+		emu_fatal("out of memory recording the trace");
+	if (r->npend == r->cpend) {
+		uint32_t c = r->cpend ? 2 * r->cpend : 8;
+		emu_pending *n = realloc(r->pend, c * sizeof *n);
+		if (!n)
+			emu_fatal("out of memory recording the trace");
+		r->pend = n;
+		r->cpend = c;
 	}
-	return emu_region_name(g);
+	emu_pending *p = &r->pend[r->npend++];
+	memset(p, 0, sizeof *p);
+	p->w = *w;
+	p->mem = m;
+#define COPY(field, n)                                                   \
+	do {                                                             \
+		size_t b_ = (n) * sizeof *w->field;                      \
+		if (b_)                                                  \
+			memcpy(q, w->field, b_);                         \
+		p->w.field = (void *)q;                                  \
+		q += b_;                                                 \
+	} while (0)
+	COPY(sends, w->nsends);
+	COPY(prints, w->nprints);
+	COPY(waits, w->nwaits);
+	COPY(markers, w->nmarkers);
+#undef COPY
+	for (uint32_t i = 0; i < w->nprints; i++) {
+		memcpy(q, w->prints[i].text, w->prints[i].len);
+		((sibt_print *)p->w.prints)[i].text = q;
+		q += w->prints[i].len;
+	}
+	memcpy(q, name, nl);
+	p->w.name = q;
+	p->g = g;
+	p->span = s->span;
+	p->meas_ps = s->meas_ps;
+	p->wall_ps = s->wall_ps;
+	p->measured = s->measured && judging();
+	if (r->npend > PEND_MAX)
+		flush_pending(r, 0);
 }
 
 static void write_seb(emu_rank *r)
 {
 	emu_seb *s = &r->seb;
+	emu_region *g = emu_region_get(s->site_begin, s->site_end);
+	int measured = s->measured && judging();
 	sibt_seb w;
 
 	memset(&w, 0, sizeof w);
-	w.region = settle(r, &w);
 	w.pe = (uint32_t)r->world;
 	w.name = s->owned_name ? s->owned_name : s->name;
 	w.duration = s->dur;
@@ -187,10 +301,18 @@ static void write_seb(emu_rank *r)
 	w.prints = s->prints;
 	w.nmarkers = s->nmarkers;
 	w.markers = s->markers;
-	if (sibt_writer_add(emu.writer, &w, NULL) != SIBT_OK)
-		emu_fatal("cannot write the trace %s: %s", emu.trace_path,
-			  sibt_writer_errmsg(emu.writer));
-	r->nsebs++;
+	if (measured)
+		emu_region_add(g, &s->span);
+	if (r->npend)
+		flush_pending(r, 0);
+	if (r->npend || (measured && !emu_region_judged(g))) {
+		defer(r, &w, g);
+	} else {
+		if (measured)
+			settle(&w, g, &s->span, s->meas_ps, s->wall_ps);
+		w.region = emu_region_name(g);
+		add(r, &w);
+	}
 	for (uint32_t i = 0; i < s->nprints; i++)
 		free((void *)s->prints[i].text);
 	free(s->owned_name);
@@ -199,6 +321,7 @@ static void write_seb(emu_rank *r)
 	s->measured = 0;
 	s->meas_ps = s->wall_ps = 0;
 	memset(&s->span, 0, sizeof s->span);
+	r->nsebs++;
 }
 
 void emu_rec_leave(emu_rank *r, const char *call)
@@ -225,6 +348,10 @@ void emu_rec_leave(emu_rank *r, const char *call)
 	s->cnext_markers = cm;
 	s->nnext_markers = 0;
 	s->start_vt = end > s->cons_vt ? end : s->cons_vt;
+	/* A corrected SEB ends earlier than the time the program may have
+	 * read during it: virtual time never goes back. */
+	if (s->start_vt < s->vt_seen)
+		s->start_vt = s->vt_seen;
 	s->cons_vt = 0;
 	s->dur = 0;
 	s->name = call;
@@ -244,6 +371,10 @@ void emu_rec_step(emu_rank *r, const char *name, int64_t ps)
 void emu_rec_final(emu_rank *r)
 {
 	write_seb(r);
+	flush_pending(r, 1);
+	free(r->pend);
+	r->pend = NULL;
+	r->npend = r->cpend = 0;
 	r->seb.nwaits = r->seb.nmarkers = 0;
 	r->in_call = 0;
 	if (sibt_writer_flush_pe(emu.writer, (uint32_t)r->world) != SIBT_OK)
@@ -277,6 +408,8 @@ int64_t emu_rec_vtime(emu_rank *r)
 	int64_t t = r->seb.start_vt + r->seb.dur;
 	if (!r->in_call && r->state == RS_RUNNING)
 		t += scale(emu_now_ns() - r->resume.wall);
+	if (t > r->seb.vt_seen)
+		r->seb.vt_seen = t;
 	return t;
 }
 
@@ -327,6 +460,11 @@ void emu_rec_measured(emu_rank *r, int64_t ns)
 void emu_rec_free(emu_rank *r)
 {
 	emu_seb *s = &r->seb;
+	for (uint32_t i = 0; i < r->npend; i++)
+		free(r->pend[i].mem);
+	free(r->pend);
+	r->pend = NULL;
+	r->npend = r->cpend = 0;
 	for (uint32_t i = 0; i < s->nprints; i++)
 		free((void *)s->prints[i].text);
 	free(s->owned_name);

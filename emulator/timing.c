@@ -7,22 +7,22 @@
  * processes, the hypervisor) and where the clocks themselves cost time.
  * With --timing corrected (the default):
  *
- *   - the SEB is timed with CLOCK_MONOTONIC (a vDSO read, ~30 ns, so the
- *     clock costs the SEB nothing measurable) inside a pair of reads of
- *     the thread's CPU clock (a system call, ~1.3 us on a virtual machine:
- *     outside the interval that is kept);
+ *   - the SEB is timed with CLOCK_MONOTONIC (a vDSO read, ~30 ns) inside a
+ *     pair of readings of the thread's CPU clock and page faults (system
+ *     calls, ~1.3 us each on a virtual machine: outside the interval);
  *   - when wall time exceeds CPU time by more than 2 us + 1/32 of it, the
- *     thread was off its core (preempted, or its virtual CPU descheduled
- *     with steal accounting): the CPU time is kept, less the cost of one
- *     CPU-clock read, and the SEB is marked corrected ("off-cpu");
- *   - every SEB's kept time goes into a histogram of its code region (the
- *     pair of call sites where it began and ended) in this process.  Once
- *     a region has 64 samples, an SEB of it that lies above the region's
- *     fence -- in log2 space, q75 + 3 * max(q75 - q25, 0.1), Tukey's far
- *     out rule on a log scale -- and more than 1 us above its median is
- *     replaced by the median ("outlier").  A region with more than 2% of
- *     its samples above the fence varies by nature (a data-dependent
- *     loop, a second mode) and is left alone.
+ *     thread was off its core: the CPU time is kept ("off-cpu");
+ *   - every SEB's time goes into the histograms of its code region (the
+ *     pair of call sites where it began and ended) in this process: all
+ *     samples, and the clean ones (no page fault, not off its core).
+ *     From 64 samples on (clean ones when there are 64), an SEB above the
+ *     region's fence -- in log2, q50 + 6 * max(q50 - q25, 0.05), and at
+ *     least 1 us above the median -- is replaced by the median
+ *     ("outlier"), unless more than 10% of the region lies above its
+ *     fence (it varies by nature); an SEB that page-faulted and is longer
+ *     than the median is replaced by it ("page-faults") from 8 samples
+ *     on, and without them loses the faults' cost measured at start;
+ *   - record.c holds an SEB back until its region can be judged.
  *
  * docs/emulator.md ("Measured compute") gives the figures behind the
  * constants.  --timing raw keeps one clock (--clock) and no correction.
@@ -51,9 +51,9 @@
 #define BPO 32
 #define NBINS (1 + BPO * 40)
 #define WARM 64             /* samples before a region is judged */
+#define MIN_MEDIAN 8        /* samples for a median (evidence only) */
 #define REFIT 4096          /* refit every REFIT samples after 4096 */
-#define FAR 4.0             /* fence: q50 + FAR * (q50 - q25), log2 */
-#define NEAR 2.0            /* the same, for SEBs that were off-CPU */
+#define FAR 6.0             /* fence: q50 + FAR * (q50 - q25), log2 */
 #define MIN_SPREAD 0.05     /* floor of q50 - q25 (log2; x 1.035) */
 #define MIN_EXCESS 1000     /* ns above the median */
 #define MAX_ABOVE 0.10      /* more above the fence: varies by nature */
@@ -63,9 +63,9 @@ struct emu_region {
 	const void *b, *e;
 	uint64_t n, next_fit;   /* samples, clean ones */
 	uint64_t nclean;
-	int state;              /* 0 warming up, 1 judged, 2 varies */
-	int64_t med, fence;     /* ns: median, far fence */
-	int64_t near;           /* ns: fence for SEBs that page-faulted */
+	int state;              /* 0 warming up, 1 judged, 2 varies, 3 a
+	                           median only (fewer than WARM samples) */
+	int64_t med, fence;     /* ns: median, fence */
 	char *name;
 	uint32_t *hist;         /* every sample */
 	uint32_t *clean;        /* those without evidence of disturbance */
@@ -380,45 +380,54 @@ static void fit(emu_region *g)
 	double spread = l50 - l25;
 	if (spread < MIN_SPREAD)
 		spread = MIN_SPREAD;
-	double l0 = l50 < 0 ? 0 : l50;
-	double lf = l0 + FAR * spread, ln = l0 + NEAR * spread;
+	double lf = (l50 < 0 ? 0 : l50) + FAR * spread;
 	g->fence = lf > 62 ? INT64_MAX : (int64_t)exp2(lf);
 	if (g->fence < g->med + MIN_EXCESS)
 		g->fence = g->med + MIN_EXCESS;
-	g->near = ln > 62 ? INT64_MAX : (int64_t)exp2(ln);
-	if (g->near < g->med + MIN_EXCESS)
-		g->near = g->med + MIN_EXCESS;
 	uint64_t above = 0;
 	for (int k = bin_of(g->fence) + 1; k < NBINS; k++)
 		above += h[k];
-	g->state = (double)above > MAX_ABOVE * (double)n ? 2 : 1;
+	g->state = g->n < WARM ? 3 :
+		   (double)above > MAX_ABOVE * (double)n ? 2 : 1;
 	if (getenv("SIBYL_TIMING_DEBUG"))
-		fprintf(stderr, "fit %p>%p n=%" PRIu64 "/%" PRIu64 " med=%" PRId64
-			" fence=%" PRId64 " near=%" PRId64 " above=%" PRIu64
-			" state=%d\n", g->b, g->e, g->nclean, g->n, g->med, g->fence,
-			g->near, above, g->state);
-	g->next_fit = g->n < REFIT ? 2 * g->n : g->n + REFIT;
+		fprintf(stderr, "sibyl: region %p > %p: %" PRIu64 " samples "
+			"(%" PRIu64 " clean), median %" PRId64 " ns, fence %"
+			PRId64 " ns, %" PRIu64 " above, state %d\n", g->b,
+			g->e, g->n, g->nclean, g->med, g->fence, above,
+			g->state);
+	g->next_fit = g->n < WARM ? WARM : g->n < REFIT ? 2 * g->n :
+		      g->n + REFIT;
 }
 
-int64_t emu_region_observe(emu_region *g, const emu_span *sp,
-			   uint32_t *why)
+void emu_region_add(emu_region *g, const emu_span *sp)
+{
+	if (!g)
+		return;
+	int k = bin_of(sp->kept);
+	g->hist[k]++;
+	g->n++;
+	if (!sp->ev) {
+		g->clean[k]++;
+		g->nclean++;
+	}
+	if (g->n >= g->next_fit)
+		fit(g);
+}
+
+int emu_region_judged(const emu_region *g)
+{
+	return g && g->state != 0;
+}
+
+int64_t emu_region_decide(emu_region *g, const emu_span *sp, uint32_t *why)
 {
 	int64_t ns = sp->kept;
 
 	*why = sp->ev & EMU_EV_OFFCPU ? SIBT_CORR_OFFCPU : 0;
-	if (g) {
-		int k = bin_of(ns);
-		g->hist[k]++;
-		g->n++;
-		if (!sp->ev) {
-			g->clean[k]++;
-			g->nclean++;
-		}
-		if (g->n >= g->next_fit)
-			fit(g);
-	}
+	if (g && g->state == 0 && g->n >= MIN_MEDIAN)
+		fit(g);         /* a median from what there is */
 	if (!g || g->state == 0) {
-		/* No statistics yet: take out the faults' typical cost. */
+		/* No statistics: take out the faults' typical cost. */
 		if (sp->faults) {
 			*why = SIBT_CORR_FAULTS;
 			return emu_span_fallback(sp);
@@ -432,18 +441,17 @@ int64_t emu_region_observe(emu_region *g, const emu_span *sp,
 		*why = SIBT_CORR_FAULTS;
 		return g->med;
 	}
-	if ((sp->ev & EMU_EV_OFFCPU) && ns > g->near) {
-		/* Its CPU time is not to be trusted either. */
-		*why = SIBT_CORR_OFFCPU;
-		return g->med;
-	}
-	if (g->state == 2)
-		return ns;
-	if (ns > g->fence) {
+	if ((sp->ev & EMU_EV_OFFCPU) && ns > g->fence) {
+		/* Off its core, and its CPU time far out too: that time
+		 * also holds what the hypervisor took (guests without
+		 * steal accounting charge it to the running thread). */
 		*why = SIBT_CORR_OUTLIER;
 		return g->med;
 	}
-	return ns;
+	if (g->state != 1 || ns <= g->fence)
+		return ns;
+	*why = SIBT_CORR_OUTLIER;
+	return g->med;
 }
 
 /* -------------------------------------------------------------- names */
@@ -476,6 +484,8 @@ static int dw_name(const void *a, char *buf, size_t len)
 	if (!m)
 		return -1;
 	const char *fn = dwfl_module_addrname(m, addr);
+	if (fn && strcmp(fn, "sibyl_user_main") == 0)
+		fn = "main";    /* sibylcc renames it */
 	Dwfl_Line *ln = dwfl_module_getsrc(m, addr);
 	int line = 0;
 	const char *file = ln ? dwfl_lineinfo(ln, NULL, &line, NULL, NULL,
@@ -500,10 +510,6 @@ static int dw_name(const void *a, char *buf, size_t len)
 
 static void name_site(const void *a, char *buf, size_t len)
 {
-	if (!a) {
-		snprintf(buf, len, "-");
-		return;
-	}
 #ifdef HAVE_LIBDW
 	if (dw_name(a, buf, len) == 0)
 		return;
@@ -515,8 +521,9 @@ static void name_site(const void *a, char *buf, size_t len)
 		base = base ? base + 1 : di.dli_fname;
 		if (di.dli_sname)
 			snprintf(buf, len, "%s+0x%" PRIxPTR " (%s)",
-				 di.dli_sname, pc - (uintptr_t)di.dli_saddr,
-				 base);
+				 strcmp(di.dli_sname, "sibyl_user_main") ?
+				 di.dli_sname : "main",
+				 pc - (uintptr_t)di.dli_saddr, base);
 		else
 			snprintf(buf, len, "%s+0x%" PRIxPTR, base,
 				 pc - (uintptr_t)di.dli_fbase);
@@ -549,7 +556,10 @@ static const char *site_name(const void *a)
 static void resolve(void *arg)
 {
 	emu_region *g = arg;
-	const char *b = site_name(g->b), *e = site_name(g->e);
+	/* The first SEB of a rank begins at its start; the last one of a
+	 * rank that left main without MPI_Finalize ends at its exit. */
+	const char *b = g->b ? site_name(g->b) : "start";
+	const char *e = g->e ? site_name(g->e) : "exit";
 	size_t n = strlen(b) + strlen(e) + 4;
 	if (!(g->name = malloc(n)))
 		emu_fatal("out of memory");

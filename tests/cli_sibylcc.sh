@@ -30,10 +30,12 @@ LIB="$T/lib dir"
 fake() { SIBYLCC_CC="$T/fakecc" SIBYLCC_INCDIR="$INC" SIBYLCC_LIBDIR="$LIB" \
 	SIBYLCC_PRIVATIZE=no "$SIBYLCC" "$@"; }
 
-# The sanitizer flags of a sanitized build follow the compile flags.
+# The sanitizer flags of a sanitized build follow the compile flags, and
+# -g1 (line tables for the trace's code regions) precedes them unless the
+# command has a -g option.
 SAN=$(SIBYLCC_PRIVATIZE=no "$SIBYLCC" -showme:compile |
-	sed 's/^.* -Dmain=sibyl_user_main//')
-CF="-Dmain=sibyl_user_main$SAN"   # for the -show lines
+	sed 's/^.* -Dmain=sibyl_user_main -g1//')
+CF="-Dmain=sibyl_user_main -g1$SAN"   # for the -show lines
 
 # expect_args WORD...: the fake compiler got exactly these words.
 expect_args() {
@@ -68,7 +70,7 @@ expect_args_start() {
 expect_ok fake -O2 "a b.c" -o "it's me" '-DMSG="x y"' 'new
 line' -lfoo
 # shellcheck disable=SC2086
-set -- -I"$INC" -Dmain=sibyl_user_main $SAN -O2 "a b.c" -o "it's me" \
+set -- -I"$INC" -Dmain=sibyl_user_main -g1 $SAN -O2 "a b.c" -o "it's me" \
 	'-DMSG="x y"' 'new
 line' -lfoo -L"$LIB" -lsibyl-emu
 expect_args_start "$@"
@@ -79,7 +81,7 @@ checks=$((checks + 1))
 for opt in -c -S -E -M -MM; do
 	expect_ok fake "$opt" x.c
 	# shellcheck disable=SC2086
-	expect_args -I"$INC" -Dmain=sibyl_user_main $SAN "$opt" x.c
+	expect_args -I"$INC" -Dmain=sibyl_user_main -g1 $SAN "$opt" x.c
 done
 # The argument of -o, -MF, ... is not an input file.
 expect_ok fake -o out -MF deps -v
@@ -91,7 +93,7 @@ expect_args -dumpversion
 # Standard input is an input.
 expect_ok fake -x c -c -
 # shellcheck disable=SC2086
-expect_args -I"$INC" -Dmain=sibyl_user_main $SAN -x c -c -
+expect_args -I"$INC" -Dmain=sibyl_user_main -g1 $SAN -x c -c -
 
 # ----------------------------------------------------------------- -show
 rm -f "$ARGS"
@@ -107,7 +109,13 @@ checks=$((checks + 1))
 cmd=$(cat "$T/out")
 eval "$cmd"
 # shellcheck disable=SC2086
-expect_args -I"$INC" -Dmain=sibyl_user_main $SAN -c "a b.c" "it's"
+expect_args -I"$INC" -Dmain=sibyl_user_main -g1 $SAN -c "a b.c" "it's"
+# A -g option of the command replaces the -g1.
+for g in -g -g3 -g0; do
+	expect_ok fake "$g" -c x.c
+	# shellcheck disable=SC2086
+	expect_args -I"$INC" -Dmain=sibyl_user_main $SAN "$g" -c x.c
+done
 expect_ok fake -showme:compile
 expect_line_out "'-I$INC' $CF"
 expect_ok fake -showme:link
@@ -123,7 +131,7 @@ expect_exit 1 fake -showme:nonsense
 # line of its own (every word preceded by '|') and, given -c and -o,
 # writes a real object there (an empty one compiled by the real compiler:
 # it has a .data and a .bss for objcopy to rename).
-PCF="-Dmain=sibyl_user_main -fno-common$SAN"
+PCF="-Dmain=sibyl_user_main -fno-common -g1$SAN"
 # (The pattern matches sibylcc's text, not a variable of ours.)
 # shellcheck disable=SC2016
 OBJCOPY=$(sed -n 's/^sibyl_objcopy="${SIBYLCC_OBJCOPY:-\(.*\)}"$/\1/p' \
@@ -156,7 +164,7 @@ export LOG EMPTY_O
 pfake() { SIBYLCC_CC="$T/logcc" SIBYLCC_INCDIR="$INC" SIBYLCC_LIBDIR="$LIB" \
 	"$SIBYLCC" "$@"; }
 S=$(for w in $SAN; do printf '|%s' "$w"; done)
-CW="|-I$INC|-Dmain=sibyl_user_main|-fno-common$S"  # logged compile flags
+CW="|-I$INC|-Dmain=sibyl_user_main|-fno-common|-g1$S"  # logged compile flags
 
 # expect_log LINE...: the fake compiler ran exactly these commands, with
 # the temporary directory written TMP.

@@ -122,10 +122,14 @@ def main():
             row("thread creation", "%.0f ns" % j["create_ns"])
         # Message rate.
         for np, where in ((1, "same process"), (2, "two processes")):
-            for opts, how in (([], "--clock cpu (default)"),
-                              (["--clock", "wall"], "--clock wall"),
-                              (["--clock", "wall", "--compression", "0"],
-                               "--clock wall --compression 0")):
+            for opts, how in (([], "--timing corrected (default)"),
+                              (["--timing", "raw"],
+                               "--timing raw (CPU clock)"),
+                              (["--timing", "raw", "--clock", "wall"],
+                               "--timing raw --clock wall"),
+                              (["--timing", "raw", "--clock", "wall",
+                                "--compression", "0"],
+                               "--timing raw --clock wall --compression 0")):
                 out, _, _ = emulate(args, tmp, progs["msgrate"], 2, np,
                                     ["200000" if np == 1 else "50000"],
                                     opts=opts)

@@ -1,0 +1,161 @@
+#!/usr/bin/env python3
+"""Measured compute on a shared machine: how stable are predictions?
+
+  bench/timing_bench.py [--build DIR] [--runs N] [--kn-ranks R]
+                        [--md-ranks R] [--loads LIST] [--timings LIST]
+                        [--markdown]
+
+Run from a build directory (or give --build).  For each program, each
+timing (`sibyl emulate --timing corrected`, the default, and `--timing
+raw`, Sibyl's behaviour before it corrected anything) and each load (0:
+the machine as it is; 2: two busy-loop processes, one per core, running
+alongside), the program is emulated --runs times (default 5) with
+measured compute (the default --cpu-factor 1) and each trace simulated
+on the default machine.  Programs:
+
+  kneighbor   the README demo: examples/kneighbor.c, 4,096 ranks on 2
+              processes, 1 KiB, 5 iterations, k = 2, 100 us of compute
+              per iteration (declared under sibylcc: what remains
+              measured is everything else the program does)
+  md          the MD proxy examples/md.c, 32,768 ranks on 2 processes,
+              its forces and FFTs executed (not declared), 4 atoms per
+              patch, 5 steps
+
+Printed per (program, timing, load): the predictions (ms), their spread
+((max - min) / median), the busy max/mean over the ranks other than rank
+0 (whose final gather makes it legitimately busier; the worst run), the
+corrected SEBs (median over the runs) and the emulation's wall time
+(median).  The last line per program compares each loaded median
+prediction with the unloaded one of the same timing.
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SRC = os.path.dirname(HERE)
+ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1",
+           OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+           OMPI_MCA_rmaps_base_oversubscribe="1")
+
+
+def run(cmd, env=None, timeout=3600):
+    t0 = time.monotonic()
+    p = subprocess.run(cmd, env=env or ENV, capture_output=True, text=True,
+                       timeout=timeout)
+    wall = time.monotonic() - t0
+    if p.returncode != 0:
+        sys.exit("failed (%d): %s\n%s%s" % (p.returncode, " ".join(cmd),
+                                             p.stdout[-2000:],
+                                             p.stderr[-2000:]))
+    return p.stdout + p.stderr, wall
+
+
+def busy_loops(n):
+    return [subprocess.Popen(["sh", "-c", "while :; do :; done"])
+            for _ in range(n)]
+
+
+def stop(procs):
+    for p in procs:
+        p.kill()
+        p.wait()
+
+
+def measure(args, tmp, prog, ranks, pargs, timing):
+    sibyl = os.path.join(args.build, "sibyl")
+    trace = os.path.join(tmp, "t.trace")
+    _, wall = run([sibyl, "emulate", "-q", "--timing", timing, "--ranks",
+                   str(ranks), "-np", "2", "-o", trace, "--force", "--",
+                   prog] + pargs)
+    sim = os.path.join(tmp, "t.sim")
+    run([sibyl, "sim", "-q", trace, "-o", sim, "--force"])
+    with open(os.path.join(sim, "summary.json")) as f:
+        pred = json.load(f)["predicted_time_ps"] / 1e9
+    # Busy time per PE and corrected SEBs, from the trace itself.
+    p = subprocess.Popen([sibyl, "trace", "dump", "--json", trace],
+                         stdout=subprocess.PIPE, text=True, env=ENV)
+    busy = {}
+    corrected = 0
+    for line in p.stdout:
+        s = json.loads(line)
+        busy[s["pe"]] = busy.get(s["pe"], 0) + s["duration_ps"]
+        corrected += "corrected" in s
+    p.wait()
+    rest = [v for k, v in busy.items() if k != 0]
+    return pred, max(rest) / statistics.mean(rest), corrected, wall
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--build", default=".")
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--kn-ranks", type=int, default=4096)
+    ap.add_argument("--md-ranks", type=int, default=32768)
+    ap.add_argument("--loads", default="0,2")
+    ap.add_argument("--timings", default="raw,corrected")
+    ap.add_argument("--programs", default="kneighbor,md")
+    ap.add_argument("--markdown", action="store_true")
+    args = ap.parse_args()
+    args.build = os.path.abspath(args.build)
+    loads = [int(x) for x in args.loads.split(",")]
+    timings = args.timings.split(",")
+    tmp = tempfile.mkdtemp(prefix="sibyl-timing-")
+    env = dict(ENV, SIBYLCC_INCDIR=os.path.join(SRC, "emulator", "include"),
+               SIBYLCC_LIBDIR=args.build)
+    cc = os.path.join(args.build, "emulator", "sibylcc")
+    progs = {
+        "kneighbor": ("kneighbor.c", args.kn_ranks,
+                      ["1024", "5", "2", "100"]),
+        "md": ("md.c", args.md_ranks, ["-a", "4", "-s", "5"]),
+    }
+    rows = []
+    try:
+        for name in args.programs.split(","):
+            src, ranks, pargs = progs[name]
+            exe = os.path.join(tmp, name)
+            run([cc, "-O2", os.path.join(SRC, "examples", src), "-o", exe],
+                env=env)
+            base = {}
+            for timing in timings:
+                for load in loads:
+                    hogs = busy_loops(load)
+                    try:
+                        res = [measure(args, tmp, exe, ranks, pargs, timing)
+                               for _ in range(args.runs)]
+                    finally:
+                        stop(hogs)
+                    preds = [r[0] for r in res]
+                    med = statistics.median(preds)
+                    if load == 0:
+                        base[timing] = med
+                    row = (name, ranks, timing, load,
+                           " ".join("%.3f" % p for p in preds),
+                           "%.1f%%" % (100 * (max(preds) - min(preds)) / med),
+                           "%.2f" % max(r[1] for r in res),
+                           "%d" % statistics.median(r[2] for r in res),
+                           "%.1f s" % statistics.median(r[3] for r in res),
+                           "%+.1f%%" % (100 * (med / base[timing] - 1))
+                           if timing in base and load else "")
+                    rows.append(row)
+                    print("%-9s %6d %-9s load %d  ms: %s  spread %s  "
+                          "busy max/mean %s  corrected %s  wall %s  %s"
+                          % row, flush=True)
+    finally:
+        subprocess.run(["rm", "-rf", tmp])
+    if args.markdown:
+        print("\n| program | ranks | timing | busy loops | predictions (ms) "
+              "| spread | busy max/mean (ranks > 0) | corrected SEBs | "
+              "emulation | vs. no load |")
+        print("|---|---|---|---|---|---|---|---|---|---|")
+        for r in rows:
+            print("| " + " | ".join(str(x) for x in r) + " |")
+
+
+if __name__ == "__main__":
+    main()

@@ -251,7 +251,9 @@ void emu_timing_end(emu_rank *r, emu_span *sp);
 emu_region *emu_region_get(const void *b, const void *e);
 /* Add an SEB's span to its region's statistics (g may be NULL). */
 void emu_region_add(emu_region *g, const emu_span *sp);
-/* 1 once the region has the samples to judge its SEBs. */
+/* How many regions have the samples to be judged (grows). */
+uint64_t emu_regions_judged(void);
+/* 1 once the region has the samples to judge its SEBs fully (64). */
 int emu_region_judged(const emu_region *g);
 /* The time to keep for the span (ns), with the reason it differs from
  * the wall time in *why (SIBT_CORR_*, 0 when it does not). */
@@ -335,6 +337,8 @@ uint64_t emu_rec_send(emu_rank *r, int32_t dst, int32_t tag, uint64_t size);
 int64_t emu_rec_vtime(emu_rank *r);
 /* The last SEB, at MPI_Finalize (no new one begins). */
 void emu_rec_final(emu_rank *r);
+/* Write the SEBs still held back (every rank has ended). */
+void emu_rec_settle_all(void);
 /* Inside a call: the ended SEB is written and a new one (named `name',
  * lasting `ps', waiting for what was consumed so far) ends at once --
  * collectives cut one per round, so what a round sends depends on what

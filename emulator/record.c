@@ -42,11 +42,16 @@ static int64_t scale(int64_t ns)
 		}                                                        \
 	} while (0)
 
+/* stdout's buffer, touched before any rank runs: the page faults of its
+ * first use would land in the SEB that prints first. */
+static char out_buf[1 << 16];
+
 int emu_rec_open(char *err, size_t errlen)
 {
 	/* stdout is written at the ranks' MPI calls (emu_rec_enter), never
 	 * inside an SEB: fully buffered, whatever it is connected to. */
-	setvbuf(stdout, NULL, _IOFBF, 1 << 16);
+	memset(out_buf, 0, sizeof out_buf);
+	setvbuf(stdout, out_buf, _IOFBF, sizeof out_buf);
 	sibt_writer_opts o;
 	const char *v;
 	char line[8][160];
@@ -164,6 +169,41 @@ typedef struct emu_pending {
 	int64_t meas_ps, wall_ps;
 	uint8_t measured;
 } emu_pending;
+
+/* Ranks that ended with SEBs still pending: their PE is flushed once the
+ * SEBs are written (retry_parked, emu_rec_settle_all). */
+static emu_rank **parked;
+static uint32_t nparked, cparked;
+static uint64_t judged_seen;    /* emu_regions_judged() at the last retry */
+
+static void flush_pending(emu_rank *r, int all);
+
+static void flush_pe(emu_rank *r)
+{
+	if (sibt_writer_flush_pe(emu.writer, (uint32_t)r->world) != SIBT_OK)
+		emu_fatal("cannot write the trace %s: %s", emu.trace_path,
+			  sibt_writer_errmsg(emu.writer));
+}
+
+/* Write what the parked ranks can now write. */
+static void retry_parked(void)
+{
+	uint32_t j = 0;
+	judged_seen = emu_regions_judged();
+	for (uint32_t i = 0; i < nparked; i++) {
+		emu_rank *r = parked[i];
+		flush_pending(r, 0);
+		if (r->npend) {
+			parked[j++] = r;
+			continue;
+		}
+		free(r->pend);
+		r->pend = NULL;
+		r->cpend = 0;
+		flush_pe(r);
+	}
+	nparked = j;
+}
 
 static int judging(void)
 {
@@ -303,6 +343,8 @@ static void write_seb(emu_rank *r)
 	w.markers = s->markers;
 	if (measured)
 		emu_region_add(g, &s->span);
+	if (nparked && emu_regions_judged() != judged_seen)
+		retry_parked();
 	if (r->npend)
 		flush_pending(r, 0);
 	if (r->npend || (measured && !emu_region_judged(g))) {
@@ -371,15 +413,39 @@ void emu_rec_step(emu_rank *r, const char *name, int64_t ps)
 void emu_rec_final(emu_rank *r)
 {
 	write_seb(r);
-	flush_pending(r, 1);
-	free(r->pend);
-	r->pend = NULL;
-	r->npend = r->cpend = 0;
 	r->seb.nwaits = r->seb.nmarkers = 0;
 	r->in_call = 0;
-	if (sibt_writer_flush_pe(emu.writer, (uint32_t)r->world) != SIBT_OK)
-		emu_fatal("cannot write the trace %s: %s", emu.trace_path,
-			  sibt_writer_errmsg(emu.writer));
+	if (r->npend) {
+		/* Its last SEBs wait for their regions, like the others. */
+		if (nparked == cparked) {
+			uint32_t c = cparked ? 2 * cparked : 64;
+			emu_rank **p = realloc(parked, c * sizeof *p);
+			if (!p)
+				emu_fatal("out of memory recording the trace");
+			parked = p;
+			cparked = c;
+		}
+		parked[nparked++] = r;
+		return;
+	}
+	free(r->pend);
+	r->pend = NULL;
+	r->cpend = 0;
+	flush_pe(r);
+}
+
+void emu_rec_settle_all(void)
+{
+	for (uint32_t i = 0; i < nparked; i++) {
+		flush_pending(parked[i], 1);
+		free(parked[i]->pend);
+		parked[i]->pend = NULL;
+		parked[i]->cpend = 0;
+		flush_pe(parked[i]);
+	}
+	free(parked);
+	parked = NULL;
+	nparked = cparked = 0;
 }
 
 void emu_rec_consume(emu_rank *r, sibt_msgid id, int64_t vt)

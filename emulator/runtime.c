@@ -645,6 +645,7 @@ int main(int argc, char **argv)
 	schedule();
 
 	/* Every rank of every process has finished. */
+	emu_rec_settle_all();
 	unsigned long leaks = emu_p2p_report_leaks(REPORT_LIMIT);
 	int code = 0;
 	for (uint32_t i = 0; i < emu.count; i++) {

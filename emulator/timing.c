@@ -83,6 +83,7 @@ static struct {
 	size_t scap, sn;
 	int64_t cpu_read_ns;    /* cost of one CPU-clock read */
 	int64_t fault_ns;       /* CPU time of one page fault */
+	uint64_t judged;        /* regions with WARM samples */
 #ifdef HAVE_LIBDW
 	Dwfl *dwfl;
 	int dwfl_failed;
@@ -399,13 +400,19 @@ static void fit(emu_region *g)
 		      g->n + REFIT;
 }
 
+uint64_t emu_regions_judged(void)
+{
+	return T.judged;
+}
+
 void emu_region_add(emu_region *g, const emu_span *sp)
 {
 	if (!g)
 		return;
 	int k = bin_of(sp->kept);
 	g->hist[k]++;
-	g->n++;
+	if (++g->n == WARM)
+		T.judged++;
 	if (!sp->ev) {
 		g->clean[k]++;
 		g->nclean++;
@@ -416,7 +423,7 @@ void emu_region_add(emu_region *g, const emu_span *sp)
 
 int emu_region_judged(const emu_region *g)
 {
-	return g && g->state != 0;
+	return g && g->n >= WARM;
 }
 
 int64_t emu_region_decide(emu_region *g, const emu_span *sp, uint32_t *why)

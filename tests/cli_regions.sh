@@ -1,9 +1,12 @@
 # cli_regions.sh -- code regions (trace format 1.1): `sibyl trace stats
-# --regions' and the corrections in `sibyl trace stats'.
+# --regions', the corrections in `sibyl trace stats', and the region:
+# replacement rules of `sibyl sim'.
 #
 # The traces are written with tests/data/mktrace.py from descriptions
-# made here, so every expected value is computed in this test,
-# independently from `sibyl trace dump --json'.
+# made here, so every expected value is computed in this test: the
+# statistics independently from `sibyl trace dump --json', the predicted
+# times from the documented semantics (docs/machine.md section 6,
+# fastsim/SEMANTICS.md section 4).
 . "$SIBYL_SRCDIR/tests/lib.sh"
 . "$SIBYL_SRCDIR/tests/simlib.sh"
 
@@ -242,5 +245,141 @@ assert j["corrections"]["sebs"] == 0, j
 expect_ok "$SIBYL" trace stats -q "$T/ring.trace"
 checks=$((checks + 1))
 ! grep -q '^corrected' "$T/out" || fail "a corrected line without corrections"
+
+# ----------------------------------------------------- region: rules
+# One PE: the run lasts the sum of its SEBs.  SEB i lasts 2^i ns, so the
+# predicted time tells exactly which SEBs a rule changed.
+A='main~(k.c:10)~>~main~(k.c:20)'
+B='main~(k.c:20)~>~main~(k.c:10)'
+S='solve+0x1f~(app)~>~main~(k.c:10)'
+F='-~>~main~(k.c:10)'
+cat >"$T/one.txt" <<EOF
+npes 1
+window 4
+0 init   1000 r:$F
+0 compute 2000 r:$A
+0 compute 4000 r:$B
+0 solve   8000 r:$S c:outlier:9000
+0 io     16000
+0 compute 32000 r:$A
+0 compute 64000 r:$B
+0 solve  128000 r:$S
+0 io     256000
+0 compute 512000 r:$A
+EOF
+craft one <"$T/one.txt"
+ALL=1023000
+expect_time $ALL "no rules" one
+
+# rule: an SEB of traced duration d in region REG named NAME; the first
+# matching rule wins.  Written out by hand, then checked by a model.
+expect_time $((ALL - 2000 - 32000 - 512000)) "one region, all of it" one \
+	-r 'region:main (k.c:10) > main (k.c:20)=0'
+expect_time $((ALL - 1000 - 4000 - 8000 - 64000 - 128000)) \
+	"regions ending at k.c:10" one -r 'region:*> main (k.c:10)=0'
+expect_time $((16000 + 256000 + 8 * 3000)) "every region" one \
+	-r 'region:*=3ns'
+expect_time $((1000 + 2000 + 4000 + 16000 + 256000 + 5 * 1000)) \
+	"cut-off, unquoted" one -r 'region:*>4ns=1ns'
+expect_time $((ALL - 4000 - 8000 - 64000 - 128000 + 4 * 500)) \
+	"cut-off, quoted" one -r 'region:"* > main (k.c:10)">3ns=500ps'
+expect_time $ALL "no region matches" one -r 'region:main (k.c:99)*=0'
+# seb: and region: rules in the order given.
+expect_time $((1000 + 5 * 5000 + 8000 + 16000 + 128000 + 256000)) \
+	"seb: first" one -r 'seb:compute=5ns; region:main (k.c:10) > *=0'
+expect_time $((1000 + 2 * 5000 + 8000 + 16000 + 128000 + 256000)) \
+	"region: first" one -r 'region:main (k.c:10) > *=0; seb:compute=5ns'
+expect_time $((1000 + 2 * 5000 + 8000 + 16000 + 128000 + 256000)) \
+	"region: from --replace before seb: from the configuration" one \
+	-r 'region:main (k.c:10) > *=0' --set 'replace.rules=seb:compute=5ns'
+# Not replaced: cpu.factor and scale: apply; replaced: they do not.
+expect_time $((2 * 7000 + (ALL - 8000 - 128000) / 2)) "with cpu.factor" \
+	one --cpu-factor 0.5 -r 'region:solve*=7ns'
+expect_time $((1000 + 3 * 9000 + 2 * (4000 + 64000) + 8000 + 16000 + 128000 + 256000)) \
+	"with scale:" one -r 'scale:compute=2; region:*(k.c:20)=9ns'
+# The rules in force are listed.
+expect_ok "$SIBYL" sim -o "$T/d.sim" "$T/one.trace" \
+	-r 'region:"* > main (k.c:10)">3ns=500ps'
+expect_grep "^  SEBs of code regions matching '\\* > main \\(k\\.c:10\\)' that take more than 3ns take 500ps \\(--replace\\)\$" \
+	"$T/d.sim/summary.txt"
+
+# The same cases, checked against a model of the documented rules.
+cat >"$T/model.py" <<'EOF'
+import fnmatch
+def total(path, rules, factor=1.0):
+    sebs = []
+    for line in open(path):
+        f = line.split()
+        if len(f) < 3 or not f[0].isdigit():
+            continue
+        reg = next((x[2:].replace("~", " ") for x in f[3:]
+                    if x.startswith("r:")), "")
+        sebs.append((f[1], reg, int(f[2])))
+    # rules: (kind, key, cut or None, dur); scale: (kind, name, f)
+    t = 0
+    for name, reg, d in sebs:
+        for r in rules:
+            if r[0] == "scale":
+                continue
+            hit = (r[1] == name if r[0] == "seb" else
+                   reg != "" and fnmatch.fnmatchcase(reg, r[1]))
+            if hit and (r[2] is None or d > r[2]):
+                t += r[3]
+                break
+        else:
+            sc = next((r[2] for r in rules
+                       if r[0] == "scale" and r[1] == name), 1)
+            t += round(d * sc * factor)
+    return t
+EOF
+model() { # RULES_PY [FACTOR]
+	python3 -c '
+import sys
+sys.path.insert(0, sys.argv[1])
+from model import total
+print(total(sys.argv[2], eval(sys.argv[3]), float(sys.argv[4])))
+' "$T" "$T/one.txt" "$1" "${2:-1}"
+}
+expect_time "$(model '[("region", "main (k.c:10) > main (k.c:20)", None, 0)]')" \
+	"model: one region" one -r 'region:main (k.c:10) > main (k.c:20)=0'
+expect_time "$(model '[("region", "*", 4000, 1000)]')" "model: cut-off" \
+	one -r 'region:*>4ns=1ns'
+expect_time "$(model '[("seb", "compute", None, 5000), ("region", "main (k.c:10) > *", None, 0)]')" \
+	"model: seb: first" one \
+	-r 'seb:compute=5ns; region:main (k.c:10) > *=0'
+expect_time "$(model '[("region", "solve*", None, 7000)]' 0.5)" \
+	"model: cpu.factor" one --cpu-factor 0.5 -r 'region:solve*=7ns'
+expect_time "$(model '[("scale", "compute", 2), ("region", "*(k.c:20)", None, 9000)]')" \
+	"model: scale:" one -r 'scale:compute=2; region:*(k.c:20)=9ns'
+
+# Offsets move with a replaced duration: PE 0's SEB (10 us, region A)
+# sends at 5 us; PE 1 waits for it, and the run ends when the message
+# arrives, at the offset + L + X(1000).  region:A=2us puts the send at
+# floor(5 * 2 / 10) = 1 us, region:A=4us at 2 us.
+cat >"$T/two.txt" <<EOF
+npes 2
+0 send 10000000 r:$A s:1:1000@5000000
+1 recv 0 w:0:0
+EOF
+craft two <"$T/two.txt"
+X=$(xfer 1000 1000000000)
+NET="--set net.latency=8us --set net.bandwidth=1GB/s"
+expect_time $((5000000 + 8000000 + X)) "offset, no rule" two $NET
+expect_time $((1000000 + 8000000 + X)) "offset, region rule" two $NET \
+	-r 'region:main*=2us'
+expect_time $((2000000 + 8000000 + X)) "offset, region rule" two $NET \
+	-r 'region:main*=4us'
+
+# Errors name the rule and what is wrong.
+expect_exit 2 "$SIBYL" sim -o "$T/e.sim" "$T/one.trace" -r 'region:=1ms'
+expect_grep "rule 'region:=1ms': the region pattern is empty" "$T/err"
+expect_exit 2 "$SIBYL" sim -o "$T/e.sim" "$T/one.trace" \
+	-r 'region:"main (k.c:10) > *=1ms'
+expect_grep 'the quoted region pattern has no closing quote' "$T/err"
+expect_exit 2 "$SIBYL" sim -o "$T/e.sim" "$T/one.trace" -r 'region:main'
+expect_grep 'expected region:PATTERN=DUR or region:PATTERN>CUT=DUR' "$T/err"
+expect_exit 2 "$SIBYL" sim -o "$T/e.sim" "$T/one.trace" -r 'regio:x=1ms'
+expect_grep 'a rule starts with size>=, size=, seb:, region: or scale:' \
+	"$T/err"
 
 finish

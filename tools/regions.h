@@ -9,7 +9,7 @@
  * Quantiles are nearest-rank: the p-quantile of n durations is the
  * ceil(p*n)-th smallest (the median is the (n+1)/2-th, rounded down).
  * They are exact while the durations of at most `exact_limit' SEBs have
- * been kept (8 bytes each); past that, every region switches to a
+ * been kept (8 bytes each, up to 16 while the arrays double); past that, every region switches to a
  * histogram with 128 buckets per power of two (values below 128 ps are
  * counted exactly), and a quantile is the middle of its bucket, clamped
  * to the region's min and max: within 1/256 (0.4%) of the exact value.

@@ -159,13 +159,18 @@ static inline uint32_t fsim_core_of(const fsim_machine *m, uint32_t pe)
  *   size=S:NEW         messages of exactly S bytes get NEW bytes
  *   seb:NAME=DUR       SEBs named NAME take duration DUR
  *   seb:NAME>CUT=DUR   ... only when their traced duration exceeds CUT
+ *   region:PAT=DUR     SEBs whose code region matches the fnmatch(3)
+ *                      pattern PAT take duration DUR
+ *   region:PAT>CUT=DUR ... only when their traced duration exceeds CUT
  *   scale:NAME=F       durations of SEBs named NAME are multiplied by F
  *
  * Sizes and durations take units (4KiB, 1ms); F is a ratio (0.5, 3/4).
  * For a message size, exact rules are tried before cut-off rules, each
  * kind in the order given; the first match wins.  For an SEB, the first
- * seb: rule of its name that matches replaces the duration; otherwise the
- * duration is multiplied by its name's scale (if any) and by cpu.factor.
+ * seb: rule of its name or region: rule of its region that matches, in
+ * the order given, replaces the duration; otherwise the duration is
+ * multiplied by its name's scale (if any) and by cpu.factor.  An SEB
+ * without a region matches no region: rule.
  */
 typedef struct fsim_rules fsim_rules;
 
@@ -184,16 +189,29 @@ uint64_t fsim_rules_size(const fsim_rules *r, uint64_t size);
 
 /* What happens to the durations of SEBs with a given name. */
 typedef struct fsim_durrule {
-	int nrules;           /* number of seb: rules for this name */
+	int nrules;           /* number of seb: rules for this name (or
+	                         region: rules for this region) */
 	const netm_time *cut; /* per rule: traced duration must exceed it
 	                         (-1: any duration) */
 	const netm_time *dur; /* per rule: the new duration */
+	const uint32_t *order;/* per rule, increasing: its place among all
+	                         rules, for the first match over a name's
+	                         and a region's rules */
 	int64_t num, den;     /* otherwise: multiply by num/den (name scale
 	                         times cpu.factor; 1/1 when none) */
 } fsim_durrule;
 /* Resolve the rule for `name' (valid while r lives). */
 void fsim_rules_for_name(const fsim_rules *r, const char *name,
 			 fsim_durrule *out);
+/* Nonzero when there is a region: rule (the engine then looks at the
+ * region of every SEB). */
+int fsim_rules_have_regions(const fsim_rules *r);
+/* The region: rules whose pattern matches `region' (none for NULL or
+ * ""); num/den are 1/1.  The arrays are allocated: release them with
+ * fsim_durrule_release().  0, or -1 out of memory. */
+int fsim_rules_for_region(const fsim_rules *r, const char *region,
+			  fsim_durrule *out);
+void fsim_durrule_release(fsim_durrule *d);
 /* A human description of the rules in force, one per line, prefixed. */
 void fsim_rules_describe(const fsim_rules *r, FILE *f, const char *prefix);
 /* Count of rules by kind, for the summary. */

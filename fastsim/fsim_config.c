@@ -93,7 +93,8 @@ static const netm_param net_params[] = {
 static const netm_param replace_params[] = {
 	{ "rules", NETM_P_STRING, "", NULL,
 	  "Replacement rules separated by ';' (size>=CUT:NEW, size=S:NEW, "
-	  "seb:NAME=DUR, seb:NAME>CUT=DUR, scale:NAME=F), applied when the "
+	  "seb:NAME=DUR, seb:NAME>CUT=DUR, region:PATTERN=DUR, "
+	  "region:PATTERN>CUT=DUR, scale:NAME=F), applied when the "
 	  "trace is replayed." },
 	{ NULL, 0, NULL, NULL, NULL }
 };

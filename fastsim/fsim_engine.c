@@ -53,6 +53,8 @@ typedef struct pe_t {
 	uint32_t missing;      /* current SEB: awaited, not arrived */
 	uint8_t state;
 	uint8_t stopped;       /* ended at the region's end marker */
+	uint8_t how;           /* current SEB: how the rules changed its
+	                          duration (HOW_*), for its offsets */
 	uint32_t nwaits;       /* current SEB: messages it awaits */
 	uint32_t name;         /* current SEB: global name index */
 	netm_time dur;         /* current SEB: duration after the rules */
@@ -69,6 +71,16 @@ typedef struct fmsg {
 	int32_t tag;
 	struct fmsg *next;     /* free list */
 } fmsg;
+
+/* What the rules did to the duration of an SEB (SEMANTICS §4). */
+enum { HOW_SCALED = 0, HOW_REPLACED = 1 };
+
+/* Per code region string (of the trace), when there are region: rules:
+ * the rules that match it. */
+typedef struct region_info {
+	const char *region;    /* NULL: free slot */
+	fsim_durrule rule;
+} region_info;
 
 /* Per global SEB name: what the rules do with it. */
 typedef struct name_info {
@@ -93,6 +105,11 @@ typedef struct engine {
 	uint32_t nfiles;
 	name_info *names;
 	uint32_t nnames, cap_names;
+	/* region: rules, resolved per region string (the strings belong to
+	 * the trace, so a pointer is a key for as long as it is open) */
+	int have_regions;
+	region_info *regions;  /* open addressing on the pointer */
+	size_t nregions, cap_regions;
 	/* region */
 	uint64_t *start_seq;   /* per PE: first seq sent inside the region */
 	int region;
@@ -235,32 +252,116 @@ static netm_time scale_time(netm_time x, int64_t num, int64_t den)
 	return v > INT64_MAX ? INT64_MAX : (netm_time)v;
 }
 
-/* The duration SEB `tdur' of name `g' is simulated with (SEMANTICS §4). */
-static netm_time rule_duration(const name_info *ni, netm_time tdur)
+/*
+ * The duration an SEB of name `ni', region rules `rr' (NULL: none) and
+ * traced duration `tdur' is simulated with (SEMANTICS §4): the first of
+ * the name's seb: rules and the region's region: rules, in the order
+ * given, that matches; else the name's scale times cpu.factor.  *how says
+ * which, for the offsets.
+ */
+static netm_time rule_duration(const name_info *ni, const fsim_durrule *rr,
+			       netm_time tdur, uint8_t *how)
 {
-	if (ni->plain)
-		return tdur;
-	for (int r = 0; r < ni->rule.nrules; r++)
-		if (ni->rule.cut[r] < 0 || tdur > ni->rule.cut[r])
-			return ni->rule.dur[r];
-	return scale_time(tdur, ni->rule.num, ni->rule.den);
-}
-
-/* A send or print offset within an SEB whose duration changed. */
-static netm_time rule_offset(const name_info *ni, netm_time tdur,
-			     netm_time dur, netm_time off)
-{
-	if (ni->plain || dur == tdur)
-		return off;
-	for (int r = 0; r < ni->rule.nrules; r++) {
-		if (ni->rule.cut[r] < 0 || tdur > ni->rule.cut[r]) {
-			if (tdur <= 0)
-				return off;
-			__int128 v = (__int128)off * dur / tdur;
-			return v > INT64_MAX ? INT64_MAX : (netm_time)v;
+	*how = HOW_SCALED;
+	if (!rr || !rr->nrules) {
+		if (ni->plain)
+			return tdur;
+		for (int r = 0; r < ni->rule.nrules; r++)
+			if (ni->rule.cut[r] < 0 || tdur > ni->rule.cut[r]) {
+				*how = HOW_REPLACED;
+				return ni->rule.dur[r];
+			}
+		return scale_time(tdur, ni->rule.num, ni->rule.den);
+	}
+	const fsim_durrule *nr = &ni->rule;
+	int a = 0, b = 0;
+	while (a < nr->nrules || b < rr->nrules) {
+		const fsim_durrule *d;
+		int k;
+		if (b < rr->nrules &&
+		    (a >= nr->nrules || rr->order[b] < nr->order[a])) {
+			d = rr;
+			k = b++;
+		} else {
+			d = nr;
+			k = a++;
+		}
+		if (d->cut[k] < 0 || tdur > d->cut[k]) {
+			*how = HOW_REPLACED;
+			return d->dur[k];
 		}
 	}
+	return scale_time(tdur, nr->num, nr->den);
+}
+
+/* A send or print offset within the current SEB of pe, whose duration
+ * the rules may have changed. */
+static netm_time rule_offset(const name_info *ni, const pe_t *pe,
+			     netm_time off)
+{
+	netm_time tdur = pe->tdur, dur = pe->dur;
+
+	if (dur == tdur)
+		return off;
+	if (pe->how == HOW_REPLACED) {
+		if (tdur <= 0)
+			return off;
+		__int128 v = (__int128)off * dur / tdur;
+		return v > INT64_MAX ? INT64_MAX : (netm_time)v;
+	}
 	return scale_time(off, ni->rule.num, ni->rule.den);
+}
+
+/* ------------------------------------------------------ regions */
+
+static size_t region_hash(const char *p, size_t cap)
+{
+	uint64_t h = (uint64_t)(uintptr_t)p * 0x9e3779b97f4a7c15ULL;
+	return (size_t)(h >> 32) & (cap - 1);
+}
+
+static int regions_grow(engine *e)
+{
+	size_t cap = e->cap_regions ? e->cap_regions * 2 : 64;
+	region_info *n = calloc(cap, sizeof *n);
+	if (!n)
+		return -1;
+	for (size_t i = 0; i < e->cap_regions; i++) {
+		if (!e->regions[i].region)
+			continue;
+		size_t j = region_hash(e->regions[i].region, cap);
+		while (n[j].region)
+			j = (j + 1) & (cap - 1);
+		n[j] = e->regions[i];
+	}
+	free(e->regions);
+	e->regions = n;
+	e->cap_regions = cap;
+	return 0;
+}
+
+/* The region: rules of region string `region' (resolved on first
+ * sight), or NULL after a failure. */
+static const fsim_durrule *region_rules(engine *e, const char *region)
+{
+	if (2 * (e->nregions + 1) > e->cap_regions && regions_grow(e)) {
+		fail(e, "out of memory");
+		return NULL;
+	}
+	size_t j = region_hash(region, e->cap_regions);
+	while (e->regions[j].region) {
+		if (e->regions[j].region == region)
+			return &e->regions[j].rule;
+		j = (j + 1) & (e->cap_regions - 1);
+	}
+	region_info *ri = &e->regions[j];
+	if (fsim_rules_for_region(e->o->rules, region, &ri->rule)) {
+		fail(e, "out of memory");
+		return NULL;
+	}
+	ri->region = region;
+	e->nregions++;
+	return &ri->rule;
 }
 
 /* ------------------------------------------------------ windows */
@@ -358,9 +459,13 @@ static void activate_next(engine *e, uint32_t p)
 		}
 	}
 	uint32_t g = e->name_map[pe->file][pe->pk.name_id];
+	const fsim_durrule *rr = NULL;
+	if (e->have_regions && s.region && *s.region &&
+	    !(rr = region_rules(e, s.region)))
+		return;
 	pe->name = g;
 	pe->tdur = s.duration;
-	pe->dur = rule_duration(&e->names[g], s.duration);
+	pe->dur = rule_duration(&e->names[g], rr, s.duration, &pe->how);
 	pe->ready = pe->free_at;
 	pe->missing = 0;
 	pe->nwaits = s.nwaits;
@@ -626,8 +731,7 @@ static void start_seb(engine *e, uint32_t p)
 			e->o->timelines[i]->seb(e->tl_state[i], &rec);
 	}
 	for (uint32_t k = 0; k < s.nprints; k++) {
-		netm_time at, off = rule_offset(ni, pe->tdur, pe->dur,
-						s.prints[k].offset);
+		netm_time at, off = rule_offset(ni, pe, s.prints[k].offset);
 		if (time_add(start, off, &at)) {
 			seb_overflow(e, p, s.index, "a print", start, off);
 			return;
@@ -663,7 +767,7 @@ static void start_seb(engine *e, uint32_t p)
 			return;
 		}
 		fmsg stack_msg, *m = &stack_msg;
-		netm_time off = rule_offset(ni, pe->tdur, pe->dur, sd->offset);
+		netm_time off = rule_offset(ni, pe, sd->offset);
 		if (e->noise && off > 0) {
 			netm_time t;
 			if (noise_cursor_at(&ncur, off, &t, e->err, e->errlen)) {
@@ -1178,6 +1282,7 @@ static int engine_setup(engine *e)
 		e->pes[p].file = sibt_trace_file_of_pe(e->t, p);
 	if (build_names(e))
 		return -1;
+	e->have_regions = fsim_rules_have_regions(o->rules);
 	sibt_totals tot;
 	sibt_trace_totals(e->t, &tot);
 	e->total_estimate = tot.sebs;
@@ -1235,6 +1340,10 @@ static void engine_free(engine *e)
 		free(e->name_map[f]);
 	free(e->name_map);
 	free(e->names);
+	for (size_t i = 0; i < e->cap_regions; i++)
+		if (e->regions[i].region)
+			fsim_durrule_release(&e->regions[i].rule);
+	free(e->regions);
 	free(e->start_seq);
 	fsim_series_free(e->series);
 	noise_inj_free(e->noise);

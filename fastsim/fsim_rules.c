@@ -5,10 +5,14 @@
  * Rules are kept in the order given, and also grouped per SEB name so
  * that fsim_rules_for_name() hands the engine ready-made arrays: the
  * engine asks once per distinct name, then applies them per SEB without
- * touching strings.
+ * touching strings.  region: rules are kept apart, in order, and matched
+ * against each distinct region string once (fsim_rules_for_region); every
+ * duration rule carries its place in the order given, so that the engine
+ * finds the first match among the rules of an SEB's name and region.
  */
 #include "config.h"
 
+#include <fnmatch.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -25,13 +29,15 @@
 		"an invalid rules handle\n", __FILE__, __LINE__, __func__); \
 	abort(); } } while (0)
 
-typedef enum rule_kind { R_SIZE_EQ, R_SIZE_GE, R_SEB, R_SCALE } rule_kind;
+typedef enum rule_kind {
+	R_SIZE_EQ, R_SIZE_GE, R_SEB, R_SCALE, R_REGION
+} rule_kind;
 
 typedef struct rule {
 	rule_kind kind;
 	uint64_t size, to;        /* size rules: S or CUT, and NEW */
-	char *name;               /* seb: and scale: rules */
-	netm_time cut, dur;       /* seb: (cut -1 when none) */
+	char *name;               /* seb: and scale: rules; region: pattern */
+	netm_time cut, dur;       /* seb:, region: (cut -1 when none) */
 	int64_t num, den;         /* scale: */
 	char *origin;
 } rule;
@@ -41,6 +47,7 @@ typedef struct name_rules {
 	char *name;
 	int nseb;
 	netm_time *cut, *dur;
+	uint32_t *order;
 	int has_scale;
 	int64_t num, den;
 } name_rules;
@@ -57,6 +64,8 @@ struct fsim_rules {
 	size_t nnames;
 	size_rule *eq, *ge;       /* size rules by kind, in order given */
 	size_t neq, nge;
+	uint32_t *regions;        /* region: rules, indices into r[] */
+	size_t nregions;
 	int64_t fnum, fden;       /* cpu.factor */
 };
 
@@ -117,7 +126,9 @@ void fsim_rules_free(fsim_rules *r)
 		free(r->names[i].name);
 		free(r->names[i].cut);
 		free(r->names[i].dur);
+		free(r->names[i].order);
 	}
+	free(r->regions);
 	free(r->r);
 	free(r->names);
 	free(r->eq);
@@ -199,7 +210,8 @@ static const char *last_of(const char *s, size_t len, char ch)
  */
 static int parse_named_rule(const char *body, int want_cut, char **name,
 			    const char **cut, size_t *cutlen,
-			    const char **val, char *err, size_t errlen)
+			    const char **val, const char *what, char *err,
+			    size_t errlen)
 {
 	const char *s = body, *eq;
 
@@ -212,8 +224,8 @@ static int parse_named_rule(const char *body, int want_cut, char **name,
 		if (!(*name = quoted_name(s + 1, &end)))
 			return netm_errf(err, errlen, "out of memory");
 		if (!end)
-			return netm_errf(err, errlen, "the quoted SEB name has no "
-				    "closing quote");
+			return netm_errf(err, errlen, "the quoted %s has no "
+				    "closing quote", what);
 		while (is_space(*end))
 			end++;
 		eq = *end == '=' ? end : strrchr(end, '=');
@@ -242,7 +254,53 @@ static int parse_named_rule(const char *body, int want_cut, char **name,
 			return netm_errf(err, errlen, "out of memory");
 	}
 	if (!**name)
-		return netm_errf(err, errlen, "the SEB name is empty");
+		return netm_errf(err, errlen, "the %s is empty", what);
+	*val = eq + 1;
+	return 0;
+}
+
+/*
+ * The body of a region: rule after the colon: PATTERN [>CUT] = DUR.  A
+ * quoted pattern ends at its closing quote, as a quoted SEB name does.
+ * An unquoted one runs to the last '='; the text after its last '>' is
+ * CUT when it reads as a duration, and otherwise part of the pattern (a
+ * region is "BEGIN > END", and a call site never reads as a duration).
+ */
+static int parse_region_rule(const char *body, rule *x, const char **cut,
+			     size_t *cutlen, const char **val, char *err,
+			     size_t errlen)
+{
+	const char *s = body, *eq, *gt;
+
+	while (is_space(*s))
+		s++;
+	if (*s == '"')
+		return parse_named_rule(body, 1, &x->name, cut, cutlen, val,
+					"region pattern", err, errlen);
+	*cut = NULL;
+	*cutlen = 0;
+	eq = strrchr(s, '=');
+	if (!eq)
+		return netm_errf(err, errlen, "expected region:PATTERN=DUR or "
+			    "region:PATTERN>CUT=DUR");
+	gt = last_of(s, (size_t)(eq - s), '>');
+	if (gt) {
+		netm_value v;
+		char scratch[256];
+
+		if (rule_value(NETM_P_TIME, "CUT", gt + 1,
+			       (size_t)(eq - gt - 1), &v, scratch,
+			       sizeof scratch) == 0) {
+			*cut = gt + 1;
+			*cutlen = (size_t)(eq - *cut);
+		} else {
+			gt = NULL;
+		}
+	}
+	if (!(x->name = trimmed_dup(s, (size_t)((gt ? gt : eq) - s))))
+		return netm_errf(err, errlen, "out of memory");
+	if (!*x->name)
+		return netm_errf(err, errlen, "the region pattern is empty");
 	*val = eq + 1;
 	return 0;
 }
@@ -288,18 +346,23 @@ static int parse_rule(const char *text, rule *x, char *err, size_t errlen)
 
 	int is_seb = strncmp(s, "seb", 3) == 0;
 	int is_scale = strncmp(s, "scale", 5) == 0;
-	if (is_seb || is_scale) {
-		s += is_seb ? 3 : 5;
+	int is_region = strncmp(s, "region", 6) == 0;
+	if (is_seb || is_scale || is_region) {
+		s += is_seb ? 3 : is_scale ? 5 : 6;
 		while (is_space(*s))
 			s++;
 	}
-	if ((!is_seb && !is_scale) || *s != ':')
+	if ((!is_seb && !is_scale && !is_region) || *s != ':')
 		return netm_errf(err, errlen, "unknown rule; a rule starts with "
-			    "size>=, size=, seb: or scale:");
+			    "size>=, size=, seb:, region: or scale:");
 	s++;
-	if (parse_named_rule(s, is_seb, &x->name, &cut, &cutlen, &val, err,
-			     errlen))
+	if (is_region) {
+		if (parse_region_rule(s, x, &cut, &cutlen, &val, err, errlen))
+			return -1;
+	} else if (parse_named_rule(s, is_seb, &x->name, &cut, &cutlen, &val,
+				    "SEB name", err, errlen)) {
 		return -1;
+	}
 	if (is_scale) {
 		x->kind = R_SCALE;
 		if (rule_value(NETM_P_RATIO, "F", val, strlen(val), &v, err,
@@ -309,13 +372,13 @@ static int parse_rule(const char *text, rule *x, char *err, size_t errlen)
 		x->den = v.den;
 		return 0;
 	}
-	x->kind = R_SEB;
+	x->kind = is_region ? R_REGION : R_SEB;
 	x->cut = -1;
 	if (cut) {
 		if (rule_value(NETM_P_TIME, "CUT", cut, cutlen, &v, err,
 			       errlen)) {
 			size_t n = strlen(err ? err : "");
-			if (err && n + 1 < errlen)
+			if (err && n + 1 < errlen && !is_region)
 				snprintf(err + n, errlen - n, " (if '>' is "
 					 "part of the SEB name, quote the "
 					 "name: seb:\"a>b\"=1ms)");
@@ -366,7 +429,7 @@ static int size_push(size_rule **a, size_t *n, uint64_t size, uint64_t to)
 
 /* Index x (already in r->r) for lookups.  Out of memory leaves r usable
  * and reports failure. */
-static int index_rule(fsim_rules *r, const rule *x)
+static int index_rule(fsim_rules *r, const rule *x, uint32_t order)
 {
 	name_rules *nr;
 
@@ -386,9 +449,22 @@ static int index_rule(fsim_rules *r, const rule *x)
 		if (!d)
 			return -1;
 		nr->dur = d;
+		uint32_t *o = realloc(nr->order, (nr->nseb + 1) * sizeof *o);
+		if (!o)
+			return -1;
+		nr->order = o;
 		nr->cut[nr->nseb] = x->cut;
 		nr->dur[nr->nseb] = x->dur;
+		nr->order[nr->nseb] = order;
 		nr->nseb++;
+		return 0;
+	}
+	case R_REGION: {
+		uint32_t *p = realloc(r->regions, (r->nregions + 1) * sizeof *p);
+		if (!p)
+			return -1;
+		r->regions = p;
+		r->regions[r->nregions++] = order;
 		return 0;
 	}
 	case R_SCALE:
@@ -468,8 +544,15 @@ int fsim_rules_add(fsim_rules *r, const char *text, const char *origin,
 		r->cap = cap;
 	}
 	for (i = 0; i < ntmp; i++) {
+		if (r->n >= UINT32_MAX) {
+			for (; i < ntmp; i++)
+				rule_free(&tmp[i]);
+			free(tmp);
+			return netm_errf(err, errlen, "%s: too many replacement "
+				    "rules", origin);
+		}
 		r->r[r->n++] = tmp[i];
-		if (index_rule(r, &tmp[i])) {
+		if (index_rule(r, &tmp[i], (uint32_t)(r->n - 1))) {
 			/* The rules already indexed stay; the rest go. */
 			for (i++; i < ntmp; i++)
 				rule_free(&tmp[i]);
@@ -548,10 +631,60 @@ void fsim_rules_for_name(const fsim_rules *r, const char *name,
 		out->nrules = nr->nseb;
 		out->cut = nr->cut;
 		out->dur = nr->dur;
+		out->order = nr->order;
 	}
 	ratio_mul(nr && nr->has_scale ? nr->num : 1,
 		  nr && nr->has_scale ? nr->den : 1, r->fnum, r->fden,
 		  &out->num, &out->den);
+}
+
+int fsim_rules_have_regions(const fsim_rules *r)
+{
+	RULES_CHECK(r);
+	return r->nregions != 0;
+}
+
+int fsim_rules_for_region(const fsim_rules *r, const char *region,
+			  fsim_durrule *out)
+{
+	RULES_CHECK(r);
+	size_t n = 0, i;
+
+	memset(out, 0, sizeof *out);
+	out->num = out->den = 1;
+	if (!region || !*region)
+		return 0;
+	for (i = 0; i < r->nregions; i++)
+		n += fnmatch(r->r[r->regions[i]].name, region, 0) == 0;
+	if (!n)
+		return 0;
+	/* One block: cut[n], dur[n], order[n]. */
+	char *blk = malloc(n * (2 * sizeof(netm_time) + sizeof(uint32_t)));
+	if (!blk)
+		return -1;
+	netm_time *cut = (netm_time *)(void *)blk, *dur = cut + n;
+	uint32_t *order = (uint32_t *)(void *)(dur + n);
+	size_t k = 0;
+	for (i = 0; i < r->nregions; i++) {
+		const rule *x = &r->r[r->regions[i]];
+		if (fnmatch(x->name, region, 0) != 0)
+			continue;
+		cut[k] = x->cut;
+		dur[k] = x->dur;
+		order[k] = r->regions[i];
+		k++;
+	}
+	out->nrules = (int)n;
+	out->cut = cut;
+	out->dur = dur;
+	out->order = order;
+	return 0;
+}
+
+void fsim_durrule_release(fsim_durrule *d)
+{
+	free((void *)(uintptr_t)d->cut);
+	memset(d, 0, sizeof *d);
 }
 
 /* ----------------------------------------------------------- describe */
@@ -649,7 +782,12 @@ void fsim_rules_describe(const fsim_rules *r, FILE *f, const char *prefix)
 			print_size(f, x->to);
 			break;
 		case R_SEB:
-			fprintf(f, "SEBs named '%s' ", x->name);
+		case R_REGION:
+			if (x->kind == R_SEB)
+				fprintf(f, "SEBs named '%s' ", x->name);
+			else
+				fprintf(f, "SEBs of code regions matching "
+					"'%s' ", x->name);
 			if (x->cut >= 0) {
 				fputs("that take more than ", f);
 				print_time(f, x->cut);

@@ -224,6 +224,17 @@ gen() {
 }
 case ${FAKE:-ok} in
 ok) gen "$np" ;;
+regions|regions0)
+	# 8 ranks on 2 processes, code regions, and with "regions" two
+	# corrected SEBs: 3 ns and 0.5 ns of 17.5 ns measured.
+	{ echo "npes $SIBYL_RANKS"; echo "procs $np"
+	  r=0; while [ $r -lt "$SIBYL_RANKS" ]; do
+		echo "$r compute 1000 r:a~>~b"; r=$((r + 1)); done
+	  if [ "$FAKE" = regions ]; then
+		echo "0 compute 2000 r:a~>~b c:off-cpu:5000"
+		echo "3 solve 4000 r:c~>~d c:page-faults:4500"
+	  fi
+	} | python3 "$SIBYL_SRCDIR/tests/data/mktrace.py" "$SIBYL_TRACE" ;;
 none) exit 0 ;;
 fail) gen "$np" && exit 3 ;;
 failcut) gen "$np" && rm "$SIBYL_TRACE/proc-000001.sdat" && exit 3 ;;
@@ -267,6 +278,44 @@ run -q --ranks 8 -np 2 -- ./ring >"$T/out" 2>"$T/err"
 checks=$((checks + 1))
 [ ! -s "$T/out" ] && [ ! -s "$T/err" ] ||
 	fail "-q printed: $(cat "$T/out" "$T/err")"
+
+# Corrections: counted in the summary line, listed by region with
+# --corrections; a trace without any says so only when the timing
+# corrects.
+if command -v python3 >/dev/null 2>&1; then
+	fake regions
+	rm -rf "$W/ring.trace"
+	expect_ok run --ranks 8 -np 2 -- ./ring
+	expect_grep '^sibyl emulate: 8 ranks on 2 processes in [0-9.]+ s: 10 SEBs, 0 messages \(0 B\), 2 SEBs corrected \(3\.500 ns of 17\.500 ns measured\), trace .*B -> \./ring\.trace$' \
+		"$T/err"
+	checks=$((checks + 1))
+	[ "$(wc -l <"$T/err")" -eq 1 ] || fail "more than one summary line"
+	rm -rf "$W/ring.trace"
+	expect_ok run --ranks 8 -np 2 --corrections -- ./ring
+	expect_grep '^sibyl emulate: 2 of 2 code regions had SEBs corrected:$' \
+		"$T/err"
+	expect_grep '^ +3\.000 ns in 1 of 9 SEBs  a > b$' "$T/err"
+	expect_grep '^ +500 ps in 1 of 1 SEBs  c > d$' "$T/err"
+	checks=$((checks + 1))
+	[ "$(grep -n 'a > b' "$T/err" | cut -d: -f1)" -eq 3 ] ||
+		fail "--corrections: not the most corrected region first"
+	checks=$((checks + 1))
+	! grep -q -- --corrections "$FAKE_DIR/args" ||
+		fail "--corrections reached mpirun"
+	fake regions0
+	rm -rf "$W/ring.trace"
+	expect_ok run --ranks 8 -np 2 -- ./ring
+	expect_grep ' 0 SEBs corrected \(0 ps of 8\.000 ns measured\), trace ' \
+		"$T/err"
+	rm -rf "$W/ring.trace"
+	expect_ok run --ranks 8 -np 2 --timing raw -- ./ring
+	checks=$((checks + 1))
+	! grep -q corrected "$T/err" || fail "--timing raw: corrections said"
+	rm -rf "$W/ring.trace"
+	fake ok
+	run --ranks 8 -np 2 -- ./ring >"$T/out" 2>"$T/err" ||
+		fail "run with the fake mpirun: $(cat "$T/err")"
+fi
 
 # An existing trace: refused without --force (untouched), replaced with it.
 cp "$W/ring.trace/MANIFEST" "$T/manifest.old"

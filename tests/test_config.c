@@ -877,7 +877,7 @@ static void test_rules(void)
 	rule_error("size<4KB:1", "expected size>=CUT:NEW or size=S:NEW");
 	rule_error("size=4KB:1x", "NEW: '1x' is not a size");
 	rule_error("seb:a=1us;foo:x=1", "rule 'foo:x=1': unknown rule; a "
-		   "rule starts with size>=, size=, seb: or scale:");
+		   "rule starts with size>=, size=, seb:, region: or scale:");
 	rule_error("seb:a>b=1us", "CUT: 'b' is not a duration");
 	rule_error("seb:a>b=1us", "quote the name");
 	rule_error("seb:=1us", "the SEB name is empty");
@@ -886,6 +886,110 @@ static void test_rules(void)
 	rule_error("seb:\"a=1us", "no closing quote");
 	rule_error("scale:x=-1", "F: '-1' is negative");
 	rule_error("scale x=1", "unknown rule");
+	rule_error("region:=1us", "the region pattern is empty");
+	rule_error("region: >1ms=1us", "the region pattern is empty");
+	rule_error("region:main", "expected region:PATTERN=DUR");
+	rule_error("region:\"a > b=1us", "the quoted region pattern has no "
+		   "closing quote");
+	rule_error("region:\"a\">x=1us", "CUT: 'x' is not a duration");
+	rule_error("region:a > b=5", "DUR: '5' has no unit");
+}
+
+/* region: rules: patterns, cut-offs, and their order among seb: rules. */
+static void test_region_rules(void)
+{
+	int rc;
+	fsim_durrule d;
+	fsim_rules *r = rules("seb:x=1ms", &rc);
+
+	assertTrue(!fsim_rules_have_regions(r));
+	assertEqualInt(fsim_rules_for_region(r, "a (f.c:1) > b (f.c:2)", &d),
+		       0);
+	assertEqualInt(d.nrules, 0);
+	fsim_durrule_release(&d);
+	fsim_rules_free(r);
+
+	/* Unquoted: the pattern runs to the last '='; what follows its last
+	 * '>' is CUT only when it reads as a duration.  Quoted: the pattern
+	 * ends at the quote.  Each rule keeps its place in the order. */
+	r = rules("seb:compute=9us;"                               /* 0 */
+		  "region:main (f.c:1) > main (f.c:2)=1us;"          /* 1 */
+		  "region:*(f.c:1) > *>5us=2us;"                     /* 2 */
+		  "seb:compute>1ms=8us;"                             /* 3 */
+		  "region:\"solve+0x1f (app) > *\">1ns=3us;"          /* 4 */
+		  "region:\"a;b\"=4us;"                               /* 5 */
+		  "region:  *x > y*  = 0", &rc);                     /* 6 */
+	assertEqualInt(rc, 0);
+	if (rc)
+		fprintf(stderr, "  %s\n", err);
+	assertEqualInt(fsim_rules_count(r), 7);
+	assertTrue(fsim_rules_have_regions(r));
+
+	fsim_rules_for_name(r, "compute", &d);
+	assertEqualInt(d.nrules, 2);
+	if (d.nrules == 2) {
+		assertEqualInt(d.order[0], 0);
+		assertEqualInt(d.order[1], 3);
+	}
+
+	assertEqualInt(fsim_rules_for_region(r, "main (f.c:1) > main (f.c:2)",
+					     &d), 0);
+	assertEqualInt(d.nrules, 2);
+	if (d.nrules == 2) {
+		assertEqualInt(d.order[0], 1);
+		assertEqualInt(d.cut[0], -1);
+		assertEqualInt(d.dur[0], 1000000);
+		assertEqualInt(d.order[1], 2);
+		assertEqualInt(d.cut[1], 5000000);
+		assertEqualInt(d.dur[1], 2000000);
+	}
+	assertEqualInt(d.num, 1);
+	assertEqualInt(d.den, 1);
+	fsim_durrule_release(&d);
+
+	assertEqualInt(fsim_rules_for_region(r, "solve+0x1f (app) > b (f.c:1)",
+					     &d), 0);
+	assertEqualInt(d.nrules, 1);
+	if (d.nrules == 1) {
+		assertEqualInt(d.order[0], 4);
+		assertEqualInt(d.cut[0], 1000);
+		assertEqualInt(d.dur[0], 3000000);
+	}
+	fsim_durrule_release(&d);
+
+	assertEqualInt(fsim_rules_for_region(r, "a;b", &d), 0);
+	assertEqualInt(d.nrules, 1);
+	if (d.nrules == 1)
+		assertEqualInt(d.order[0], 5);
+	fsim_durrule_release(&d);
+
+	/* Blanks around the pattern go, inner ones stay. */
+	assertEqualInt(fsim_rules_for_region(r, "ax > yb", &d), 0);
+	assertEqualInt(d.nrules, 1);
+	if (d.nrules == 1)
+		assertEqualInt(d.dur[0], 0);
+	fsim_durrule_release(&d);
+	assertEqualInt(fsim_rules_for_region(r, "ax >yb", &d), 0);
+	assertEqualInt(d.nrules, 0);
+	fsim_durrule_release(&d);
+
+	/* No region, no match, whatever the pattern. */
+	assertEqualInt(fsim_rules_for_region(r, "", &d), 0);
+	assertEqualInt(d.nrules, 0);
+	assertEqualInt(fsim_rules_for_region(r, NULL, &d), 0);
+	assertEqualInt(d.nrules, 0);
+
+	char *doc = NULL;
+	size_t dlen = 0;
+	FILE *mf = open_memstream(&doc, &dlen);
+	fsim_rules_describe(r, mf, "");
+	fclose(mf);
+	assertContains(doc, "SEBs of code regions matching 'main (f.c:1) > "
+		       "main (f.c:2)' take 1us (--replace)\n");
+	assertContains(doc, "SEBs of code regions matching '*(f.c:1) > *' "
+		       "that take more than 5us take 2us");
+	free(doc);
+	fsim_rules_free(r);
 }
 
 int main(void)
@@ -901,5 +1005,6 @@ int main(void)
 	test_big_map();
 	test_write();
 	test_rules();
+	test_region_rules();
 	return TEST_EXIT();
 }

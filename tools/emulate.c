@@ -23,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "regions.h"
 #include "tools.h"
 
 #ifndef MPIRUN_PATH
@@ -93,6 +94,9 @@ static const char emulate_usage[] =
 "      --no-bind         do not bind each process to a core of its host\n"
 "      --dry-run         print the environment and the mpirun command line\n"
 "                        that would run, and run nothing\n"
+"      --corrections     after the summary line, list the code regions\n"
+"                        whose SEBs had their duration corrected, the 10\n"
+"                        with the most corrected time first\n"
 "  -q, --quiet           print nothing on success\n"
 "  -h, --help            print this help and exit\n"
 "\n"
@@ -167,7 +171,7 @@ struct emu_opts {
 	const char *compression;
 	const char *node_size, *privatize;
 	char *coll;                 /* the --coll values, comma-joined */
-	int force, no_bind, dry_run, quiet;
+	int force, no_bind, dry_run, quiet, corrections;
 	char **pass;                /* mpirun's options, in order */
 	int npass;
 	char **app;                 /* APP and its arguments */
@@ -275,7 +279,7 @@ static char *str_concat(const char *a, const char *b)
 enum {
 	O_RANKS, O_NP, O_OUTPUT, O_FORCE, O_WINDOW, O_CPU, O_STACK, O_FLOPS,
 	O_LEVEL, O_CLOCK, O_TIMING, O_COLL, O_NODE, O_PRIV,
-	O_NOBIND, O_DRY, O_QUIET, O_HELP
+	O_NOBIND, O_DRY, O_QUIET, O_CORR, O_HELP
 };
 
 static const struct emu_option {
@@ -300,6 +304,7 @@ static const struct emu_option {
 	{ { "--no-bind" }, 0, O_NOBIND },
 	{ { "--dry-run" }, 0, O_DRY },
 	{ { "--quiet", "-q" }, 0, O_QUIET },
+	{ { "--corrections" }, 0, O_CORR },
 	{ { "--help", "-h" }, 0, O_HELP },
 	{ { NULL }, 0, 0 }
 };
@@ -435,6 +440,7 @@ static int parse_args(int argc, char **argv, struct emu_opts *o)
 		case O_NOBIND: o->no_bind = 1; break;
 		case O_DRY:    o->dry_run = 1; break;
 		case O_QUIET:  o->quiet = 1; break;
+		case O_CORR:   o->corrections = 1; break;
 		case O_HELP:
 			fputs(emulate_usage, stdout);
 			return 0;
@@ -1029,6 +1035,7 @@ struct emu_result {
 	uint32_t npes, nprocs;
 	sibt_totals tot;
 	uint64_t msg_bytes;
+	rg_table rg;            /* corrections per code region */
 };
 
 /*
@@ -1074,8 +1081,11 @@ static int verify_trace(const char *dir, const struct emu_opts *o,
 	}
 	sibt_trace_totals(t, &res->tot);
 
-	/* Decode every window: checks each CRC and adds up the payload. */
+	/* Decode every window: checks each CRC and adds up the payload
+	 * and the corrections. */
 	res->msg_bytes = 0;
+	rg_free(&res->rg);
+	rg_init(&res->rg, 0, 0);
 	if (!(win = sibt_window_new())) {
 		snprintf(why, len, "out of memory");
 		goto fail;
@@ -1096,6 +1106,10 @@ static int verify_trace(const char *dir, const struct emu_opts *o,
 
 				for (k = 0; k < s->nsends; k++)
 					res->msg_bytes += s->sends[k].size;
+				if (rg_add(&res->rg, s) < 0) {
+					snprintf(why, len, "out of memory");
+					goto fail;
+				}
 			}
 		}
 	}
@@ -1137,11 +1151,40 @@ static void fmt_seconds(char *buf, size_t len, double s)
 		snprintf(buf, len, "%ld h %02ld min", t / 3600, t / 60 % 60);
 }
 
+/* The code regions with the most corrected time, one line each. */
+#define MAX_CORR_REGIONS 10
+static void print_corrections(const rg_table *rg)
+{
+	rg_stat **v = rg_sorted(rg, RG_BY_CORRECTED);
+	uint32_t i, n = 0;
+
+	for (i = 0; i < rg->n; i++)
+		n += rg->r[i].ncorr != 0;
+	fprintf(stderr, "%s: %" PRIu32 " of %" PRIu32 " code region%s had "
+		"SEBs corrected%s\n", tool_name, n, rg->n,
+		rg->n == 1 ? "" : "s", n > MAX_CORR_REGIONS ? "; the 10 "
+		"with the most corrected time:" : n ? ":" : "");
+	for (i = 0; v && i < n && i < MAX_CORR_REGIONS; i++) {
+		char t[48], c[32], k[32];
+
+		fprintf(stderr, "  %12s in %s of %s SEBs  ",
+			rg_fmt_ps(t, sizeof(t), v[i]->corr_time),
+			fmt_count(c, sizeof(c), v[i]->ncorr),
+			fmt_count(k, sizeof(k), v[i]->count));
+		if (v[i]->region[0])
+			tool_print_text(stderr, v[i]->region);
+		else
+			fputs("(no region)", stderr);
+		fputc('\n', stderr);
+	}
+	free(v);
+}
+
 static void print_summary(const struct emu_result *r, double seconds,
-			  const char *trace)
+			  const char *trace, const struct emu_opts *o)
 {
 	char ranks[32], procs[32], wall[32], sebs[32], msgs[32], mbytes[32];
-	char tbytes[32];
+	char tbytes[32], corr[200] = "";
 
 	fmt_count(ranks, sizeof(ranks), r->npes);
 	fmt_count(procs, sizeof(procs), r->nprocs);
@@ -1151,11 +1194,22 @@ static void print_summary(const struct emu_result *r, double seconds,
 	fmt_bytes(mbytes, sizeof(mbytes), (double)r->msg_bytes);
 	fmt_bytes(tbytes, sizeof(tbytes),
 		  (double)(r->tot.file_bytes + r->tot.manifest_bytes));
+	/* Corrections: whenever there are some, and when the timing
+	 * corrects and the trace has code regions (that is, was written
+	 * by a runtime that corrects). */
+	if (r->rg.corr_sebs[0] || (r->rg.with_region &&
+	    (!o->timing || strcmp(o->timing, "raw")))) {
+		corr[0] = ',';
+		corr[1] = ' ';
+		rg_corrected_summary(corr + 2, sizeof(corr) - 2, &r->rg);
+	}
 	fflush(stdout);
 	fprintf(stderr, "%s: %s rank%s on %s process%s in %s: %s SEBs, %s "
-		"messages (%s), trace %s -> %s\n", tool_name, ranks,
+		"messages (%s)%s, trace %s -> %s\n", tool_name, ranks,
 		r->npes == 1 ? "" : "s", procs, r->nprocs == 1 ? "" : "es",
-		wall, sebs, msgs, mbytes, tbytes, trace);
+		wall, sebs, msgs, mbytes, corr, tbytes, trace);
+	if (o->corrections)
+		print_corrections(&r->rg);
 }
 
 /*
@@ -1306,6 +1360,7 @@ int cmd_emulate(int argc, char **argv)
 	int rc, status = 0, i;
 
 	memset(&o, 0, sizeof(o));
+	memset(&res, 0, sizeof(res));
 	rc = parse_args(argc, argv, &o);
 	if (rc >= 0)
 		goto out;
@@ -1380,7 +1435,7 @@ int cmd_emulate(int argc, char **argv)
 	if (publish(&o, partial, trace) != 0)
 		goto out;
 	if (!o.quiet)
-		print_summary(&res, seconds, trace);
+		print_summary(&res, seconds, trace, &o);
 	rc = 0;
 	goto out;
 
@@ -1395,6 +1450,7 @@ out:
 	free(trace);
 	free(o.pass);
 	free(o.coll);
+	rg_free(&res.rg);
 	/* A run the signal ended ends us the conventional way, once the
 	 * failure is reported (the incomplete trace stays, as said). */
 	if (rc != 0 && got_signal)

@@ -3,9 +3,11 @@
  * message of a trace.
  *
  * Reads each window exactly once into one reused sibt_window, so memory
- * stays bounded by the window size plus the table of distinct SEB names.
- * Percentiles come from log2 histograms: exact counts, values estimated
- * within their power-of-two bucket.
+ * stays bounded by the window size plus the table of distinct SEB names
+ * and code regions.  Percentiles come from log2 histograms: exact counts,
+ * values estimated within their power-of-two bucket.  With --regions, the
+ * durations of each region are kept for exact quantiles (regions.h: 8
+ * bytes per SEB up to --exact SEBs, then fine histograms).
  */
 #include "config.h"
 
@@ -14,13 +16,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "regions.h"
 #include "tools.h"
 
 static const char stats_usage[] =
 "Usage: sibyl trace stats [--json] [--quiet] [--top N] TRACE\n"
+"       sibyl trace stats --regions [--sort KEY] [--top N] [--exact N]\n"
+"                         [--json] [--quiet] TRACE\n"
 "\n"
 "Read every window of the trace TRACE (a trace directory or a bundle) once\n"
-"and summarize it: SEB, message, wait, print and marker counts; the\n"
+"and summarize it: SEB, message, wait, print and marker counts; the SEBs\n"
+"whose duration the emulator corrected for host interference; the\n"
 "distributions (min, mean, p50, p99, max and a log2 histogram) of SEB\n"
 "duration, message size, sends per SEB and waits per SEB; a table of SEB\n"
 "names with their count, total and mean duration; the bytes on disk per\n"
@@ -29,13 +35,31 @@ static const char stats_usage[] =
 "p50 and p99 are estimated from the log2 histogram: the exact quantile\n"
 "lies in the same power-of-two bucket.\n"
 "\n"
+"With --regions, summarize the code regions instead (traces of format\n"
+"1.1 made by 'sibyl emulate': the call sites where each SEB began and\n"
+"ended, 'BEGIN > END'): for each region its SEB count, total, median,\n"
+"p10, p90, p99 and max duration, and how many of its SEBs were corrected\n"
+"and by how much in all (raw minus corrected duration); and the\n"
+"corrections by reason.  The quantiles are exact, by the nearest-rank\n"
+"rule (the p-quantile of n durations is the ceil(p*n)-th smallest), as\n"
+"long as the trace holds at most --exact SEBs; beyond that they come\n"
+"from histograms with 128 buckets per power of two and lie within 0.4%\n"
+"of the exact value (the output says which).\n"
+"\n"
 "Options:\n"
 "  --json        print one JSON object instead of the readable summary\n"
 "                (times in picoseconds, sizes in bytes)\n"
 "  -q, --quiet   no progress bar (it is only drawn when stderr is a\n"
 "                terminal)\n"
-"  --top N       list the N SEB names with the largest total duration\n"
-"                (default 20; 0 lists every name)\n"
+"  --top N       list the N SEB names (or regions) that come first\n"
+"                (default 20; 0 lists every one)\n"
+"  --regions     the table of code regions instead of the distributions\n"
+"  --sort KEY    order of the regions: total (the default), count,\n"
+"                median, p10, p90, p99, max, corrected (corrected time)\n"
+"                or name; numbers largest first, names A to Z\n"
+"  --exact N     keep the durations of up to N SEBs for exact quantiles\n"
+"                (8 bytes each, up to 16 while the arrays grow; default\n"
+"                32Mi; 0 always uses histograms)\n"
 "  -h, --help    print this help and exit\n"
 "\n"
 "Exit status:\n"
@@ -81,6 +105,7 @@ struct stats {
 	uint64_t markers[5];	/* by kind 1..4; 0: unknown kind */
 	struct dist duration, msg_size, sends_per_seb, waits_per_seb;
 	struct name_table names;
+	rg_table regions;
 	uint64_t windows_read, windows_failed;
 	struct failure fail[MAX_KEPT];
 	size_t nfail;
@@ -279,6 +304,10 @@ static int add_seb(struct stats *st, const sibt_seb *s,
 	}
 	(*last)->count++;
 	(*last)->total += dur;
+	if (rg_add(&st->regions, s) < 0) {
+		tool_error("out of memory in the table of code regions");
+		return -1;
+	}
 	return 0;
 }
 
@@ -463,6 +492,24 @@ static void print_histogram(const char *label, const struct dist *d,
 	}
 }
 
+/* The corrections line: only when there are some, unless `always'. */
+static void print_corrections(const rg_table *rg, int always)
+{
+	char b1[32], b2[48], b3[48], b4[256];
+
+	if (!rg->corr_sebs[0]) {
+		if (always)
+			printf("corrected        none\n");
+		return;
+	}
+	printf("corrected        %s SEB%s, %s of %s measured: %s\n",
+	       fmt_count(b1, sizeof(b1), rg->corr_sebs[0]),
+	       rg->corr_sebs[0] == 1 ? "" : "s",
+	       rg_fmt_ps(b2, sizeof(b2), rg->corr_time[0]),
+	       rg_fmt_ps(b3, sizeof(b3), (__int128)rg->measured),
+	       rg_corrected_reasons(b4, sizeof(b4), rg));
+}
+
 static void print_human(const char *path, const struct stats *st,
 			const sibt_totals *tot, unsigned top)
 {
@@ -494,6 +541,7 @@ static void print_human(const char *path, const struct stats *st,
 	if (st->markers[0])
 		printf(", unknown %" PRIu64, st->markers[0]);
 	putchar('\n');
+	print_corrections(&st->regions, 0);
 
 	printf("\n  %-15s %12s %12s %12s %12s %12s\n", "distribution",
 	       "min", "mean", "p50", "p99", "max");
@@ -572,6 +620,35 @@ static void print_u128(u128 v)
 	fputs(buf + i, stdout);
 }
 
+static void print_i128(__int128 v)
+{
+	if (v < 0) {
+		putchar('-');
+		print_u128((u128)0 - (u128)v);
+	} else {
+		print_u128((u128)v);
+	}
+}
+
+static void json_corrections(const rg_table *rg)
+{
+	unsigned k;
+
+	printf(",\"corrections\":{\"sebs\":%" PRIu64 ",\"time_ps\":",
+	       rg->corr_sebs[0]);
+	print_i128(rg->corr_time[0]);
+	printf(",\"measured_ps\":");
+	print_u128(rg->measured);
+	printf(",\"by_reason\":{");
+	for (k = 1; k <= SIBT_CORR_MAX; k++) {
+		printf("%s\"%s\":{\"sebs\":%" PRIu64 ",\"time_ps\":",
+		       k > 1 ? "," : "", sibt_corr_name(k), rg->corr_sebs[k]);
+		print_i128(rg->corr_time[k]);
+		putchar('}');
+	}
+	printf("}}");
+}
+
 static void json_dist(const char *key, const struct dist *d)
 {
 	unsigned k;
@@ -624,6 +701,7 @@ static void print_json(const char *path, const struct stats *st,
 	       PRIu64 ",\"iter\":%" PRIu64 ",\"user\":%" PRIu64
 	       ",\"unknown\":%" PRIu64 "}", st->markers[1], st->markers[2],
 	       st->markers[3], st->markers[4], st->markers[0]);
+	json_corrections(&st->regions);
 	json_dist("duration_ps", &st->duration);
 	json_dist("message_size", &st->msg_size);
 	json_dist("sends_per_seb", &st->sends_per_seb);
@@ -673,20 +751,168 @@ static void print_json(const char *path, const struct stats *st,
 	printf("],\"peak_rss_bytes\":%" PRIu64 "}\n", tool_peak_rss());
 }
 
+/* ---------------------------------------------------------- --regions */
+
+static const char no_regions[] = "no code regions: the trace was written "
+	"before format 1.1 or by a generator";
+
+/* A region for a terminal; "(no region)" for the SEBs without one. */
+static void print_region_label(const char *region)
+{
+	if (!region[0])
+		fputs("(no region)", stdout);
+	else
+		tool_print_text(stdout, region);
+}
+
+static void print_regions_human(const char *path, const struct stats *st,
+				rg_key key, unsigned top)
+{
+	const rg_table *rg = &st->regions;
+	rg_stat **v;
+	char b[9][48];
+	uint32_t i, nshow = rg->n;
+	uint32_t nreg = rg->n;
+
+	printf("trace            %s\n", path);
+	printf("windows read     %s", fmt_count(b[0], sizeof(b[0]),
+						st->windows_read));
+	if (st->windows_failed)
+		printf(" (%s could not be read)",
+		       fmt_count(b[1], sizeof(b[1]), st->windows_failed));
+	putchar('\n');
+	if (!rg->with_region) {
+		printf("SEBs             %s\n%s\n",
+		       fmt_count(b[0], sizeof(b[0]), st->sebs), no_regions);
+		return;
+	}
+	if (rg->with_region < rg->sebs)
+		nreg--;		/* the row of the SEBs without one */
+	printf("SEBs             %s in %s code region%s", fmt_count(b[0],
+	       sizeof(b[0]), st->sebs), fmt_count(b[1], sizeof(b[1]), nreg),
+	       nreg == 1 ? "" : "s");
+	if (rg->with_region < rg->sebs)
+		printf(" (%s without a region)", fmt_count(b[2], sizeof(b[2]),
+		       rg->sebs - rg->with_region));
+	printf("\nduration         %s in all, %s measured\n",
+	       rg_fmt_ps(b[0], sizeof(b[0]), (__int128)rg->total),
+	       rg_fmt_ps(b[1], sizeof(b[1]), (__int128)rg->measured));
+	print_corrections(rg, 1);
+	printf("quantiles        %s\n", rg->hist ? "from histograms of 128 "
+	       "buckets per power of two, within 0.4% (a larger --exact "
+	       "keeps them exact)" : "exact (nearest rank)");
+
+	if (top && nshow > top)
+		nshow = top;
+	printf("\ncode regions by %s (%s of %s)\n",
+	       key == RG_BY_TOTAL ? "total duration" :
+	       key == RG_BY_CORRECTED ? "corrected time" : rg_key_name(key),
+	       fmt_count(b[0], sizeof(b[0]), nshow),
+	       fmt_count(b[1], sizeof(b[1]), rg->n));
+	printf("  %11s %12s %12s %12s %12s %12s %12s %11s %12s  %s\n",
+	       "count", "total", "median", "p10", "p90", "p99", "max",
+	       "corrected", "corr. time", "region");
+	v = rg_sorted(rg, key);
+	for (i = 0; v && i < nshow; i++) {
+		const rg_stat *r = v[i];
+
+		printf("  %11s %12s %12s %12s %12s %12s %12s %11s %12s  ",
+		       fmt_count(b[0], sizeof(b[0]), r->count),
+		       rg_fmt_ps(b[1], sizeof(b[1]), (__int128)r->total),
+		       fmt_time(b[2], sizeof(b[2]), (sibt_time)r->q[RG_P50]),
+		       fmt_time(b[3], sizeof(b[3]), (sibt_time)r->q[RG_P10]),
+		       fmt_time(b[4], sizeof(b[4]), (sibt_time)r->q[RG_P90]),
+		       fmt_time(b[5], sizeof(b[5]), (sibt_time)r->q[RG_P99]),
+		       fmt_time(b[6], sizeof(b[6]), (sibt_time)r->max),
+		       fmt_count(b[7], sizeof(b[7]), r->ncorr),
+		       r->ncorr ? rg_fmt_ps(b[8], sizeof(b[8]), r->corr_time)
+				: "-");
+		print_region_label(r->region);
+		putchar('\n');
+	}
+	free(v);
+}
+
+static void print_regions_json(const char *path, const struct stats *st,
+			       rg_key key, unsigned top, int damaged)
+{
+	const rg_table *rg = &st->regions;
+	rg_stat **v = rg->with_region ? rg_sorted(rg, key) : NULL;
+	uint32_t i, nshow = rg->with_region ? rg->n : 0;
+
+	printf("{\"path\":");
+	json_string(stdout, path, strlen(path));
+	printf(",\"npes\":%" PRIu32 ",\"windows_read\":%" PRIu64
+	       ",\"windows_failed\":%" PRIu64 ",\"damaged\":%s",
+	       sibt_trace_npes(st->t), st->windows_read, st->windows_failed,
+	       damaged ? "true" : "false");
+	printf(",\"sebs\":%" PRIu64 ",\"sebs_with_region\":%" PRIu64
+	       ",\"duration_ps\":", rg->sebs, rg->with_region);
+	print_u128(rg->total);
+	json_corrections(rg);
+	printf(",\"quantiles\":\"%s\",\"sort\":\"%s\"",
+	       rg->hist ? "histogram" : "exact", rg_key_name(key));
+	if (!rg->with_region) {
+		printf(",\"note\":");
+		json_string(stdout, no_regions, strlen(no_regions));
+	}
+	printf(",\"regions_total\":%" PRIu32, nshow);
+	if (top && nshow > top)
+		nshow = top;
+	printf(",\"regions\":[");
+	for (i = 0; v && i < nshow; i++) {
+		const rg_stat *r = v[i];
+
+		printf("%s{\"region\":", i ? "," : "");
+		if (r->region[0])
+			json_string(stdout, r->region, strlen(r->region));
+		else
+			printf("null");
+		printf(",\"count\":%" PRIu64 ",\"total_ps\":", r->count);
+		print_u128(r->total);
+		printf(",\"min_ps\":%" PRIu64 ",\"median_ps\":%" PRIu64
+		       ",\"p10_ps\":%" PRIu64 ",\"p90_ps\":%" PRIu64
+		       ",\"p99_ps\":%" PRIu64 ",\"max_ps\":%" PRIu64
+		       ",\"corrected\":%" PRIu64 ",\"corrected_ps\":",
+		       r->min, r->q[RG_P50], r->q[RG_P10], r->q[RG_P90],
+		       r->q[RG_P99], r->max, r->ncorr);
+		print_i128(r->corr_time);
+		printf(",\"measured_ps\":");
+		print_u128(r->measured);
+		putchar('}');
+	}
+	free(v);
+	printf("],\"failures\":[");
+	for (i = 0; i < st->nfail; i++) {
+		printf("%s{\"file\":", i ? "," : "");
+		json_string(stdout, st->fail[i].file, strlen(st->fail[i].file));
+		printf(",\"pe\":%" PRIu32 ",\"window\":%" PRIu64
+		       ",\"message\":", st->fail[i].pe, st->fail[i].window);
+		json_string(stdout, st->fail[i].msg, strlen(st->fail[i].msg));
+		putchar('}');
+	}
+	printf("],\"peak_rss_bytes\":%" PRIu64 "}\n", tool_peak_rss());
+}
+
 int cmd_trace_stats(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "top", required_argument, NULL, 't' },
+		{ "regions", no_argument, NULL, 'R' },
+		{ "sort", required_argument, NULL, 'S' },
+		{ "exact", required_argument, NULL, 'E' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct stats *st;
 	sibt_totals tot;
 	const char *path;
-	uint64_t top = 20;
-	int json = 0, quiet = 0, damaged, c, status;
+	uint64_t top = 20, exact = RG_EXACT_DEFAULT;
+	int json = 0, quiet = 0, regions = 0, damaged, c, status;
+	const char *sort = NULL;
+	int key = RG_BY_TOTAL;
 	size_t i;
 
 	optind = 1;
@@ -709,6 +935,24 @@ int cmd_trace_stats(int argc, char **argv)
 				return EXIT_USAGE;
 			}
 			break;
+		case 'R':
+			regions = 1;
+			break;
+		case 'S':
+			sort = optarg;
+			key = rg_key_parse(optarg);
+			if (key < 0)
+				return tool_usage_error("--sort: unknown key "
+							"'%s' (one of %s)",
+							optarg, rg_key_names);
+			break;
+		case 'E':
+			if (parse_u64("--exact", optarg, &exact) < 0) {
+				fprintf(stderr, "Try '%s --help'.\n",
+					tool_name);
+				return EXIT_USAGE;
+			}
+			break;
 		case 'h':
 			fputs(stats_usage, stdout);
 			return 0;
@@ -723,6 +967,9 @@ int cmd_trace_stats(int argc, char **argv)
 	if (optind + 1 < argc)
 		return tool_usage_error("unexpected argument '%s' (only one "
 					"TRACE)", argv[optind + 1]);
+	if (!regions && sort)
+		return tool_usage_error("--sort orders the table of code "
+					"regions: add --regions");
 	path = argv[optind];
 
 	st = calloc(1, sizeof(*st));
@@ -736,11 +983,23 @@ int cmd_trace_stats(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	sibt_trace_totals(st->t, &tot);
+	rg_init(&st->regions, regions, exact);
 	if (gather(st, tot.windows, quiet) < 0) {
 		status = EXIT_USAGE;
 		goto out;
 	}
-	if (json)
+	if (rg_finish(&st->regions) < 0) {
+		tool_error("out of memory computing the quantiles of the code "
+			   "regions");
+		status = EXIT_USAGE;
+		goto out;
+	}
+	if (regions && json)
+		print_regions_json(path, st, (rg_key)key, (unsigned)top,
+				   damaged);
+	else if (regions)
+		print_regions_human(path, st, (rg_key)key, (unsigned)top);
+	else if (json)
 		print_json(path, st, &tot, (unsigned)top, damaged);
 	else
 		print_human(path, st, &tot, (unsigned)top);
@@ -751,6 +1010,7 @@ out:
 		free(st->fail[i].msg);
 	}
 	names_free(&st->names);
+	rg_free(&st->regions);
 	tool_close_trace(st->t);
 	free(st);
 	return status;

@@ -21,6 +21,12 @@ ITEMs:
   p:OFF:TEXT          virtual-time print ('~' in TEXT stands for a blank)
   m:KIND:VALUE        marker: KIND start, end, iter or user
   preds:I,J,...       explicit local predecessors ('preds:' = none)
+  r:REGION            the code region the SEB measured ('~' in REGION
+                      stands for a blank), format 1.1
+  c:REASON:RAW        the duration was corrected (REASON off-cpu,
+                      outlier, page-faults or 1 to 3) from RAW ps,
+                      format 1.1
+A trace using r: or c: is written as format 1.1, any other as 1.0.
 """
 import os
 import struct
@@ -28,6 +34,7 @@ import sys
 import zlib
 
 MARKS = {"start": 1, "end": 2, "iter": 3, "user": 4}
+CORR = {"off-cpu": 1, "outlier": 2, "page-faults": 3}
 
 
 def varint(v):
@@ -70,7 +77,8 @@ def parse(text):
             continue
         pe, name, dur = int(f[0]), f[1], int(f[2])
         s = {"name": name, "dur": dur, "waits": [], "sends": [],
-             "prints": [], "marks": [], "preds": None}
+             "prints": [], "marks": [], "preds": None, "region": None,
+             "corr": None}
         for it in f[3:]:
             kind, _, rest = it.partition(":")
             if kind == "w":
@@ -89,6 +97,12 @@ def parse(text):
                 s["marks"].append((MARKS[k], int(v)))
             elif kind == "preds":
                 s["preds"] = [int(x) for x in rest.split(",") if x]
+            elif kind == "r":
+                s["region"] = rest.replace("~", " ")
+            elif kind == "c":
+                why, raw = rest.rsplit(":", 1)
+                s["corr"] = (CORR[why] if why in CORR else int(why),
+                             int(raw))
             else:
                 sys.exit("line %d: unknown item %r" % (ln, it))
         sebs[pe].append(s)
@@ -101,8 +115,13 @@ def seb_record(s, p, i, names):
     rec = bytearray(varint(names[s["name"]]) + varint(s["dur"]))
     flags = ((1 if s["preds"] is not None else 0) |
              (2 if s["waits"] else 0) | (4 if s["sends"] else 0) |
-             (8 if s["prints"] else 0) | (16 if s["marks"] else 0))
+             (8 if s["prints"] else 0) | (16 if s["marks"] else 0) |
+             (32 if s["region"] else 0) | (64 if s["corr"] else 0))
     rec += varint(flags)
+    if s["region"]:
+        rec += varint(names[s["region"]])
+    if s["corr"]:
+        rec += varint(s["corr"][0]) + varint(s["corr"][1])
     if s["preds"] is not None:
         rec += varint(len(s["preds"]))
         for j in s["preds"]:
@@ -136,18 +155,24 @@ def seb_record(s, p, i, names):
     return bytes(rec)
 
 
+def is_11(sebs):
+    return any(s["region"] or s["corr"] for l in sebs.values() for s in l)
+
+
 def write_file(path, proc, nprocs, npes, first, count, window, sebs):
     names, order = {}, []
     for p in range(first, first + count):
         for s in sebs[p]:
-            if s["name"] and s["name"] not in names:
-                names[s["name"]] = len(order) + 1
-                order.append(s["name"])
+            for n in (s["name"], s["region"]):
+                if n and n not in names:
+                    names[n] = len(order) + 1
+                    order.append(n)
     names[""] = 0
     out = bytearray()
     h = bytearray(64)
     h[0:8] = b"SIBYLDAT"
-    struct.pack_into("<HHIIIIIII", h, 8, 1, 0, 0x01020304, proc, nprocs,
+    struct.pack_into("<HHIIIIIII", h, 8, 1, 1 if is_11(sebs) else 0,
+                     0x01020304, proc, nprocs,
                      npes, first, count, window)
     struct.pack_into("<I", h, 60, crc(bytes(h[:60])))
     out += h
@@ -216,7 +241,7 @@ def main():
     npes, window, procs, sebs = parse(sys.stdin.read())
     os.makedirs(outdir)
     q, r = divmod(npes, procs)
-    man = ["format = sibyl-trace 1.0", "npes = %d" % npes,
+    man = ["format = sibyl-trace 1.%d" % is_11(sebs), "npes = %d" % npes,
            "nprocs = %d" % procs, "window = %d" % window,
            "time_unit = ps", "byte_order = little-endian"]
     for p in range(procs):

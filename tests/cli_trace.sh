@@ -310,4 +310,22 @@ for sub in info dump stats pack unpack; do
 	expect_grep "$T/no-such\\.trace" "$T/err"
 done
 
+# A trace written in format 1.0 (tests/data/trace-1.0: `sibyl trace gen
+# -p kneighbor -r 8' of Sibyl 0.1.0 before format 1.1) reads unchanged:
+# it checks, and predicts what the same trace generated today predicts.
+old=$SIBYL_SRCDIR/tests/data/trace-1.0
+expect_ok "$SIBYL" trace info "$old"
+expect_grep 'sibyl-trace 1\.0' "$T/out"
+expect_ok "$SIBYL" trace check "$old"
+expect_ok "$SIBYL" trace gen -p kneighbor -r 8 -o "$T/new.trace"
+expect_ok "$SIBYL" sim -q "$old" -o "$T/old.sim"
+expect_ok "$SIBYL" sim -q "$T/new.trace" -o "$T/new.sim"
+checks=$((checks + 1))
+a=$(sed -n 's/.*"predicted_time_ps": \([0-9]*\),.*/\1/p' "$T/old.sim/summary.json")
+b=$(sed -n 's/.*"predicted_time_ps": \([0-9]*\),.*/\1/p' "$T/new.sim/summary.json")
+[ -n "$a" ] && [ "$a" = "$b" ] && [ "$a" = 10011024000 ] ||
+	fail "format 1.0 trace predicts '$a' ps, today's '$b' ps (want 10011024000)"
+expect_ok "$SIBYL" trace stats --regions "$old"
+expect_grep 'no code regions' "$T/out"
+
 finish

@@ -20,6 +20,11 @@ rm -rf "$T" && mkdir -p "$T" || exit 99
 # run at once (make -j) never share one.
 TMPDIR=$(mkdir "$T/tmpdir" && cd "$T/tmpdir" && pwd) || exit 99
 export TMPDIR
+# python3 is the interpreter itself when `make check' found it
+# (SIBYL_PYTHON, tests/Makefile.inc), not a shim that finds it each time.
+if [ -n "${SIBYL_PYTHON:-}" ] && [ -x "$SIBYL_PYTHON" ]; then
+	python3() { "$SIBYL_PYTHON" "$@"; }
+fi
 failures=0
 checks=0
 

@@ -1,6 +1,7 @@
 # lib.sh -- helpers for Sibyl's shell tests.  Source it first:
 #   . "$SIBYL_SRCDIR/tests/lib.sh"
-# It sets $T to a fresh scratch directory for the test and defines:
+# It sets $T to a fresh scratch directory for the test, TMPDIR to
+# $T/tmpdir, and defines:
 #   fail MSG          record a failure (the test goes on; exits 1 at the end)
 #   expect_ok CMD...  run CMD, fail unless it exits 0 (output in $T/out, $T/err)
 #   expect_exit N CMD...  run CMD, fail unless it exits N
@@ -13,6 +14,17 @@ set -u
 test_name=$(basename "$0" .sh)
 T="${SIBYL_TEST_TMP:-.}/$test_name.tmp"
 rm -rf "$T" && mkdir -p "$T" || exit 99
+# A TMPDIR of the test's own.  Open MPI makes its session directories
+# there (by default /tmp/ompi.HOST.UID, which two mpiruns starting at once
+# can race to make and remove), and the tools their scratch files: tests
+# run at once (make -j) never share one.
+TMPDIR=$(mkdir "$T/tmpdir" && cd "$T/tmpdir" && pwd) || exit 99
+export TMPDIR
+# python3 is the interpreter itself when `make check' found it
+# (SIBYL_PYTHON, tests/Makefile.inc), not a shim that finds it each time.
+if [ -n "${SIBYL_PYTHON:-}" ] && [ -x "$SIBYL_PYTHON" ]; then
+	python3() { "$SIBYL_PYTHON" "$@"; }
+fi
 failures=0
 checks=0
 

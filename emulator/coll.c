@@ -305,10 +305,8 @@ static void cut(coll *s, const emu_stamp *t0)
 {
 	emu_span sp;
 	emu_stamp_since(t0, &sp);
-	double ps = (double)emu_span_fallback(&sp) * 1000.0 *
-		    emu.cpu_factor;
 	if (s->r->in_call)
-		emu_rec_step(s->r, s->call, (int64_t)ps);
+		emu_rec_step_measured(s->r, s->call, &sp);
 }
 
 /* Run s as far as it goes without blocking; 1 once it has finished. */

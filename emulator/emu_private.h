@@ -344,6 +344,9 @@ void emu_rec_settle_all(void);
  * collectives cut one per round, so what a round sends depends on what
  * the rounds before it received. */
 void emu_rec_step(emu_rank *r, const char *name, int64_t ps);
+/* The same for a step whose local work was timed (sp). */
+void emu_rec_step_measured(emu_rank *r, const char *name,
+			   const emu_span *sp);
 void emu_rec_marker(emu_rank *r, uint32_t kind, int64_t value);
 void emu_rec_free(emu_rank *r);
 /* While the rank computes: a print at the current offset, the SEB's name,

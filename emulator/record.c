@@ -16,7 +16,6 @@
 
 #include <math.h>
 #include <stdio.h>
-#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,16 +41,8 @@ static int64_t scale(int64_t ns)
 		}                                                        \
 	} while (0)
 
-/* stdout's buffer, touched before any rank runs: the page faults of its
- * first use would land in the SEB that prints first. */
-static char out_buf[1 << 16];
-
 int emu_rec_open(char *err, size_t errlen)
 {
-	/* stdout is written at the ranks' MPI calls (emu_rec_enter), never
-	 * inside an SEB: fully buffered, whatever it is connected to. */
-	memset(out_buf, 0, sizeof out_buf);
-	setvbuf(stdout, out_buf, _IOFBF, sizeof out_buf);
 	sibt_writer_opts o;
 	const char *v;
 	char line[8][160];
@@ -133,11 +124,6 @@ void emu_rec_enter(emu_rank *r, const void *site)
 	if (r->in_call)
 		return;         /* an MPI call made by another one */
 	emu_timing_end(r, &s->span);
-	/* What the SEB printed goes out now, outside it: a write to the
-	 * terminal mpirun gives the ranks costs tens of microseconds of
-	 * the host's kernel, not the program's work (emu_rec_open). */
-	if (__fpending(stdout))
-		fflush(stdout);
 	/* Until the region judges it: the time kept by the clocks. */
 	s->meas_ps = scale(s->span.kept);
 	s->wall_ps = scale(s->span.wall);
@@ -185,6 +171,15 @@ static void flush_pe(emu_rank *r)
 			  sibt_writer_errmsg(emu.writer));
 }
 
+/* r has written everything: its PE's windows can go. */
+static void rank_done(emu_rank *r)
+{
+	free(r->pend);
+	r->pend = NULL;
+	r->cpend = 0;
+	flush_pe(r);
+}
+
 /* Write what the parked ranks can now write. */
 static void retry_parked(void)
 {
@@ -193,14 +188,10 @@ static void retry_parked(void)
 	for (uint32_t i = 0; i < nparked; i++) {
 		emu_rank *r = parked[i];
 		flush_pending(r, 0);
-		if (r->npend) {
+		if (r->npend)
 			parked[j++] = r;
-			continue;
-		}
-		free(r->pend);
-		r->pend = NULL;
-		r->cpend = 0;
-		flush_pe(r);
+		else
+			rank_done(r);
 	}
 	nparked = j;
 }
@@ -280,14 +271,7 @@ static void defer(emu_rank *r, const sibt_seb *w, emu_region *g)
 	char *m = malloc(sz ? sz : 1), *q = m;
 	if (!m)
 		emu_fatal("out of memory recording the trace");
-	if (r->npend == r->cpend) {
-		uint32_t c = r->cpend ? 2 * r->cpend : 8;
-		emu_pending *n = realloc(r->pend, c * sizeof *n);
-		if (!n)
-			emu_fatal("out of memory recording the trace");
-		r->pend = n;
-		r->cpend = c;
-	}
+	GROW(r->pend, r->npend, r->cpend);
 	emu_pending *p = &r->pend[r->npend++];
 	memset(p, 0, sizeof *p);
 	p->w = *w;
@@ -410,6 +394,21 @@ void emu_rec_step(emu_rank *r, const char *name, int64_t ps)
 	r->in_call = 1;
 }
 
+void emu_rec_step_measured(emu_rank *r, const char *name,
+			   const emu_span *sp)
+{
+	emu_seb *s = &r->seb;
+	emu_rec_leave(r, name);
+	/* Judged like any measured SEB, in the region of the call (the
+	 * call site to itself): a collective's rounds are many alike. */
+	s->span = *sp;
+	s->meas_ps = scale(sp->kept);
+	s->wall_ps = scale(sp->wall);
+	s->dur = s->meas_ps;
+	s->measured = 1;
+	r->in_call = 1;
+}
+
 void emu_rec_final(emu_rank *r)
 {
 	write_seb(r);
@@ -417,31 +416,18 @@ void emu_rec_final(emu_rank *r)
 	r->in_call = 0;
 	if (r->npend) {
 		/* Its last SEBs wait for their regions, like the others. */
-		if (nparked == cparked) {
-			uint32_t c = cparked ? 2 * cparked : 64;
-			emu_rank **p = realloc(parked, c * sizeof *p);
-			if (!p)
-				emu_fatal("out of memory recording the trace");
-			parked = p;
-			cparked = c;
-		}
+		GROW(parked, nparked, cparked);
 		parked[nparked++] = r;
 		return;
 	}
-	free(r->pend);
-	r->pend = NULL;
-	r->cpend = 0;
-	flush_pe(r);
+	rank_done(r);
 }
 
 void emu_rec_settle_all(void)
 {
 	for (uint32_t i = 0; i < nparked; i++) {
 		flush_pending(parked[i], 1);
-		free(parked[i]->pend);
-		parked[i]->pend = NULL;
-		parked[i]->cpend = 0;
-		flush_pe(parked[i]);
+		rank_done(parked[i]);
 	}
 	free(parked);
 	parked = NULL;

@@ -459,15 +459,6 @@ static void fatal_signal(int sig, siginfo_t *si, void *uctx)
 
 	for (i = 0; i < NFATAL && fatal_sigs[i].sig != sig; i++)
 		;
-	/* What the ranks printed and the runtime holds back (stdout is
-	 * written at MPI calls, record.c) goes out first: write(2) of the
-	 * buffer glibc keeps, which is async-signal-safe. */
-	if (stdout->_IO_write_ptr > stdout->_IO_write_base) {
-		ssize_t w = write(STDOUT_FILENO, stdout->_IO_write_base,
-				  (size_t)(stdout->_IO_write_ptr -
-					   stdout->_IO_write_base));
-		(void)w;
-	}
 	fatal_put(buf, sizeof buf, &n, "sibyl: ");
 	if (r) {
 		fatal_put(buf, sizeof buf, &n, "rank ");

@@ -238,14 +238,23 @@ void emu_on_main(void (*fn)(void *), void *arg);
 
 typedef struct emu_region emu_region;
 
+/* output.c: the ranks' standard output goes through a pipe that a thread
+ * empties, so that writing to a terminal costs no SEB its time. */
+void emu_out_init(void);
+void emu_out_flush(void);        /* what the ranks printed, out now */
+void emu_out_drain_signal(void); /* the same from a signal handler */
+void emu_out_fini(void);
 void emu_timing_init(void);
 void emu_timing_fini(void);
 void emu_stamp_now(emu_stamp *t);
+/* The same, with fresh readings of the CPU clock and faults. */
+void emu_stamp_fresh(emu_stamp *t);
 void emu_stamp_since(const emu_stamp *t, emu_span *sp);
 /* sp->kept less the host's typical cost of its page faults. */
 int64_t emu_span_fallback(const emu_span *sp);
-/* Start timing an SEB of r (it resumes), end it. */
+/* Start timing an SEB of r (it resumes; its first: begin), end it. */
 void emu_timing_resume(emu_rank *r);
+void emu_timing_begin(emu_rank *r);
 void emu_timing_end(emu_rank *r, emu_span *sp);
 /* The region of the call-site pair (b, e); NULL past the limit. */
 emu_region *emu_region_get(const void *b, const void *e);

@@ -90,5 +90,7 @@ void emu_p2p_send_done(int32_t sreq);
 /* A runtime message arrived (implemented in comm.c): `block' (malloc'd,
  * len bytes) as emu_tr_send_rt sent it; ownership passes. */
 void emu_comm_rt_arrived(int src_proc, void *block, size_t len);
+/* What the ranks printed, written out before an abort (output.c). */
+void emu_out_flush(void);
 
 #endif /* SIBYL_EMU_TRANSPORT_H */

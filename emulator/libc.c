@@ -701,7 +701,7 @@ LIBC_API void exit(int status)
 		real_exit(status);
 	if (r->finalized)
 		emu_rank_exit(r, status & 0xff);
-	fflush(stdout);
+	emu_out_flush();
 	fprintf(stderr, "sibyl: rank %d called exit(%d) without MPI_Finalize "
 		"(a rank ends alone only after MPI_Finalize; use MPI_Abort "
 		"to stop all ranks); aborting the emulation\n", r->world,

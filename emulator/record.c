@@ -114,7 +114,7 @@ void emu_rec_begin(emu_rank *r)
 {
 	memset(&r->seb, 0, sizeof r->seb);
 	r->seb.name = "main";
-	emu_timing_resume(r);
+	emu_timing_begin(r);
 }
 
 void emu_rec_enter(emu_rank *r, const void *site)

@@ -46,7 +46,7 @@ static void vmsg(const char *kind, const char *fmt, va_list ap)
 	char buf[1024];
 	int n = snprintf(buf, sizeof buf, "sibyl: %s", kind);
 	vsnprintf(buf + n, sizeof buf - (size_t)n, fmt, ap);
-	fflush(stdout);
+	emu_out_flush();
 	fprintf(stderr, "%s\n", buf);
 	fflush(stderr);
 }
@@ -54,7 +54,7 @@ static void vmsg(const char *kind, const char *fmt, va_list ap)
 void emu_fatal(const char *fmt, ...)
 {
 	va_list ap;
-	fflush(stdout);         /* what the ranks printed comes first */
+	emu_out_flush();        /* what the ranks printed comes first */
 	va_start(ap, fmt);
 	vmsg("", fmt, ap);
 	va_end(ap);
@@ -105,7 +105,7 @@ int emu_mpi_error(emu_rank *r, const char *call, int code,
 	va_start(ap, fmt);
 	vsnprintf(detail, sizeof detail, fmt, ap);
 	va_end(ap);
-	fflush(stdout);
+	emu_out_flush();
 	fprintf(stderr, "sibyl: rank %d in %s: %s: %s\n"
 		"sibyl: the error handler is MPI_ERRORS_ARE_FATAL; aborting "
 		"the emulation\n", r ? r->world : -1, call, err_names[code],
@@ -308,7 +308,7 @@ static void report_blocked(void)
 
 static void deadlock(int64_t live)
 {
-	fflush(stdout);
+	emu_out_flush();
 	if (emu.proc == 0)
 		fprintf(stderr, "sibyl: deadlock: %lld rank%s blocked in MPI "
 			"calls that can never complete (every rank of every "
@@ -404,6 +404,7 @@ static void overflow(size_t slot, const char *how)
 		"with `sibyl emulate --stack-size SIZE' (or SIBYL_STACK_SIZE"
 		"=BYTES), e.g. --stack-size %zuKiB\n", emu.first +
 		(unsigned)slot, emu.stack_size, how, emu.stack_size / 512);
+	emu_out_drain_signal();
 	if (write(2, buf, (size_t)n) < 0)
 		_exit(3);
 	emu_tr_abort(3);
@@ -494,6 +495,7 @@ static void fatal_signal(int sig, siginfo_t *si, void *uctx)
 	fatal_put(buf, sizeof buf, &n, "; the emulation stops (debug it "
 		  "with a smaller --ranks, or under gdb as the process "
 		  "runs one rank at a time)\n");
+	emu_out_drain_signal();
 	ssize_t w = write(STDERR_FILENO, buf, n);
 	(void)w;
 
@@ -565,6 +567,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "sibyl: %s\n", err);
 		return 3;
 	}
+	emu_out_init();
 	emu.user_argc = argc;
 	emu.user_argv = argv;
 	emu.nranks = (uint32_t)env_u64("SIBYL_RANKS", (uint64_t)emu.nprocs,
@@ -636,6 +639,7 @@ int main(int argc, char **argv)
 	schedule();
 
 	/* Every rank of every process has finished. */
+	emu_out_flush();
 	emu_rec_settle_all();
 	unsigned long leaks = emu_p2p_report_leaks(REPORT_LIMIT);
 	int code = 0;
@@ -658,6 +662,7 @@ int main(int argc, char **argv)
 	emu_dt_fini();
 	emu_tr_fini();
 	ult_pool_fini();
+	emu_out_fini();
 	if (!emu.quiet && emu.proc == 0 && !leaks && !emu.errors)
 		fprintf(stderr, "sibyl: %u ranks on %d process%s finished; "
 			"trace in %s\n", emu.nranks, emu.nprocs,
@@ -741,7 +746,7 @@ int MPI_Finalize(void)
 int MPI_Abort(MPI_Comm comm, int errorcode)
 {
 	emu_rank *r = emu.current;
-	fflush(stdout);
+	emu_out_flush();
 	fprintf(stderr, "sibyl: rank %d called MPI_Abort with error code "
 		"%d; aborting the emulation\n", r ? r->world : -1, errorcode);
 	emu_rec_abort();

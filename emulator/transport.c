@@ -95,7 +95,7 @@ void emu_tr_fini(void)
 
 void emu_tr_abort(int code)
 {
-	fflush(stdout);
+	emu_out_flush();
 	fflush(stderr);
 	MPI_Abort(MPI_COMM_WORLD, code);
 	_exit(code);

@@ -29,6 +29,7 @@
 #define SIBYL_EMU_PRIVATE_H
 
 #include <setjmp.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <time.h>
@@ -244,6 +245,19 @@ void emu_out_init(void);
 void emu_out_flush(void);        /* what the ranks printed, out now */
 void emu_out_drain_signal(void); /* the same from a signal handler */
 void emu_out_fini(void);
+/* What a rank printed is written out at its next MPI call, outside its
+ * SEBs; the test is two loads of the C library's FILE (glibc's). */
+extern int emu_out_buffered;
+static inline void emu_out_at_call(void)
+{
+#ifdef __GLIBC__
+	if (emu_out_buffered && stdout->_IO_write_ptr > stdout->_IO_write_base)
+		fflush(stdout);
+#else
+	if (emu_out_buffered)
+		fflush(stdout);
+#endif
+}
 void emu_timing_init(void);
 void emu_timing_fini(void);
 void emu_stamp_now(emu_stamp *t);

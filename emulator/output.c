@@ -1,24 +1,28 @@
 /*
- * output.c -- the ranks' standard output, written out by a thread of the
- * emulating process, outside every SEB.
+ * output.c -- the ranks' standard output, written out by the runtime and
+ * a thread of the emulating process, outside every SEB.
  *
  * Under mpirun an emulating process's standard output is a terminal (a
- * pseudo-terminal read by Open MPI's daemon).  A line written to it
- * costs 50-120 us of the host's kernel in the thread that writes it (the
- * terminal's line discipline and the wake-up of the daemon), and that
- * thread is the rank that printed: the time landed in its SEB as
- * computation and varied from run to run (the README demo's last SEB of
- * rank 0, which prints two lines, measured 81 us in one run and 166 us in
- * the next).  So file descriptor 1 becomes the write end of a pipe, whose
- * write costs about 1-2 us a line, and a thread forwards what comes out of
- * the pipe to the original standard output.  Standard output keeps the
- * buffering the C library would have given it (line-buffered on a
- * terminal); the order of what the ranks print is unchanged.
+ * pseudo-terminal read by Open MPI's daemon).  A line written to it cost
+ * the SEB that printed it 4.5-6.6 us (median; 50-90 us at the 99th
+ * percentile, milliseconds for the first), host time that varied from
+ * run to run and landed in the prediction as computation.  So:
  *
- * Standard error stays as it is: the runtime's own messages, those of
- * the fatal-signal handlers and those of Open MPI go straight out, even
- * from a process that is dying.  emu_out_flush() empties the pipe before
- * such a message, so what the ranks printed comes first.
+ *   - file descriptor 1 becomes the write end of a pipe (1 MiB when the
+ *     system allows), and a thread looks at the pipe every FORWARD_NS and
+ *     writes what it holds to the original standard output, a line at a
+ *     time (mpirun forwards what it reads as it comes);
+ *   - stdout is fully buffered, in a 64 KiB buffer given at start, and
+ *     the runtime writes it into the pipe at the rank's next MPI call
+ *     (emu_out_at_call, after the SEB's end was timed): a printed line
+ *     costs its SEB its formatting;
+ *   - emu_out_flush() writes everything out before a message of the
+ *     runtime on standard error; a fatal signal writes what the buffer
+ *     and the pipe hold (emu_out_drain_signal).
+ *
+ * Standard error stays as it is: the runtime's own messages, those of the
+ * fatal-signal handlers and those of Open MPI go straight out, even from
+ * a process that is dying.
  */
 #ifdef HAVE_CONFIG_H
 #include <config.h>
@@ -26,7 +30,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -36,13 +39,15 @@
 
 #include "emu_private.h"
 
+int emu_out_buffered;
+
 static struct {
 	int active;
 	int rfd;                /* the pipe's read end */
 	int out;                /* the original standard output */
 	pthread_mutex_t lock;   /* held while moving bytes */
 	char buf[65536];
-	char stdio_buf[BUFSIZ];
+	char stdio_buf[65536];
 } O = { .rfd = -1, .out = -1, .lock = PTHREAD_MUTEX_INITIALIZER };
 
 /* Write all of p[0..n) to the original output; 0, or -1 if it is gone. */
@@ -96,16 +101,22 @@ static int move(void)
 	}
 }
 
+/*
+ * The thread looks at the pipe every FORWARD_NS instead of waiting on it:
+ * a writer that wakes a sleeping thread pays for the wake-up (on a
+ * virtual machine, an interrupt to an idle virtual CPU), and the first
+ * line of a run measured 35-110 us in its SEB that way, the next ones
+ * 8-9 us.  Output reaches the terminal at most FORWARD_NS late, and
+ * before any message of the runtime (emu_out_flush).
+ */
+#define FORWARD_NS 4000000
+
 static void *forward(void *arg)
 {
 	(void)arg;
 	for (;;) {
-		struct pollfd p = { .fd = O.rfd, .events = POLLIN };
-		if (poll(&p, 1, -1) < 0) {
-			if (errno == EINTR)
-				continue;
-			return NULL;
-		}
+		struct timespec d = { 0, FORWARD_NS };
+		nanosleep(&d, NULL);
 		pthread_mutex_lock(&O.lock);
 		int end = !O.active || move();
 		pthread_mutex_unlock(&O.lock);
@@ -122,7 +133,6 @@ void emu_out_init(void)
 
 	if (O.active)
 		return;
-	int tty = isatty(STDOUT_FILENO);
 	O.out = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
 	if (O.out < 0)
 		return;         /* no standard output: nothing to do */
@@ -130,6 +140,15 @@ void emu_out_init(void)
 		goto direct;
 	if (fcntl(p[0], F_SETFL, O_NONBLOCK) != 0)
 		goto direct_pipe;
+	/* Room for what the ranks print between two looks (1 MiB, the
+	 * default limit of an unprivileged process; else the 64 KiB a pipe
+	 * has), and its first page now (the kernel keeps one after a
+	 * read). */
+	(void)fcntl(p[1], F_SETPIPE_SZ, 1 << 20);
+	if (write(p[1], "", 1) == 1) {
+		char c;
+		(void)read(p[0], &c, 1);
+	}
 	O.rfd = p[0];
 	pthread_attr_init(&a);
 	pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
@@ -157,12 +176,12 @@ void emu_out_init(void)
 		goto direct;
 	}
 	close(p[1]);
-	/* The buffering the C library gives a terminal, not a pipe's, and
-	 * a buffer now: allocated at the first output (malloc, fstat), it
-	 * cost that output's SEB 70-240 us on a virtual machine. */
+	/* Full buffering, in a buffer of ours given now (allocated at the
+	 * first output, it cost that output's SEB 70-240 us), written out
+	 * at the rank's next MPI call (emu_out_at_call), by the runtime. */
 	memset(O.stdio_buf, 0, sizeof O.stdio_buf);    /* its pages, now */
-	setvbuf(stdout, O.stdio_buf, tty ? _IOLBF : _IOFBF,
-		sizeof O.stdio_buf);
+	setvbuf(stdout, O.stdio_buf, _IOFBF, sizeof O.stdio_buf);
+	emu_out_buffered = 1;
 	return;
 direct_pipe:
 	close(p[0]);
@@ -188,11 +207,20 @@ static int lock_bounded(void)
 void emu_out_drain_signal(void)
 {
 	/* Also from a fatal-signal handler: stdio is not safe to call
-	 * there, the pipe is. */
+	 * there, the pipe is, and so is writing what stdout's buffer holds
+	 * (a rank that crashes in the SEB that printed). */
 	if (!O.active || !lock_bounded())
 		return;
 	if (O.active)
 		(void)move();
+#ifdef __GLIBC__
+	if (emu_out_buffered &&
+	    stdout->_IO_write_ptr > stdout->_IO_write_base) {
+		put_lines(stdout->_IO_write_base,
+			  stdout->_IO_write_ptr - stdout->_IO_write_base);
+		stdout->_IO_write_ptr = stdout->_IO_write_base;
+	}
+#endif
 	pthread_mutex_unlock(&O.lock);
 }
 

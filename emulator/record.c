@@ -124,6 +124,7 @@ void emu_rec_enter(emu_rank *r, const void *site)
 	if (r->in_call)
 		return;         /* an MPI call made by another one */
 	emu_timing_end(r, &s->span);
+	emu_out_at_call();
 	/* Until the region judges it: the time kept by the clocks. */
 	s->meas_ps = scale(s->span.kept);
 	s->wall_ps = scale(s->span.wall);

@@ -15,9 +15,12 @@
  *                output is: "stdout: pipe", "stdout: terminal" or
  *                "stdout: other".
  *        abort   rank 1 prints "rank 1 before the abort" and calls
- *                MPI_Abort with error code 5 (N is ignored).
+ *                MPI_Abort with error code 5 (N is ignored);
+ *        crash   rank 1 prints "rank 1 before the crash" and writes
+ *                through a null pointer in the same SEB.
  */
 #include <mpi.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,15 +35,19 @@ int main(int argc, char **argv)
 	MPI_Comm_size(MPI_COMM_WORLD, &size);
 	if (argc != 3) {
 		if (rank == 0)
-			fprintf(stderr, "usage: output lines|abort N\n");
+			fprintf(stderr, "usage: output lines|abort|crash N\n");
 		MPI_Abort(MPI_COMM_WORLD, 2);
 	}
 	int n = atoi(argv[2]);
-	if (strcmp(argv[1], "abort") == 0) {
+	if (strcmp(argv[1], "abort") == 0 || strcmp(argv[1], "crash") == 0) {
 		MPI_Barrier(MPI_COMM_WORLD);
-		if (rank == 1) {
+		if (rank == 1 && argv[1][0] == 'a') {
 			printf("rank 1 before the abort\n");
 			MPI_Abort(MPI_COMM_WORLD, 5);
+		}
+		if (rank == 1) {
+			printf("rank 1 before the crash\n");
+			*(volatile int *)(uintptr_t)(n - n) = 1;
 		}
 		MPI_Barrier(MPI_COMM_WORLD);
 		MPI_Finalize();

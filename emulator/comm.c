@@ -1408,14 +1408,14 @@ static emu_group *split_result(split_inst *s, int color)
 }
 
 MPI_Comm emu_comm_split(emu_rank *r, MPI_Comm h, int color, int key,
-			emu_topo *topo, const char *call)
+			emu_topo *topo, const char *call, const void *site)
 {
 	emu_comm *c = emu_comm_get(r, h, call);
 	if (color < 0 && color != MPI_UNDEFINED)
 		emu_mpi_error(r, call, MPI_ERR_ARG, "color %d is negative "
 			      "(and not MPI_UNDEFINED)", color);
 	uint32_t seq = c->coll_seq++;
-	emu_rec_enter(r, EMU_SITE);
+	emu_rec_enter(r, site);
 	int slot;
 	split_inst *s = split_deposit(r, c, seq, color, key, &slot);
 	split_check(s);
@@ -1452,7 +1452,8 @@ int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 	const char *call = "MPI_Comm_split";
 	EMU_API(r, call);
 	check_ptr(r, call, newcomm, "newcomm pointer");
-	*newcomm = emu_comm_split(r, comm, color, key, NULL, call);
+	*newcomm = emu_comm_split(r, comm, color, key, NULL, call,
+				   EMU_SITE);
 	return MPI_SUCCESS;
 }
 
@@ -1471,7 +1472,8 @@ int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key,
 	/* The target's node: a block of node_size world ranks. */
 	int color = split_type == MPI_UNDEFINED ? MPI_UNDEFINED :
 		r->world / emu.node_size;
-	*newcomm = emu_comm_split(r, comm, color, key, NULL, call);
+	*newcomm = emu_comm_split(r, comm, color, key, NULL, call,
+				   EMU_SITE);
 	return MPI_SUCCESS;
 }
 

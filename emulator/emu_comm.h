@@ -124,9 +124,10 @@ void emu_comm_finalize_rank(struct emu_rank *r);
 /* For topo.c: MPI_Comm_split of rank r's communicator h by (color, key),
  * under the name `call', the new communicators getting topology `topo'
  * (a reference of their own; NULL: none).  Returns the new handle, or
- * MPI_COMM_NULL for color MPI_UNDEFINED. */
+ * MPI_COMM_NULL for color MPI_UNDEFINED.  `site': the program's call
+ * site (EMU_SITE in the MPI function it called), where the SEB ends. */
 MPI_Comm emu_comm_split(struct emu_rank *r, MPI_Comm h, int color, int key,
-			emu_topo *topo, const char *call);
+			emu_topo *topo, const char *call, const void *site);
 /* topo.c: the process's shared topology with these dimensions (a new
  * reference), and dropping one. */
 emu_topo *emu_topo_get(int ndims, const int *dims, const int *periods);

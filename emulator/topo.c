@@ -290,7 +290,8 @@ int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[],
 		check_ptr(r, call, periods, "periods array");
 	emu_topo *t = emu_topo_get(ndims, dims, periods);
 	*comm_cart = emu_comm_split(r, comm_old, c->rank < n ? 0 :
-				    MPI_UNDEFINED, c->rank, t, call);
+				    MPI_UNDEFINED, c->rank, t, call,
+				    EMU_SITE);
 	emu_topo_unref(t);
 	return MPI_SUCCESS;
 }
@@ -323,7 +324,8 @@ int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
 	}
 	emu_topo *sub = emu_topo_get(nk, kd, kp);
 	free(buf);
-	*newcomm = emu_comm_split(r, comm, color, c->rank, sub, call);
+	*newcomm = emu_comm_split(r, comm, color, c->rank, sub, call,
+				  EMU_SITE);
 	emu_topo_unref(sub);
 	return MPI_SUCCESS;
 }

@@ -226,6 +226,14 @@ if build md; then
 	sends "$T/md.trace" 192 $((8 * 26 * 3)) "md -s 3 -k 2"
 	names "$T/md.trace" md_force md_integrate pme_spread pme_fft \
 		pme_force
+	# Every code region begins and ends at the program's own call sites
+	# (md.c), never inside the emulator (an MPI call built on another
+	# one, such as MPI_Comm_split, once ended its SEB in comm.c).
+	checks=$((checks + 1))
+	"$SIBYL" trace stats --regions --top 0 "$T/md.trace" >"$T/regions" \
+		2>&1 || fail "sibyl trace stats --regions md.trace"
+	grep -E '\((comm|p2p|coll|coll_alg|topo|runtime|rma|datatype|op)\.c:' \
+		"$T/regions" >&2 && fail "a region of md ends inside the emulator"
 	for alg in pairwise bruck; do
 		run --emu "--coll alltoall=$alg" md 8 -s 3 -k 2
 		same "$par" "$res" "md with alltoall=$alg"

@@ -16,14 +16,14 @@
  *                "stdout: other".
  *        abort   rank 1 prints "rank 1 before the abort" and calls
  *                MPI_Abort with error code 5 (N is ignored);
- *        crash   rank 1 prints "rank 1 before the crash" and writes
- *                through a null pointer in the same SEB.
+ *        crash   rank 1 prints "rank 1 before the crash" and writes to
+ *                a read-only page in the same SEB.
  */
 #include <mpi.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -47,7 +47,12 @@ int main(int argc, char **argv)
 		}
 		if (rank == 1) {
 			printf("rank 1 before the crash\n");
-			*(volatile int *)(uintptr_t)(n - n) = 1;
+			/* A store to a read-only page: a fault that no
+			 * sanitizer reports before the hardware does. */
+			volatile int *p = mmap(NULL, 4096, PROT_READ,
+					       MAP_PRIVATE | MAP_ANONYMOUS, -1,
+					       0);
+			*p = n;
 		}
 		MPI_Barrier(MPI_COMM_WORLD);
 		MPI_Finalize();

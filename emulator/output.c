@@ -211,8 +211,7 @@ void emu_out_drain_signal(void)
 	 * (a rank that crashes in the SEB that printed). */
 	if (!O.active || !lock_bounded())
 		return;
-	if (O.active)
-		(void)move();
+	(void)move();
 #ifdef __GLIBC__
 	if (emu_out_buffered &&
 	    stdout->_IO_write_ptr > stdout->_IO_write_base) {

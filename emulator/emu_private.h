@@ -103,6 +103,7 @@ typedef struct emu_stamp {
  * thread was off its core), page faults (ns, counts) and EMU_EV_*. */
 #define EMU_EV_OFFCPU 1u    /* wall time exceeded CPU time */
 #define EMU_EV_FAULTS 2u    /* page faults in the span */
+#define EMU_EV_COLD 4u      /* the first sample of its region */
 typedef struct emu_span {
 	int64_t wall, kept, faults;
 	unsigned ev;
@@ -132,6 +133,7 @@ typedef struct emu_seb {
 	 * of dur that was measured (ps, as kept), the wall clock's
 	 * measurement of it (ps) and why they differ (SIBT_CORR_*). */
 	const void *site_begin, *site_end;
+	struct emu_region *g;   /* their region, once it ended (or NULL) */
 	int64_t meas_ps, wall_ps;
 	emu_span span;          /* what timing saw */
 	uint8_t measured;       /* the SEB ended in emu_rec_enter */
@@ -272,6 +274,10 @@ void emu_timing_begin(emu_rank *r);
 void emu_timing_end(emu_rank *r, emu_span *sp);
 /* The region of the call-site pair (b, e); NULL past the limit. */
 emu_region *emu_region_get(const void *b, const void *e);
+/* The region of an SEB that just ended (NULL past the limit); sp is
+ * marked EMU_EV_COLD when it is the first of its region to end in this
+ * process. */
+emu_region *emu_region_ended(const void *b, const void *e, emu_span *sp);
 /* Add an SEB's span to its region's statistics (g may be NULL). */
 void emu_region_add(emu_region *g, const emu_span *sp);
 /* How many regions have the samples to be judged (grows). */

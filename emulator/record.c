@@ -130,6 +130,8 @@ void emu_rec_enter(emu_rank *r, const void *site)
 	s->wall_ps = scale(s->span.wall);
 	s->dur += s->meas_ps;
 	s->site_end = site;
+	if (!emu.timing_raw)
+		s->g = emu_region_ended(s->site_begin, site, &s->span);
 	s->measured = 1;
 	r->in_call = 1;
 }
@@ -309,7 +311,8 @@ static void defer(emu_rank *r, const sibt_seb *w, emu_region *g)
 static void write_seb(emu_rank *r)
 {
 	emu_seb *s = &r->seb;
-	emu_region *g = emu_region_get(s->site_begin, s->site_end);
+	emu_region *g = s->g ? s->g :
+			emu_region_get(s->site_begin, s->site_end);
 	int measured = s->measured && judging();
 	sibt_seb w;
 
@@ -346,6 +349,7 @@ static void write_seb(emu_rank *r)
 	s->owned_name = NULL;
 	s->nprints = s->nsends = 0;
 	s->measured = 0;
+	s->g = NULL;
 	s->meas_ps = s->wall_ps = 0;
 	memset(&s->span, 0, sizeof s->span);
 	r->nsebs++;
@@ -403,6 +407,9 @@ void emu_rec_step_measured(emu_rank *r, const char *name,
 	/* Judged like any measured SEB, in the region of the call (the
 	 * call site to itself): a collective's rounds are many alike. */
 	s->span = *sp;
+	if (!emu.timing_raw)
+		s->g = emu_region_ended(s->site_begin, s->site_end,
+					&s->span);
 	s->meas_ps = scale(sp->kept);
 	s->wall_ps = scale(sp->wall);
 	s->dur = s->meas_ps;

@@ -64,6 +64,7 @@ struct emu_region {
 	const void *b, *e;
 	uint64_t n, next_fit;   /* samples, clean ones */
 	uint64_t nclean;
+	uint64_t ended;         /* SEBs that ended in it (emu_region_ended) */
 	int state;              /* 0 warming up, 1 judged, 2 varies, 3 a
 	                           median only (fewer than WARM samples) */
 	int64_t med, fence;     /* ns: median, fence */
@@ -513,6 +514,18 @@ uint64_t emu_regions_judged(void)
 	return T.judged;
 }
 
+emu_region *emu_region_ended(const void *b, const void *e, emu_span *sp)
+{
+	emu_region *g = emu_region_get(b, e);
+
+	/* The first to end is the first that ran: the others of this
+	 * process had not reached the region's end yet (an SEB is judged
+	 * later, in the order the ranks' calls complete). */
+	if (g && !g->ended++)
+		sp->ev |= EMU_EV_COLD;
+	return g;
+}
+
 void emu_region_add(emu_region *g, const emu_span *sp)
 {
 	if (!g)
@@ -561,6 +574,15 @@ int64_t emu_region_decide(emu_region *g, const emu_span *sp, uint32_t *why)
 		 * also holds what the hypervisor took (guests without
 		 * steal accounting charge it to the running thread). */
 		*why = SIBT_CORR_OUTLIER;
+		return g->med;
+	}
+	if ((sp->ev & EMU_EV_COLD) && g->state != 2 && ns > g->fence) {
+		/* The region's first run in this process, far above the
+		 * others: its code, the runtime's paths and the TLB were
+		 * cold, a cost the process's other ranks do not pay (and
+		 * one that would depend on how many ranks a process holds).
+		 * A region that varies by nature keeps it. */
+		*why = SIBT_CORR_COLD;
 		return g->med;
 	}
 	if (g->state != 1 || ns <= g->fence)

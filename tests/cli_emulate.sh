@@ -120,9 +120,16 @@ expect_line 'SIBYL_RANKS=64 \' "$T/out"
 expect_line "SIBYL_TRACE=$W/ring.trace.partial \\" "$T/out"
 expect_line "SIBYL_CMDLINE='./ring 10 '\\''a b'\\''' \\" "$T/out"
 expect_grep ' -np 2 ' "$T/out"
-expect_grep ' -x SIBYL_RANKS -x SIBYL_TRACE -x SIBYL_QUIET -x SIBYL_CMDLINE -- \./ring 10 '"'a b'"'$' \
+expect_grep ' -x SIBYL_RANKS -x SIBYL_TRACE -x LD_BIND_NOW -x SIBYL_QUIET -x SIBYL_CMDLINE -- \./ring 10 '"'a b'"'$' \
 	"$T/out"
 expect_line 'SIBYL_QUIET=1 \' "$T/out"
+# Corrected timing (the default) binds every symbol at load time; raw
+# timing keeps the loader's default.
+expect_line 'LD_BIND_NOW=1 \' "$T/out"
+dry --timing raw --ranks 64 -np 2 -- ./ring
+checks=$((checks + 1))
+! grep -q LD_BIND_NOW "$T/out" || fail "--timing raw sets LD_BIND_NOW"
+dry --ranks 64 -np 2 -- ./ring
 if grep -q 'SIBYL_WINDOW\|SIBYL_BIND' "$T/out"; then
 	fail "variables of options not given are set"
 fi

@@ -21,7 +21,7 @@ regions = ["main~(kn.c:120)~>~main~(kn.c:131)",
            "solve+0x1f~(app)~>~main~(kn.c:120)",
            "-~>~main~(kn.c:120)",
            "x~[*]~>~y"]
-reasons = ["off-cpu", "outlier", "page-faults"]
+reasons = ["off-cpu", "outlier", "page-faults", "cold"]
 seed = 12345
 def rnd():
     global seed
@@ -37,7 +37,7 @@ for pe in range(3):
         if k < 5:
             items.append("r:" + regions[k])
         if rnd() % 7 == 0:
-            items.append("c:%s:%d" % (reasons[rnd() % 3],
+            items.append("c:%s:%d" % (reasons[rnd() % 4],
                                       d + rnd() % 100000))
         out.append("%d %s %d %s" % (pe, "n%d" % (k % 3), d,
                                     " ".join(items)))
@@ -111,7 +111,7 @@ c = j["corrections"]
 assert c["sebs"] == tot["sebs"] > 0 and c["time_ps"] == tot["time"], c
 assert c["measured_ps"] == tot["measured"], c
 assert j["duration_ps"] == sum(e["total"] for e in regs.values())
-for why in ("off-cpu", "outlier", "page-faults"):
+for why in ("off-cpu", "outlier", "page-faults", "cold"):
     want = tot["reasons"].get(why, [0, 0])
     assert want[0] > 0, why
     got = c["by_reason"][why]
@@ -184,7 +184,7 @@ expect_grep '"quantiles":"exact"' "$T/rs.json"
 expect_ok "$SIBYL" trace stats -q --regions "$RT"
 expect_grep '^SEBs +[0-9]+ in 5 code regions \([0-9]+ without a region\)$' \
 	"$T/out"
-expect_grep '^corrected +[0-9]+ SEBs, .* measured: off-cpu [0-9]+ \(.*\), outlier [0-9]+ \(.*\), page-faults [0-9]+ \(.*\)$' \
+expect_grep '^corrected +[0-9]+ SEBs, .* measured: off-cpu [0-9]+ \(.*\), outlier [0-9]+ \(.*\), page-faults [0-9]+ \(.*\), cold [0-9]+ \(.*\)$' \
 	"$T/out"
 expect_grep '^quantiles +exact \(nearest rank\)$' "$T/out"
 expect_grep '^code regions by total duration \(6 of 6\)$' "$T/out"

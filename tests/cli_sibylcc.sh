@@ -74,10 +74,13 @@ set -- -I"$INC" -Dmain=sibyl_user_main -g1 $SAN -O2 "a b.c" -o "it's me" \
 	'-DMSG="x y"' 'new
 line' -lfoo -L"$LIB" -lsibyl-emu
 expect_args_start "$@"
-# The libraries libsibyl-emu needs follow; -lm comes last.
+# The libraries libsibyl-emu needs follow, -lm last, then the request to
+# bind every symbol at load time (a first call must not cost the SEB of
+# the first rank that makes it).
 expect_ok fake x.c
 checks=$((checks + 1))
-[ "$(tail -n 1 "$ARGS")" = -lm ] || fail "-lm is not last: $(tail -n 1 "$ARGS")"
+[ "$(tail -n 2 "$ARGS" | tr '\n' ' ')" = "-lm -Wl,-z,now " ] ||
+	fail "the link does not end in -lm -Wl,-z,now: $(tail -n 2 "$ARGS")"
 for opt in -c -S -E -M -MM; do
 	expect_ok fake "$opt" x.c
 	# shellcheck disable=SC2086
@@ -119,7 +122,7 @@ done
 expect_ok fake -showme:compile
 expect_line_out "'-I$INC' $CF"
 expect_ok fake -showme:link
-expect_grep "^'-L$LIB' -lsibyl-emu .*-lm$SAN\$" "$T/out"
+expect_grep "^'-L$LIB' -lsibyl-emu .*-lm -Wl,-z,now$SAN\$" "$T/out"
 expect_ok fake -showme:incdirs
 expect_line_out "'$INC'"
 expect_ok fake -showme:libdirs
@@ -213,7 +216,7 @@ expect_log "$CW|-O2|-c|a b.c|-o|TMP/1-a b.o" \
 	"$CW|-O2|-c|-x|c|y.txt|-o|TMP/2-y.o" \
 	"$CW|-O2|TMP/1-a b.o|x.o|-o|prog|TMP/2-y.o|-lm|-L$LIB|-lsibyl-emu\
 $(sed -n 's/^sibyl_libs="\(.*\)"$/\1/p' "$SIBYLCC" |
-	tr -s ' ' | sed 's/^ //; s/ $//; s/ /|/g; s/^/|/')"
+	tr -s ' ' | sed 's/^ //; s/ $//; s/ /|/g; s/^/|/')|-Wl,-z,now"
 checks=$((checks + 1))
 [ -z "$(ls "$T/tmp")" ] || fail "temporary objects were left: $(ls "$T/tmp")"
 # What -show prints runs the same commands.

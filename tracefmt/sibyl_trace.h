@@ -147,7 +147,12 @@ enum {
 	SIBT_CORR_FAULTS = 3,   /* page faults in it, and longer than its
 	                           region's clean samples: replaced by the
 	                           region's median */
-	SIBT_CORR_MAX = 3
+	SIBT_CORR_COLD = 4,     /* the first run of its code region in the
+	                           emulating process (cold caches, TLB and
+	                           branch predictors, first calls), far above
+	                           its region: replaced by the region's
+	                           median */
+	SIBT_CORR_MAX = 4
 };
 
 /* "off-cpu", "outlier", "page-faults" or "none"; "unknown" otherwise. */

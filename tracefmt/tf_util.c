@@ -231,6 +231,8 @@ const char *sibt_corr_name(uint32_t reason)
 		return "outlier";
 	case SIBT_CORR_FAULTS:
 		return "page-faults";
+	case SIBT_CORR_COLD:
+		return "cold";
 	}
 	return "unknown";
 }

@@ -24,7 +24,7 @@ ITEMs:
   r:REGION            the code region the SEB measured ('~' in REGION
                       stands for a blank), format 1.1
   c:REASON:RAW        the duration was corrected (REASON off-cpu,
-                      outlier, page-faults or 1 to 3) from RAW ps,
+                      outlier, page-faults, cold or 1 to 4) from RAW ps,
                       format 1.1
 A trace using r: or c: is written as format 1.1, any other as 1.0.
 """
@@ -34,7 +34,7 @@ import sys
 import zlib
 
 MARKS = {"start": 1, "end": 2, "iter": 3, "user": 4}
-CORR = {"off-cpu": 1, "outlier": 2, "page-faults": 3}
+CORR = {"off-cpu": 1, "outlier": 2, "page-faults": 3, "cold": 4}
 
 
 def varint(v):

@@ -282,7 +282,7 @@ emu_region *emu_region_ended(const void *b, const void *e, emu_span *sp);
 void emu_region_add(emu_region *g, const emu_span *sp);
 /* How many regions have the samples to be judged (grows). */
 uint64_t emu_regions_judged(void);
-/* 1 once the region has the samples to judge its SEBs fully (64). */
+/* 1 once the region has the samples to judge its SEBs fully (64; 256 when they say it varies by nature). */
 int emu_region_judged(const emu_region *g);
 /* The time to keep for the span (ns), with the reason it differs from
  * the wall time in *why (SIBT_CORR_*, 0 when it does not). */

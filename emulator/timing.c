@@ -52,6 +52,7 @@
 #define BPO 32
 #define NBINS (1 + BPO * 40)
 #define WARM 64             /* samples before a region is judged */
+#define WARM_VARIES 256     /* before one is judged to vary by nature */
 #define MIN_MEDIAN 8        /* samples for a median (evidence only) */
 #define REFIT 4096          /* refit every REFIT samples after 4096 */
 #define FAR 6.0             /* fence: q50 + FAR * (q50 - q25), log2 */
@@ -65,6 +66,7 @@ struct emu_region {
 	uint64_t n, next_fit;   /* samples, clean ones */
 	uint64_t nclean;
 	uint64_t ended;         /* SEBs that ended in it (emu_region_ended) */
+	int judged;             /* its SEBs can be judged (for good) */
 	int state;              /* 0 warming up, 1 judged, 2 varies, 3 a
 	                           median only (fewer than WARM samples) */
 	int64_t med, fence;     /* ns: median, fence */
@@ -85,7 +87,7 @@ static struct {
 	size_t scap, sn;
 	int64_t cpu_read_ns;    /* cost of one CPU-clock read */
 	int64_t fault_ns;       /* CPU time of one page fault */
-	uint64_t judged;        /* regions with WARM samples */
+	uint64_t judged;        /* regions judged (emu_region_judged) */
 #ifdef HAVE_LIBDW
 	Dwfl *dwfl;
 	int dwfl_failed;
@@ -499,6 +501,15 @@ static void fit(emu_region *g)
 		above += h[k];
 	g->state = g->n < WARM ? 3 :
 		   (double)above > MAX_ABOVE * (double)n ? 2 : 1;
+	/* Judged from WARM samples on, unless they say the region varies
+	 * by nature: that takes WARM_VARIES samples to say, as it turns the
+	 * outlier rule off.  A few ranks slow at once in the first samples
+	 * (a host that was busy for a while) look like a second mode. */
+	if (!g->judged && (g->state == 1 ||
+			   (g->state == 2 && g->n >= WARM_VARIES))) {
+		g->judged = 1;
+		T.judged++;
+	}
 	if (getenv("SIBYL_TIMING_DEBUG"))
 		fprintf(stderr, "sibyl: region %p > %p: %" PRIu64 " samples "
 			"(%" PRIu64 " clean), median %" PRId64 " ns, fence %"
@@ -532,8 +543,7 @@ void emu_region_add(emu_region *g, const emu_span *sp)
 		return;
 	int k = bin_of(sp->kept);
 	g->hist[k]++;
-	if (++g->n == WARM)
-		T.judged++;
+	++g->n;
 	if (!sp->ev) {
 		g->clean[k]++;
 		g->nclean++;
@@ -544,7 +554,7 @@ void emu_region_add(emu_region *g, const emu_span *sp)
 
 int emu_region_judged(const emu_region *g)
 {
-	return g && g->n >= WARM;
+	return g && g->judged;
 }
 
 int64_t emu_region_decide(emu_region *g, const emu_span *sp, uint32_t *why)

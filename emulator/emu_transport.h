@@ -9,7 +9,10 @@
  *            runtime's own messages (emu_tr_send_rt); received
  *            with MPI_ANY_SOURCE/MPI_ANY_TAG, so messages between two
  *            processes are handled in the order they were sent, which is
- *            what keeps virtual messages non-overtaking;
+ *            what keeps virtual messages non-overtaking; also the
+ *            credits of the flow control (transport.c: at most a window
+ *            of messages to a process may be unreceived there, the rest
+ *            wait in the sender, in order);
  *   data     rendezvous payloads, sent straight from the sender's buffer
  *            into the receiver's (tag = the receiver's request);
  *   vote     the non-blocking allreduces of the idle/termination votes.
@@ -64,7 +67,7 @@ void emu_tr_send_rt(int proc, const void *data, size_t len);
 void emu_tr_post_data(int proc, int32_t rreq, void *buf, uint64_t size);
 /* Handle whatever arrived or finished; returns the number of events. */
 int emu_tr_progress(void);
-/* Real operations not finished yet. */
+/* Real operations not finished yet, or sends waiting for credit. */
 int emu_tr_busy(void);
 /* Non-blocking global vote: when no vote is running, contributes `mine'
  * (4 counters, summed over processes); returns 1 and fills `sum' when a

@@ -18,7 +18,40 @@
 
 #include "emu_transport.h"
 
-enum { TAG_ENV = 1, TAG_CTS = 2, TAG_RT = 3 };
+enum { TAG_ENV = 1, TAG_CTS = 2, TAG_RT = 3, TAG_CREDIT = 4 };
+
+/*
+ * Flow control.  Open MPI's ob1 numbers the messages between two processes
+ * on one communicator with 16 bits, and only copes with fewer than 2^16
+ * of them waiting out of sequence: when one process floods another that
+ * does not progress (busy with its ranks, or descheduled on a shared
+ * machine) with 150,000 small messages, some are never delivered and the
+ * emulation hangs.  So at most WINDOW messages (control and data) to a
+ * peer may be in Open MPI and not yet received there; the receiver
+ * returns a credit (its count of messages received from us, on the
+ * control communicator, outside the window) every CREDIT_BATCH messages,
+ * and what does not fit waits here, in order.
+ */
+#define WINDOW 16384
+#define CREDIT_BATCH 2048
+
+enum { K_ENV, K_CTS, K_RT, K_DATA };
+
+/* A send waiting for credit. */
+typedef struct pend {
+	struct pend *next;
+	void *buf;      /* K_DATA: the sender's buffer; else owned */
+	int len, tag, kind;
+	int32_t sreq;
+} pend;
+
+typedef struct peer {
+	uint64_t out;       /* messages handed to Open MPI for it */
+	uint64_t acked;     /* of those, received there (its last credit) */
+	uint64_t in;        /* messages received from it */
+	uint64_t credited;  /* `in' when we last sent it a credit */
+	pend *head, *tail;  /* sends waiting for credit */
+} peer;
 
 typedef struct cts_msg {
 	int32_t sreq, rreq;
@@ -33,6 +66,7 @@ typedef struct op {
 	int32_t sreq;   /* rendezvous send finished -> emu_p2p_send_done */
 	int32_t rreq;   /* rendezvous data landed -> emu_p2p_data_done */
 	int counts;     /* a receive: counts towards `recvd' */
+	int proc;       /* a receive: from that process */
 } op;
 
 static MPI_Comm ctrl_comm = MPI_COMM_NULL, data_comm = MPI_COMM_NULL,
@@ -44,6 +78,8 @@ static int *done_idx;
 static MPI_Request vote_req = MPI_REQUEST_NULL;
 static int64_t vote_out[4], vote_in[4];
 static char host_desc[256];
+static peer *peers;           /* one per process */
+static long npend;            /* sends waiting for credit, all peers */
 
 uint64_t emu_tr_sent, emu_tr_recvd;
 
@@ -74,6 +110,11 @@ int emu_tr_init(int *argc, char ***argv, int *nprocs, int *proc,
 	check(MPI_Comm_dup(MPI_COMM_WORLD, &ctrl_comm), "MPI_Comm_dup");
 	check(MPI_Comm_dup(MPI_COMM_WORLD, &data_comm), "MPI_Comm_dup");
 	check(MPI_Comm_dup(MPI_COMM_WORLD, &vote_comm), "MPI_Comm_dup");
+	peers = calloc((size_t)*nprocs, sizeof *peers);
+	if (!peers) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
 	/* Errors of the real MPI are ours, not the program's: fatal. */
 	return 0;
 }
@@ -82,7 +123,7 @@ void emu_tr_fini(void)
 {
 	/* Everything has been received by now (the final vote saw the
 	 * counters equal); drain our own sends. */
-	while (nops)
+	while (nops || npend)
 		emu_tr_progress();
 	MPI_Comm_free(&ctrl_comm);
 	MPI_Comm_free(&data_comm);
@@ -90,6 +131,7 @@ void emu_tr_fini(void)
 	free(reqs);
 	free(ops);
 	free(done_idx);
+	free(peers);
 	MPI_Finalize();
 }
 
@@ -127,6 +169,90 @@ static op *add_op(MPI_Request **rq)
 	return o;
 }
 
+/* Hand a send to Open MPI. */
+static void issue(int proc, int kind, void *buf, int len, int tag,
+		  int32_t sreq)
+{
+	MPI_Request *rq;
+	op *o = add_op(&rq);
+	if (kind == K_DATA) {
+		o->sreq = sreq;
+		check(MPI_Isend(buf, len, MPI_BYTE, proc, tag, data_comm, rq),
+		      "MPI_Isend");
+	} else {
+		o->buf = buf;
+		check(MPI_Isend(buf, len, MPI_BYTE, proc, tag, ctrl_comm, rq),
+		      "MPI_Isend");
+	}
+	peers[proc].out++;
+	emu_tr_sent++;
+}
+
+/* Send now if the window to proc has room and nothing waits before it,
+ * else queue. */
+static void submit(int proc, int kind, void *buf, int len, int tag,
+		   int32_t sreq)
+{
+	peer *pp = &peers[proc];
+	if (!pp->head && pp->out - pp->acked < WINDOW) {
+		issue(proc, kind, buf, len, tag, sreq);
+		return;
+	}
+	pend *w = malloc(sizeof *w);
+	if (!w) {
+		fprintf(stderr, "sibyl: out of memory (transport)\n");
+		emu_tr_abort(3);
+	}
+	w->next = NULL;
+	w->buf = buf;
+	w->len = len;
+	w->tag = tag;
+	w->kind = kind;
+	w->sreq = sreq;
+	if (pp->tail)
+		pp->tail->next = w;
+	else
+		pp->head = w;
+	pp->tail = w;
+	npend++;
+}
+
+/* Credit from proc arrived: send what now fits. */
+static void flush(int proc)
+{
+	peer *pp = &peers[proc];
+	while (pp->head && pp->out - pp->acked < WINDOW) {
+		pend *w = pp->head;
+		pp->head = w->next;
+		if (!pp->head)
+			pp->tail = NULL;
+		npend--;
+		issue(proc, w->kind, w->buf, w->len, w->tag, w->sreq);
+		free(w);
+	}
+}
+
+/* One more message from proc received: credit it now and then. */
+static void received_from(int proc)
+{
+	peer *pp = &peers[proc];
+	if (++pp->in - pp->credited < CREDIT_BATCH)
+		return;
+	uint64_t *c = malloc(sizeof *c);
+	if (!c) {
+		fprintf(stderr, "sibyl: out of memory (transport)\n");
+		emu_tr_abort(3);
+	}
+	*c = pp->in;
+	pp->credited = pp->in;
+	MPI_Request *rq;
+	op *o = add_op(&rq);
+	o->buf = c;
+	check(MPI_Isend(c, sizeof *c, MPI_BYTE, proc, TAG_CREDIT, ctrl_comm,
+			rq), "MPI_Isend");
+	emu_tr_sent++;
+}
+
 void emu_tr_send_env(int proc, const emu_env *env, const void *data)
 {
 	size_t len = sizeof *env;
@@ -141,12 +267,7 @@ void emu_tr_send_env(int proc, const emu_env *env, const void *data)
 	memcpy(b, env, sizeof *env);
 	if (len > sizeof *env)
 		memcpy(b + sizeof *env, data, env->size);
-	MPI_Request *rq;
-	op *o = add_op(&rq);
-	o->buf = b;
-	check(MPI_Isend(b, (int)len, MPI_BYTE, proc, TAG_ENV, ctrl_comm, rq),
-	      "MPI_Isend");
-	emu_tr_sent++;
+	submit(proc, K_ENV, b, (int)len, TAG_ENV, -1);
 }
 
 void emu_tr_send_cts(int proc, int32_t sreq, int32_t rreq, int has_ack,
@@ -162,12 +283,7 @@ void emu_tr_send_cts(int proc, int32_t sreq, int32_t rreq, int has_ack,
 	c->has_ack = has_ack;
 	c->ack_seq = ack_seq;
 	c->ack_vt = ack_vt;
-	MPI_Request *rq;
-	op *o = add_op(&rq);
-	o->buf = c;
-	check(MPI_Isend(c, sizeof *c, MPI_BYTE, proc, TAG_CTS, ctrl_comm, rq),
-	      "MPI_Isend");
-	emu_tr_sent++;
+	submit(proc, K_CTS, c, (int)sizeof *c, TAG_CTS, -1);
 }
 
 void emu_tr_send_rt(int proc, const void *data, size_t len)
@@ -184,12 +300,7 @@ void emu_tr_send_rt(int proc, const void *data, size_t len)
 		emu_tr_abort(3);
 	}
 	memcpy(b, data, len);
-	MPI_Request *rq;
-	op *o = add_op(&rq);
-	o->buf = b;
-	check(MPI_Isend(b, (int)len, MPI_BYTE, proc, TAG_RT, ctrl_comm, rq),
-	      "MPI_Isend");
-	emu_tr_sent++;
+	submit(proc, K_RT, b, (int)len, TAG_RT, -1);
 }
 
 /* Payloads beyond INT_MAX bytes travel as a contiguous type of 1 MiB
@@ -198,12 +309,7 @@ void emu_tr_send_rt(int proc, const void *data, size_t len)
 void emu_tr_send_data(int proc, int32_t rreq, const void *buf,
 		      uint64_t size, int32_t sreq)
 {
-	MPI_Request *rq;
-	op *o = add_op(&rq);
-	o->sreq = sreq;
-	check(MPI_Isend(buf, (int)size, MPI_BYTE, proc, rreq, data_comm, rq),
-	      "MPI_Isend");
-	emu_tr_sent++;
+	submit(proc, K_DATA, (void *)buf, (int)size, rreq, sreq);
 }
 
 void emu_tr_post_data(int proc, int32_t rreq, void *buf, uint64_t size)
@@ -212,6 +318,7 @@ void emu_tr_post_data(int proc, int32_t rreq, void *buf, uint64_t size)
 	op *o = add_op(&rq);
 	o->rreq = rreq;
 	o->counts = 1;
+	o->proc = proc;
 	check(MPI_Irecv(buf, (int)size, MPI_BYTE, proc, rreq, data_comm, rq),
 	      "MPI_Irecv");
 }
@@ -237,6 +344,17 @@ static int poll_control(void)
 			       ctrl_comm, MPI_STATUS_IGNORE), "MPI_Recv");
 		emu_tr_recvd++;
 		n++;
+		if (st.MPI_TAG == TAG_CREDIT) {
+			uint64_t c;
+			memcpy(&c, b, sizeof c);
+			free(b);
+			peer *pp = &peers[st.MPI_SOURCE];
+			if (c > pp->acked)
+				pp->acked = c;
+			flush(st.MPI_SOURCE);
+			continue;
+		}
+		received_from(st.MPI_SOURCE);
 		if (st.MPI_TAG == TAG_CTS) {
 			cts_msg c;
 			memcpy(&c, b, sizeof c);
@@ -266,8 +384,10 @@ static int poll_ops(void)
 		op o = ops[done_idx[i]];
 		ops[done_idx[i]].buf = NULL;
 		free(o.buf);
-		if (o.counts)
+		if (o.counts) {
 			emu_tr_recvd++;
+			received_from(o.proc);
+		}
 		if (o.sreq >= 0)
 			emu_p2p_send_done(o.sreq);
 		if (o.rreq >= 0)
@@ -294,7 +414,7 @@ int emu_tr_progress(void)
 
 int emu_tr_busy(void)
 {
-	return nops;
+	return nops || npend;
 }
 
 int emu_tr_vote(const int64_t mine[4], int64_t sum[4])

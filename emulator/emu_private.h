@@ -209,6 +209,7 @@ typedef struct emu_state {
 	double flop_rate;
 	size_t stack_size;
 	int quiet;
+	int idle_spin;            /* SIBYL_IDLE=spin: never sleep when idle */
 	int activity;             /* something happened since the last vote */
 	uint64_t sent_remote, recvd_remote; /* for termination detection */
 	sibt_writer *writer;

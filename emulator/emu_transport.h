@@ -67,6 +67,10 @@ void emu_tr_send_rt(int proc, const void *data, size_t len);
 void emu_tr_post_data(int proc, int32_t rreq, void *buf, uint64_t size);
 /* Handle whatever arrived or finished; returns the number of events. */
 int emu_tr_progress(void);
+/* Nothing to run: sleep at most ns nanoseconds, or until a process of
+ * this host hands us something; then handle what came, and return the
+ * number of events as emu_tr_progress does. */
+int emu_tr_wait(int64_t ns);
 /* Real operations not finished yet, or sends waiting for credit. */
 int emu_tr_busy(void);
 /* Non-blocking global vote: when no vote is running, contributes `mine'

@@ -10,9 +10,10 @@
  *
  * Scheduling is cooperative and round-robin: a rank runs until it blocks
  * in, or yields from, an MPI call.  When no local rank can run, the
- * process polls Open MPI for messages from the other processes, and votes
- * with them (a non-blocking allreduce) on whether every process is idle
- * with no message in flight.  Two consecutive votes that find every
+ * process polls Open MPI for messages from the other processes (after a
+ * while it sleeps until one comes, see idle_turn), and votes with them (a
+ * non-blocking allreduce) on whether every process is idle with no
+ * message in flight.  Two consecutive votes that find every
  * process idle, the same numbers of real messages sent and received, and
  * no activity in between mean the job is quiescent: finished if no rank
  * is left, otherwise a global deadlock, which is reported rank by rank.
@@ -322,13 +323,55 @@ static void deadlock(int64_t live)
 	exit(1);
 }
 
+/*
+ * Idle: no rank can run and Open MPI brought nothing.  Polling on would
+ * keep the core busy for nothing, and on a shared machine take it from
+ * the process whose message we wait for (or from whatever else runs
+ * there); a process that polls is also descheduled as often as any
+ * other, so messages wait for it.  So after IDLE_SPIN of polling (short
+ * waits stay cheap) the process sleeps in emu_tr_wait: naps from
+ * IDLE_NAP_MIN doubling to IDLE_NAP_MAX, cut short when a process of this
+ * host hands it something.  SIBYL_IDLE=spin polls as before.
+ */
+#define IDLE_SPIN 50000         /* ns */
+#define IDLE_NAP_MIN 20000
+#define IDLE_NAP_MAX 1000000
+
+static int64_t mono_ns(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+/* One idle turn: spin, then nap.  `since' is when the process became idle
+ * (0: not idle), `nap' the next nap; returns emu_tr_wait's events. */
+static int idle_turn(int64_t *since, int64_t *nap)
+{
+	if (emu.idle_spin)
+		return 0;
+	int64_t now = mono_ns();
+	if (!*since) {
+		*since = now;
+		*nap = IDLE_NAP_MIN;
+		return 0;
+	}
+	if (now - *since < IDLE_SPIN)
+		return 0;
+	int n = emu_tr_wait(*nap);
+	*nap = *nap * 2 > IDLE_NAP_MAX ? IDLE_NAP_MAX : *nap * 2;
+	return n;
+}
+
 static void schedule(void)
 {
 	int64_t prev[4] = { -1, -1, -1, -1 };
+	int64_t since = 0, nap = 0;
 
 	for (;;) {
 		emu_rank *r = pop_ready();
 		if (r) {
+			since = 0;
 			run(r);
 			if ((emu.switches & 63) == 0)
 				emu_tr_progress();
@@ -336,6 +379,7 @@ static void schedule(void)
 		}
 		if (emu_tr_progress() > 0) {
 			emu.activity = 1;
+			since = 0;
 			continue;
 		}
 		if (emu.nprocs == 1) {
@@ -353,8 +397,13 @@ static void schedule(void)
 			mine[3] = emu.live;
 			emu.activity = 0;
 		}
-		if (!emu_tr_vote(mine, sum))
+		if (!emu_tr_vote(mine, sum)) {
+			if (idle_turn(&since, &nap) > 0) {
+				emu.activity = 1;
+				since = 0;
+			}
 			continue;
+		}
 		if (sum[0] == 0 && sum[1] == sum[2] && prev[0] == 0 &&
 		    prev[1] == sum[1] && prev[2] == sum[2]) {
 			if (sum[3] == 0)
@@ -599,6 +648,12 @@ int main(int argc, char **argv)
 		emu.clock_id = CLOCK_MONOTONIC;
 	else
 		emu_fatal("SIBYL_CLOCK=%s: the clock is `wall' or `cpu'", v);
+	v = getenv("SIBYL_IDLE");
+	if (v && *v && strcmp(v, "spin") == 0)
+		emu.idle_spin = 1;
+	else if (v && *v && strcmp(v, "block") != 0)
+		emu_fatal("SIBYL_IDLE=%s: the idle mode is `block' or `spin'",
+			  v);
 	v = getenv("SIBYL_TRACE");
 	emu.trace_path = v && *v ? strdup(v) : default_trace(argv[0]);
 	if (!emu.trace_path)

@@ -11,9 +11,13 @@
 #include <mpi.h>
 #include <hwloc.h>
 #include <limits.h>
+#include <linux/futex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "emu_transport.h"
@@ -36,6 +40,8 @@ enum { TAG_ENV = 1, TAG_CTS = 2, TAG_RT = 3, TAG_CREDIT = 4 };
 #define CREDIT_BATCH 2048
 
 enum { K_ENV, K_CTS, K_RT, K_DATA };
+
+#define SM_EAGER 4096 /* btl_vader_eager_limit's default */
 
 /* A send waiting for credit. */
 typedef struct pend {
@@ -81,6 +87,28 @@ static char host_desc[256];
 static peer *peers;           /* one per process */
 static long npend;            /* sends waiting for credit, all peers */
 
+/*
+ * Doorbells.  A process with nothing to run sleeps (emu_tr_wait) instead
+ * of polling Open MPI, whose shared-memory transport has no way to block.
+ * The processes of one host share a page (an MPI shared-memory window)
+ * holding a word per process: 1 while it sleeps.  Whoever hands it
+ * something -- a message, a credit, the end of a data transfer it waits
+ * for, a vote -- and finds the word at 1 clears it and wakes it with a
+ * futex.  The sleeper sets its word and then looks at Open MPI once more
+ * before it sleeps, so a message is either seen by that look or rings the
+ * bell.  The sleep is bounded anyway (processes on other hosts cannot
+ * ring, and some Open MPI protocol steps happen without us), so a missed
+ * ring costs at most the sleep's timeout.
+ */
+typedef struct bell {
+	uint32_t asleep;
+	char pad[60];
+} bell;
+static MPI_Win bell_win = MPI_WIN_NULL;
+static bell **bells;          /* per process: its bell, or NULL if remote */
+static bell *my_bell;
+static int nprocs_all;
+
 uint64_t emu_tr_sent, emu_tr_recvd;
 
 static void check(int rc, const char *what)
@@ -93,6 +121,65 @@ static void check(int rc, const char *what)
 		MPI_Abort(MPI_COMM_WORLD, 3);
 		exit(3);
 	}
+}
+
+/* The doorbells of the processes on this host; none if Open MPI cannot
+ * share memory between them (then emu_tr_wait only naps). */
+static void bells_init(int me)
+{
+	MPI_Comm node;
+	int nlocal = 0;
+	void *base;
+	if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0,
+				MPI_INFO_NULL, &node) != MPI_SUCCESS)
+		return;
+	MPI_Comm_set_errhandler(node, MPI_ERRORS_RETURN);
+	MPI_Comm_size(node, &nlocal);
+	if (nlocal > 1 &&
+	    MPI_Win_allocate_shared(sizeof(bell), sizeof(bell), MPI_INFO_NULL,
+				    node, &base, &bell_win) == MPI_SUCCESS) {
+		MPI_Group g_node, g_world;
+		my_bell = base;
+		__atomic_store_n(&my_bell->asleep, 0, __ATOMIC_SEQ_CST);
+		MPI_Barrier(node);
+		MPI_Comm_group(node, &g_node);
+		MPI_Comm_group(MPI_COMM_WORLD, &g_world);
+		for (int i = 0; i < nlocal; i++) {
+			int w = -1, disp;
+			MPI_Aint size;
+			void *b = NULL;
+			MPI_Group_translate_ranks(g_node, 1, &i, g_world, &w);
+			if (w >= 0 && w < nprocs_all && w != me &&
+			    MPI_Win_shared_query(bell_win, i, &size, &disp,
+						 &b) == MPI_SUCCESS &&
+			    size >= (MPI_Aint)sizeof(bell))
+				bells[w] = b;
+		}
+		MPI_Group_free(&g_node);
+		MPI_Group_free(&g_world);
+	}
+	MPI_Comm_free(&node);
+	/* Sleeps of tens of microseconds: no 50 us of timer slack. */
+	prctl(PR_SET_TIMERSLACK, 1000UL, 0UL, 0UL, 0UL);
+}
+
+/* Wake process proc if it sleeps on its bell.  The fence orders what we
+ * just gave Open MPI before the look at the bell (see emu_tr_wait). */
+static void ring(int proc)
+{
+	bell *b = bells[proc];
+	if (!b)
+		return;
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&b->asleep, __ATOMIC_RELAXED) &&
+	    __atomic_exchange_n(&b->asleep, 0, __ATOMIC_SEQ_CST))
+		syscall(SYS_futex, &b->asleep, FUTEX_WAKE, 1, NULL, NULL, 0);
+}
+
+static void ring_all(void)
+{
+	for (int p = 0; p < nprocs_all; p++)
+		ring(p);
 }
 
 int emu_tr_init(int *argc, char ***argv, int *nprocs, int *proc,
@@ -111,10 +198,13 @@ int emu_tr_init(int *argc, char ***argv, int *nprocs, int *proc,
 	check(MPI_Comm_dup(MPI_COMM_WORLD, &data_comm), "MPI_Comm_dup");
 	check(MPI_Comm_dup(MPI_COMM_WORLD, &vote_comm), "MPI_Comm_dup");
 	peers = calloc((size_t)*nprocs, sizeof *peers);
-	if (!peers) {
+	bells = calloc((size_t)*nprocs, sizeof *bells);
+	if (!peers || !bells) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
+	nprocs_all = *nprocs;
+	bells_init(*proc);
 	/* Errors of the real MPI are ours, not the program's: fatal. */
 	return 0;
 }
@@ -125,6 +215,8 @@ void emu_tr_fini(void)
 	 * counters equal); drain our own sends. */
 	while (nops || npend)
 		emu_tr_progress();
+	if (bell_win != MPI_WIN_NULL)
+		MPI_Win_free(&bell_win);
 	MPI_Comm_free(&ctrl_comm);
 	MPI_Comm_free(&data_comm);
 	MPI_Comm_free(&vote_comm);
@@ -132,6 +224,7 @@ void emu_tr_fini(void)
 	free(ops);
 	free(done_idx);
 	free(peers);
+	free(bells);
 	MPI_Finalize();
 }
 
@@ -186,6 +279,7 @@ static void issue(int proc, int kind, void *buf, int len, int tag,
 	}
 	peers[proc].out++;
 	emu_tr_sent++;
+	ring(proc);
 }
 
 /* Send now if the window to proc has room and nothing waits before it,
@@ -251,6 +345,7 @@ static void received_from(int proc)
 	check(MPI_Isend(c, sizeof *c, MPI_BYTE, proc, TAG_CREDIT, ctrl_comm,
 			rq), "MPI_Isend");
 	emu_tr_sent++;
+	ring(proc);
 }
 
 void emu_tr_send_env(int proc, const emu_env *env, const void *data)
@@ -340,6 +435,10 @@ static int poll_control(void)
 				"message from process %d\n", len, st.MPI_SOURCE);
 			emu_tr_abort(3);
 		}
+		/* Beyond Open MPI's shared-memory eager limit the receive
+		 * may need the sender's progress: wake it. */
+		if (len > SM_EAGER)
+			ring(st.MPI_SOURCE);
 		check(MPI_Recv(b, len, MPI_BYTE, st.MPI_SOURCE, st.MPI_TAG,
 			       ctrl_comm, MPI_STATUS_IGNORE), "MPI_Recv");
 		emu_tr_recvd++;
@@ -387,6 +486,8 @@ static int poll_ops(void)
 		if (o.counts) {
 			emu_tr_recvd++;
 			received_from(o.proc);
+			/* Its sender's send finishes now too. */
+			ring(o.proc);
 		}
 		if (o.sreq >= 0)
 			emu_p2p_send_done(o.sreq);
@@ -412,6 +513,23 @@ int emu_tr_progress(void)
 	return n;
 }
 
+int emu_tr_wait(int64_t ns)
+{
+	struct timespec ts = { (time_t)(ns / 1000000000),
+			       (long)(ns % 1000000000) };
+	if (!my_bell) {
+		clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, NULL);
+		return emu_tr_progress();
+	}
+	__atomic_store_n(&my_bell->asleep, 1, __ATOMIC_SEQ_CST);
+	int n = emu_tr_progress();
+	if (!n)
+		syscall(SYS_futex, &my_bell->asleep, FUTEX_WAIT, 1, &ts, NULL,
+			0);
+	__atomic_store_n(&my_bell->asleep, 0, __ATOMIC_RELAXED);
+	return n + emu_tr_progress();
+}
+
 int emu_tr_busy(void)
 {
 	return nops || npend;
@@ -424,6 +542,7 @@ int emu_tr_vote(const int64_t mine[4], int64_t sum[4])
 		check(MPI_Iallreduce(vote_out, vote_in, 4, MPI_INT64_T,
 				     MPI_SUM, vote_comm, &vote_req),
 		      "MPI_Iallreduce");
+		ring_all();
 	}
 	int flag = 0;
 	check(MPI_Test(&vote_req, &flag, MPI_STATUS_IGNORE), "MPI_Test");

@@ -10,7 +10,7 @@
 # variables must not leak in from the caller.
 unset SLURM_JOB_ID PBS_JOBID LSB_JOBID PE_HOSTFILE FLUX_JOB_ID SIBYL_MPIRUN
 unset SIBYL_RANKS SIBYL_TRACE SIBYL_WINDOW SIBYL_CPU_FACTOR SIBYL_STACK_SIZE
-unset SIBYL_FLOP_RATE SIBYL_BIND SIBYL_QUIET SIBYL_CMDLINE
+unset SIBYL_FLOP_RATE SIBYL_BIND SIBYL_QUIET SIBYL_CMDLINE SIBYL_IDLE
 
 W="$T/work"
 mkdir -p "$W"
@@ -37,11 +37,11 @@ expect_line() {  # expect_line LINE FILE: FILE has exactly this line
 expect_ok "$SIBYL" emulate --help
 expect_grep '^Usage: sibyl emulate --ranks V \[-np P\]' "$T/out"
 for word in --ranks -np --output --force --window --cpu-factor --stack-size \
-	    --flop-rate --no-bind --dry-run --quiet --coll --node-size \
+	    --flop-rate --no-bind --idle --dry-run --quiet --coll --node-size \
 	    --privatize SIBYL_COLL SIBYL_NODE_SIZE SIBYL_PRIVATIZE \
 	    SIBYL_RANKS SIBYL_TRACE \
 	    SIBYL_WINDOW SIBYL_CPU_FACTOR SIBYL_STACK_SIZE SIBYL_FLOP_RATE \
-	    SIBYL_BIND SIBYL_QUIET SIBYL_CMDLINE SIBYL_MPIRUN \
+	    SIBYL_BIND SIBYL_IDLE SIBYL_QUIET SIBYL_CMDLINE SIBYL_MPIRUN \
 	    --allow-run-as-root --oversubscribe 'TRACE.partial' \
 	    'Exit status' 'Examples' 'sibylcc -O2 ring.c -o ring'; do
 	expect_grep "$word" "$T/out"
@@ -104,6 +104,8 @@ usage_error --ranks 4 --node-size 0 -- ./app
 usage_error --ranks 4 --privatize sometimes -- ./app
 expect_grep "--privatize: 'sometimes' is not one of auto, copy, remap, none" \
 	"$T/err"
+usage_error --ranks 4 --idle doze -- ./app
+expect_grep "--idle: 'doze' is neither 'block' nor 'spin'" "$T/err"
 usage_error --ranks 4 -o '' -- ./app
 usage_error --ranks 4 -o app.tar.gz -- ./app
 expect_grep 'sibyl trace pack' "$T/err"
@@ -130,7 +132,7 @@ dry --timing raw --ranks 64 -np 2 -- ./ring
 checks=$((checks + 1))
 ! grep -q LD_BIND_NOW "$T/out" || fail "--timing raw sets LD_BIND_NOW"
 dry --ranks 64 -np 2 -- ./ring
-if grep -q 'SIBYL_WINDOW\|SIBYL_BIND' "$T/out"; then
+if grep -q 'SIBYL_WINDOW\|SIBYL_BIND\|SIBYL_IDLE' "$T/out"; then
 	fail "variables of options not given are set"
 fi
 if [ "$(id -u)" -eq 0 ]; then
@@ -143,13 +145,14 @@ fi
 checks=$((checks + 1))
 [ -z "$(ls "$W")" ] || fail "--dry-run wrote: $(ls "$W")"
 
-# The collective, node and privatization options; --coll accumulates.
+# The collective, node, privatization and idle options; --coll accumulates.
 dry --ranks 64 --coll allreduce=ring --coll alltoall=percs,bcast=binomial \
-	--node-size 16 --privatize copy -- ./ring
+	--node-size 16 --privatize copy --idle spin -- ./ring
 expect_line 'SIBYL_COLL=allreduce=ring,alltoall=percs,bcast=binomial \' \
 	"$T/out"
 expect_line 'SIBYL_NODE_SIZE=16 \' "$T/out"
 expect_line 'SIBYL_PRIVATIZE=copy \' "$T/out"
+expect_line 'SIBYL_IDLE=spin \' "$T/out"
 expect_grep ' -x SIBYL_COLL -x SIBYL_NODE_SIZE -x SIBYL_PRIVATIZE ' "$T/out"
 
 # Every option's variable, in the right unit; the passthrough options in

@@ -94,6 +94,11 @@ static const char emulate_usage[] =
 "                        (default), copy, remap, or none for programs\n"
 "                        that keep no per-rank state in globals\n"
 "      --no-bind         do not bind each process to a core of its host\n"
+"      --idle block|spin what a process does when none of its ranks can\n"
+"                        run: poll Open MPI for 50 us, then sleep until a\n"
+"                        message comes (block, the default: leaves the core\n"
+"                        to others on a shared machine), or keep polling\n"
+"                        (spin)\n"
 "      --dry-run         print the environment and the mpirun command line\n"
 "                        that would run, and run nothing\n"
 "      --corrections     after the summary line, list the code regions\n"
@@ -123,6 +128,8 @@ static const char emulate_usage[] =
 "  SIBYL_NODE_SIZE=N     ranks per node\n"
 "  SIBYL_PRIVATIZE=M     privatization of globals\n"
 "  SIBYL_BIND=core|none  bind each process to a core (default core)\n"
+"  SIBYL_IDLE=block|spin sleep or poll when no rank can run (default\n"
+"                        block)\n"
 "  SIBYL_QUIET=1         the runtime prints no summary of its own\n"
 "  SIBYL_CMDLINE=TEXT    the command line recorded in the trace\n"
 "sibyl emulate sets SIBYL_RANKS, SIBYL_TRACE (to TRACE.partial) and\n"
@@ -162,7 +169,7 @@ static const char *const optional_vars[] = {
 	"SIBYL_WINDOW", "SIBYL_COMPRESSION", "SIBYL_CLOCK", "SIBYL_CPU_FACTOR",
 	"SIBYL_STACK_SIZE",
 	"SIBYL_FLOP_RATE", "SIBYL_BIND", "SIBYL_QUIET", "SIBYL_COLL",
-	"SIBYL_NODE_SIZE", "SIBYL_PRIVATIZE", NULL
+	"SIBYL_NODE_SIZE", "SIBYL_PRIVATIZE", "SIBYL_IDLE", NULL
 };
 
 struct emu_opts {
@@ -171,7 +178,7 @@ struct emu_opts {
 	const char *window, *cpu_factor, *stack_size, *flop_rate, *clock;
 	const char *timing;
 	const char *compression;
-	const char *node_size, *privatize;
+	const char *node_size, *privatize, *idle;
 	char *coll;                 /* the --coll values, comma-joined */
 	int force, no_bind, dry_run, quiet, corrections;
 	char **pass;                /* mpirun's options, in order */
@@ -281,7 +288,7 @@ static char *str_concat(const char *a, const char *b)
 enum {
 	O_RANKS, O_NP, O_OUTPUT, O_FORCE, O_WINDOW, O_CPU, O_STACK, O_FLOPS,
 	O_LEVEL, O_CLOCK, O_TIMING, O_COLL, O_NODE, O_PRIV,
-	O_NOBIND, O_DRY, O_QUIET, O_CORR, O_HELP
+	O_NOBIND, O_IDLE, O_DRY, O_QUIET, O_CORR, O_HELP
 };
 
 static const struct emu_option {
@@ -304,6 +311,7 @@ static const struct emu_option {
 	{ { "--node-size" }, 1, O_NODE },
 	{ { "--privatize" }, 1, O_PRIV },
 	{ { "--no-bind" }, 0, O_NOBIND },
+	{ { "--idle" }, 1, O_IDLE },
 	{ { "--dry-run" }, 0, O_DRY },
 	{ { "--quiet", "-q" }, 0, O_QUIET },
 	{ { "--corrections" }, 0, O_CORR },
@@ -440,6 +448,7 @@ static int parse_args(int argc, char **argv, struct emu_opts *o)
 		case O_NODE:   o->node_size = v; break;
 		case O_PRIV:   o->privatize = v; break;
 		case O_NOBIND: o->no_bind = 1; break;
+		case O_IDLE:   o->idle = v; break;
 		case O_DRY:    o->dry_run = 1; break;
 		case O_QUIET:  o->quiet = 1; break;
 		case O_CORR:   o->corrections = 1; break;
@@ -688,6 +697,13 @@ static int build_env(const struct emu_opts *o, const char *partial_abs,
 	}
 	if (o->no_bind && env_add(e, "SIBYL_BIND", "none"))
 		return EXIT_USAGE;
+	if (o->idle) {
+		if (strcmp(o->idle, "block") && strcmp(o->idle, "spin"))
+			return tool_usage_error("--idle: '%s' is neither "
+						"'block' nor 'spin'", o->idle);
+		if (env_add(e, "SIBYL_IDLE", o->idle))
+			return EXIT_USAGE;
+	}
 	/* The summary is ours to print, not each run's. */
 	if (env_add(e, "SIBYL_QUIET", "1"))
 		return EXIT_USAGE;

@@ -3,6 +3,8 @@
 Open MPI, memory per virtual rank, and the 65,536-rank runs.
 
   bench/emu_bench.py [--build DIR] [--markdown] [--big RANKS]
+  bench/emu_bench.py [--build DIR] [--markdown] --busy-loop [--ranks V]
+                     [--repeat N] [--idle block|spin]
 
 Run from a build directory (or give --build).  Sections:
 
@@ -24,6 +26,16 @@ Run from a build directory (or give --build).  Sections:
 
 Peak RSS is each process's own high-water mark (getrusage of the child,
 or /usr/bin/time -f %M wrapped around each MPI process).
+
+--busy-loop runs only the shared-machine row instead: the k-neighbor
+emulation of the big runs (kneighbor 1024 2 4 1000, 64 KiB stacks) at
+--ranks V (default 262,144) on 2 processes with `sibyl emulate', first on
+the machine as it is, then with one busy loop (sh -c 'while :; do :;
+done') alongside, N times (--repeat, default 1) in alternation; it prints
+both wall times, their ratio, the CPU time of the emulation and the share
+of a core the busy loop got, and the load average before each run (other
+work on the machine shows there).  --idle passes SIBYL_IDLE (block, the
+default, or spin: poll Open MPI while no rank can run) to compare.
 """
 import argparse
 import os
@@ -94,11 +106,79 @@ def per_process_rss(args, tmp, prog, ranks, np, extra, stack="64KiB"):
     return wall, rss
 
 
+def busy_loop_rows(args, tmp, row):
+    """The k-neighbor emulation idle, then beside one busy loop."""
+    b = args.build
+    env = dict(ENV, SIBYLCC_INCDIR=os.path.join(SRC, "emulator", "include"),
+               SIBYLCC_LIBDIR=b)
+    if args.idle:
+        env["SIBYL_IDLE"] = args.idle
+    else:
+        env.pop("SIBYL_IDLE", None)
+    prog = os.path.join(tmp, "kneighbor")
+    subprocess.run([os.path.join(b, "emulator", "sibylcc"), "-O2",
+                    os.path.join(SRC, "examples", "kneighbor.c"), "-o", prog],
+                   env=env, check=True)
+    trace = os.path.join(tmp, "k.trace")
+    cmd = [os.path.join(b, "sibyl"), "emulate", "-q", "--ranks",
+           str(args.ranks), "-np", "2", "--stack-size", "64KiB", "-o", trace,
+           "--force", "--", prog, "1024", "2", "4", "1000"]
+    hz = os.sysconf("SC_CLK_TCK")
+    ratios = []
+    for rep in range(args.repeat):
+        walls = []
+        for loaded in (0, 1):
+            with open("/proc/loadavg") as f:
+                load = f.read().split()[0]
+            busy = None
+            if loaded:
+                busy = subprocess.Popen(["sh", "-c", "while :; do :; done"])
+            t0 = time.monotonic()
+            ru0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+            p = subprocess.run(cmd, env=env, capture_output=True, text=True,
+                               timeout=7200)
+            wall = time.monotonic() - t0
+            ru1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+            share = ""
+            if busy:
+                with open("/proc/%d/stat" % busy.pid) as f:
+                    st = f.read().rsplit(")", 1)[1].split()
+                cpu_busy = (int(st[11]) + int(st[12])) / hz
+                busy.kill()
+                busy.wait()
+                share = ", the busy loop got %.0f%% of a core" % (
+                    100 * cpu_busy / wall)
+            if p.returncode != 0:
+                sys.exit("failed (%d): %s\n%s" % (p.returncode,
+                                                   " ".join(cmd),
+                                                   p.stderr[-2000:]))
+            cpu = (ru1.ru_utime - ru0.ru_utime) + (ru1.ru_stime -
+                                                   ru0.ru_stime)
+            walls.append(wall)
+            row("kneighbor %d ranks on 2 processes, %s" % (
+                args.ranks, "with a busy loop" if loaded else "idle"),
+                "%.1f s" % wall, "emulation CPU %.1f s%s; load average "
+                "%s before" % (cpu, share, load))
+        ratios.append(walls[1] / walls[0])
+        row("  busy loop / idle", "%.2fx" % ratios[-1],
+            "SIBYL_IDLE=%s" % (args.idle or "block (default)"))
+    if len(ratios) > 1:
+        row("busy loop / idle, median of %d" % len(ratios),
+            "%.2fx" % sorted(ratios)[len(ratios) // 2],
+            "range %.2fx to %.2fx" % (min(ratios), max(ratios)))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--build", default=".")
     ap.add_argument("--big", type=int, default=65536)
     ap.add_argument("--markdown", action="store_true")
+    ap.add_argument("--busy-loop", action="store_true",
+                    help="only the k-neighbor run idle and beside a busy "
+                    "loop")
+    ap.add_argument("--ranks", type=int, default=262144)
+    ap.add_argument("--repeat", type=int, default=1)
+    ap.add_argument("--idle", choices=("block", "spin"))
     args = ap.parse_args()
     args.build = os.path.abspath(args.build)
     tmp = tempfile.mkdtemp(prefix="sibyl-emu-bench.")
@@ -107,6 +187,17 @@ def main():
     def row(what, value, note=""):
         rows.append((what, value, note))
         print("%-44s %-22s %s" % (what, value, note), flush=True)
+
+    if args.busy_loop:
+        try:
+            busy_loop_rows(args, tmp, row)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+        if args.markdown:
+            print("\n| figure | value | note |\n|---|---|---|")
+            for r in rows:
+                print("| %s | %s | %s |" % r)
+        return
 
     try:
         progs = build(args, tmp)

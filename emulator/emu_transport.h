@@ -65,7 +65,8 @@ void emu_tr_send_rt(int proc, const void *data, size_t len);
 /* Receive the payload for request rreq from process proc into buf;
  * emu_p2p_data_done(rreq) once it landed. */
 void emu_tr_post_data(int proc, int32_t rreq, void *buf, uint64_t size);
-/* Handle whatever arrived or finished; returns the number of events. */
+/* Handle whatever arrived or finished; returns the number of events that
+ * concern the ranks (messages for them, ends of their data transfers). */
 int emu_tr_progress(void);
 /* Nothing to run: sleep at most ns nanoseconds, or until a process of
  * this host hands us something; then handle what came, and return the

@@ -77,10 +77,23 @@ typedef struct op {
 
 static MPI_Comm ctrl_comm = MPI_COMM_NULL, data_comm = MPI_COMM_NULL,
 	vote_comm = MPI_COMM_NULL;
-static MPI_Request *reqs;     /* parallel arrays, compacted on completion */
-static op *ops;
-static int nops, cops;
-static int *done_idx;
+/*
+ * Real operations in flight, in two sets.  ctl: sends of control messages,
+ * whose end only frees their buffer; they end about in the order they
+ * were started, and up to a window per peer of them wait while a receiver
+ * is slow, so only the CTL_SCAN oldest are tested at a time (testing
+ * 16,384 at every poll cost more than the emulation).  dat: the
+ * rendezvous data, sends and receives, whose ends wake ranks; few, all
+ * tested.
+ */
+typedef struct opset {
+	MPI_Request *reqs;  /* parallel arrays: reqs[head..n) are live */
+	op *ops;
+	int *done;
+	int head, n, cap;
+} opset;
+static opset ctl, dat;
+#define CTL_SCAN 256
 static MPI_Request vote_req = MPI_REQUEST_NULL;
 static int64_t vote_out[4], vote_in[4];
 static char host_desc[256];
@@ -91,19 +104,24 @@ static long npend;            /* sends waiting for credit, all peers */
  * Doorbells.  A process with nothing to run sleeps (emu_tr_wait) instead
  * of polling Open MPI, whose shared-memory transport has no way to block.
  * The processes of one host share a page (an MPI shared-memory window)
- * holding a word per process: 1 while it sleeps.  Whoever hands it
+ * holding a word per process, non-zero while it sleeps: ASLEEP, plus
+ * SENDING when some of its sends are not finished.  Whoever hands it
  * something -- a message, a credit, the end of a data transfer it waits
- * for, a vote -- and finds the word at 1 clears it and wakes it with a
- * futex.  The sleeper sets its word and then looks at Open MPI once more
- * before it sleeps, so a message is either seen by that look or rings the
- * bell.  The sleep is bounded anyway (processes on other hosts cannot
- * ring, and some Open MPI protocol steps happen without us), so a missed
- * ring costs at most the sleep's timeout.
+ * for, a vote -- and finds the word set clears it and wakes it with a
+ * futex; so does a receiver that took messages from it while it was
+ * SENDING (Open MPI gets its next ones out only when the sender
+ * progresses).  The sleeper sets its word and then looks at Open MPI once
+ * more before it sleeps, so a message is either seen by that look or
+ * rings the bell.  The sleep is bounded anyway (processes on other hosts
+ * cannot ring, and some Open MPI protocol steps happen without us), so a
+ * missed ring costs at most the sleep's timeout.
  */
 typedef struct bell {
 	uint32_t asleep;
 	char pad[60];
 } bell;
+#define ASLEEP 1u
+#define SENDING 2u
 static MPI_Win bell_win = MPI_WIN_NULL;
 static bell **bells;          /* per process: its bell, or NULL if remote */
 static bell *my_bell;
@@ -163,17 +181,24 @@ static void bells_init(int me)
 	prctl(PR_SET_TIMERSLACK, 1000UL, 0UL, 0UL, 0UL);
 }
 
-/* Wake process proc if it sleeps on its bell.  The fence orders what we
- * just gave Open MPI before the look at the bell (see emu_tr_wait). */
-static void ring(int proc)
+/* Wake process proc if its bell has one of the bits `why' (ASLEEP: it
+ * sleeps; SENDING: it sleeps with sends in flight).  The fence orders
+ * what we just did in Open MPI before the look at the bell (see
+ * emu_tr_wait). */
+static void ring_if(int proc, uint32_t why)
 {
 	bell *b = bells[proc];
 	if (!b)
 		return;
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	if (__atomic_load_n(&b->asleep, __ATOMIC_RELAXED) &&
+	if ((__atomic_load_n(&b->asleep, __ATOMIC_RELAXED) & why) &&
 	    __atomic_exchange_n(&b->asleep, 0, __ATOMIC_SEQ_CST))
 		syscall(SYS_futex, &b->asleep, FUTEX_WAKE, 1, NULL, NULL, 0);
+}
+
+static void ring(int proc)
+{
+	ring_if(proc, ASLEEP);
 }
 
 static void ring_all(void)
@@ -213,16 +238,19 @@ void emu_tr_fini(void)
 {
 	/* Everything has been received by now (the final vote saw the
 	 * counters equal); drain our own sends. */
-	while (nops || npend)
+	while (emu_tr_busy())
 		emu_tr_progress();
 	if (bell_win != MPI_WIN_NULL)
 		MPI_Win_free(&bell_win);
 	MPI_Comm_free(&ctrl_comm);
 	MPI_Comm_free(&data_comm);
 	MPI_Comm_free(&vote_comm);
-	free(reqs);
-	free(ops);
-	free(done_idx);
+	opset *sets[2] = { &ctl, &dat };
+	for (int i = 0; i < 2; i++) {
+		free(sets[i]->reqs);
+		free(sets[i]->ops);
+		free(sets[i]->done);
+	}
 	free(peers);
 	free(bells);
 	MPI_Finalize();
@@ -236,27 +264,35 @@ void emu_tr_abort(int code)
 	_exit(code);
 }
 
-static op *add_op(MPI_Request **rq)
+static op *add_op(opset *s, MPI_Request **rq)
 {
-	if (nops == cops) {
-		int c = cops ? 2 * cops : 64;
-		MPI_Request *r = realloc(reqs, c * sizeof *r);
+	if (s->n == s->cap && s->head > 0) {
+		/* Slide the live ones down. */
+		int live = s->n - s->head;
+		memmove(s->reqs, s->reqs + s->head, live * sizeof *s->reqs);
+		memmove(s->ops, s->ops + s->head, live * sizeof *s->ops);
+		s->head = 0;
+		s->n = live;
+	}
+	if (s->n == s->cap) {
+		int c = s->cap ? 2 * s->cap : 64;
+		MPI_Request *r = realloc(s->reqs, c * sizeof *r);
 		if (r)
-			reqs = r;
-		op *o = realloc(ops, c * sizeof *o);
+			s->reqs = r;
+		op *o = realloc(s->ops, c * sizeof *o);
 		if (o)
-			ops = o;
-		int *d = realloc(done_idx, c * sizeof *d);
+			s->ops = o;
+		int *d = realloc(s->done, c * sizeof *d);
 		if (d)
-			done_idx = d;
+			s->done = d;
 		if (!r || !o || !d) {
 			fprintf(stderr, "sibyl: out of memory (transport)\n");
 			emu_tr_abort(3);
 		}
-		cops = c;
+		s->cap = c;
 	}
-	*rq = &reqs[nops];
-	op *o = &ops[nops++];
+	*rq = &s->reqs[s->n];
+	op *o = &s->ops[s->n++];
 	memset(o, 0, sizeof *o);
 	o->sreq = o->rreq = -1;
 	return o;
@@ -267,7 +303,7 @@ static void issue(int proc, int kind, void *buf, int len, int tag,
 		  int32_t sreq)
 {
 	MPI_Request *rq;
-	op *o = add_op(&rq);
+	op *o = add_op(kind == K_DATA ? &dat : &ctl, &rq);
 	if (kind == K_DATA) {
 		o->sreq = sreq;
 		check(MPI_Isend(buf, len, MPI_BYTE, proc, tag, data_comm, rq),
@@ -340,7 +376,7 @@ static void received_from(int proc)
 	*c = pp->in;
 	pp->credited = pp->in;
 	MPI_Request *rq;
-	op *o = add_op(&rq);
+	op *o = add_op(&ctl, &rq);
 	o->buf = c;
 	check(MPI_Isend(c, sizeof *c, MPI_BYTE, proc, TAG_CREDIT, ctrl_comm,
 			rq), "MPI_Isend");
@@ -410,7 +446,7 @@ void emu_tr_send_data(int proc, int32_t rreq, const void *buf,
 void emu_tr_post_data(int proc, int32_t rreq, void *buf, uint64_t size)
 {
 	MPI_Request *rq;
-	op *o = add_op(&rq);
+	op *o = add_op(&dat, &rq);
 	o->rreq = rreq;
 	o->counts = 1;
 	o->proc = proc;
@@ -418,6 +454,8 @@ void emu_tr_post_data(int proc, int32_t rreq, void *buf, uint64_t size)
 	      "MPI_Irecv");
 }
 
+/* Receive the control messages that are there; returns how many were
+ * for the ranks (credits are not). */
 static int poll_control(void)
 {
 	int n = 0;
@@ -441,8 +479,9 @@ static int poll_control(void)
 			ring(st.MPI_SOURCE);
 		check(MPI_Recv(b, len, MPI_BYTE, st.MPI_SOURCE, st.MPI_TAG,
 			       ctrl_comm, MPI_STATUS_IGNORE), "MPI_Recv");
+		/* That made room for its next messages. */
+		ring_if(st.MPI_SOURCE, SENDING);
 		emu_tr_recvd++;
-		n++;
 		if (st.MPI_TAG == TAG_CREDIT) {
 			uint64_t c;
 			memcpy(&c, b, sizeof c);
@@ -453,6 +492,7 @@ static int poll_control(void)
 			flush(st.MPI_SOURCE);
 			continue;
 		}
+		n++;
 		received_from(st.MPI_SOURCE);
 		if (st.MPI_TAG == TAG_CTS) {
 			cts_msg c;
@@ -468,20 +508,27 @@ static int poll_control(void)
 	}
 }
 
-static int poll_ops(void)
+/* Test the live operations of s from its head, at most `limit' of them,
+ * and run what finished; returns how many of those were for the ranks
+ * (the ends of control sends are not). */
+static int poll_set(opset *s, int limit)
 {
-	if (!nops)
+	int live = s->n - s->head;
+	if (live <= 0)
 		return 0;
+	if (limit > live)
+		limit = live;
 	int outcount = 0;
-	check(MPI_Testsome(nops, reqs, &outcount, done_idx,
+	check(MPI_Testsome(limit, s->reqs + s->head, &outcount, s->done,
 			   MPI_STATUSES_IGNORE), "MPI_Testsome");
-	if (outcount <= 0)
+	if (outcount <= 0 || outcount == MPI_UNDEFINED)
 		return 0;
 	/* Run the completions first (they may add operations, which only
-	 * append), then compact the finished slots away. */
+	 * append, and may move the arrays), then drop finished slots. */
+	int head = s->head;
 	for (int i = 0; i < outcount; i++) {
-		op o = ops[done_idx[i]];
-		ops[done_idx[i]].buf = NULL;
+		op o = s->ops[head + s->done[i]];
+		s->ops[head + s->done[i]].buf = NULL;
 		free(o.buf);
 		if (o.counts) {
 			emu_tr_recvd++;
@@ -494,16 +541,30 @@ static int poll_ops(void)
 		if (o.rreq >= 0)
 			emu_p2p_data_done(o.rreq);
 	}
-	int j = 0;
-	for (int i = 0; i < nops; i++) {
-		if (reqs[i] == MPI_REQUEST_NULL)
+	if (s == &ctl) {
+		/* Finished ones inside the window stay as null requests
+		 * until the head passes them.  Nothing for the ranks. */
+		while (s->head < s->n && s->reqs[s->head] == MPI_REQUEST_NULL)
+			s->head++;
+		if (s->head == s->n)
+			s->head = s->n = 0;
+		return 0;
+	}
+	int j = s->head;
+	for (int i = s->head; i < s->n; i++) {
+		if (s->reqs[i] == MPI_REQUEST_NULL)
 			continue;
-		reqs[j] = reqs[i];
-		ops[j] = ops[i];
+		s->reqs[j] = s->reqs[i];
+		s->ops[j] = s->ops[i];
 		j++;
 	}
-	nops = j;
+	s->n = j;
 	return outcount;
+}
+
+static int poll_ops(void)
+{
+	return poll_set(&dat, INT_MAX) + poll_set(&ctl, CTL_SCAN);
 }
 
 int emu_tr_progress(void)
@@ -521,10 +582,13 @@ int emu_tr_wait(int64_t ns)
 		clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, NULL);
 		return emu_tr_progress();
 	}
-	__atomic_store_n(&my_bell->asleep, 1, __ATOMIC_SEQ_CST);
+	uint32_t v = ASLEEP;
+	if (ctl.n > ctl.head || dat.n > dat.head)
+		v |= SENDING;
+	__atomic_store_n(&my_bell->asleep, v, __ATOMIC_SEQ_CST);
 	int n = emu_tr_progress();
 	if (!n)
-		syscall(SYS_futex, &my_bell->asleep, FUTEX_WAIT, 1, &ts, NULL,
+		syscall(SYS_futex, &my_bell->asleep, FUTEX_WAIT, v, &ts, NULL,
 			0);
 	__atomic_store_n(&my_bell->asleep, 0, __ATOMIC_RELAXED);
 	return n + emu_tr_progress();
@@ -532,7 +596,7 @@ int emu_tr_wait(int64_t ns)
 
 int emu_tr_busy(void)
 {
-	return nops || npend;
+	return ctl.n > ctl.head || dat.n > dat.head || npend;
 }
 
 int emu_tr_vote(const int64_t mine[4], int64_t sum[4])

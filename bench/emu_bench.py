@@ -106,8 +106,8 @@ def per_process_rss(args, tmp, prog, ranks, np, extra, stack="64KiB"):
     return wall, rss
 
 
-def busy_loop_rows(args, tmp, row):
-    """The k-neighbor emulation idle, then beside one busy loop."""
+def kn_setup(args, tmp):
+    """The k-neighbor program of the big rows, and its emulate command."""
     b = args.build
     env = dict(ENV, SIBYLCC_INCDIR=os.path.join(SRC, "emulator", "include"),
                SIBYLCC_LIBDIR=b)
@@ -123,6 +123,45 @@ def busy_loop_rows(args, tmp, row):
     cmd = [os.path.join(b, "sibyl"), "emulate", "-q", "--ranks",
            str(args.ranks), "-np", "2", "--stack-size", "64KiB", "-o", trace,
            "--force", "--", prog, "1024", "2", "4", "1000"]
+    return env, cmd
+
+
+def timing_cost_rows(args, tmp, row):
+    """What the corrected timing costs the big k-neighbor emulation:
+    --timing corrected (the default), --timing raw --clock wall (one
+    clock read, nothing judged) and --timing raw (the CPU clock) in turn,
+    on an idle machine; the ratio of the first two in each round."""
+    env, cmd = kn_setup(args, tmp)
+    raw = cmd[:3] + ["--timing", "raw"] + cmd[3:]
+    wall_clock = cmd[:3] + ["--timing", "raw", "--clock", "wall"] + cmd[3:]
+    ratios = []
+    for rep in range(args.repeat):
+        walls = []
+        for how, c in (("--timing corrected (default)", cmd),
+                       ("--timing raw --clock wall", wall_clock),
+                       ("--timing raw", raw)):
+            t0 = time.monotonic()
+            p = subprocess.run(c, env=env, capture_output=True, text=True,
+                               timeout=7200)
+            wall = time.monotonic() - t0
+            if p.returncode != 0:
+                sys.exit("failed (%d): %s\n%s" % (p.returncode, " ".join(c),
+                                                   p.stderr[-2000:]))
+            walls.append(wall)
+            row("kneighbor %d ranks on 2 processes, %s" % (args.ranks, how),
+                "%.1f s" % wall, "idle")
+        ratios.append(walls[0] / walls[1])
+        row("  corrected / raw --clock wall", "%.3fx" % ratios[-1],
+            "raw (CPU clock): %.3fx" % (walls[2] / walls[1]))
+    if len(ratios) > 1:
+        row("corrected / raw --clock wall, median of %d" % len(ratios),
+            "%.3fx" % sorted(ratios)[len(ratios) // 2],
+            "range %.3fx to %.3fx" % (min(ratios), max(ratios)))
+
+
+def busy_loop_rows(args, tmp, row):
+    """The k-neighbor emulation idle, then beside one busy loop."""
+    env, cmd = kn_setup(args, tmp)
     hz = os.sysconf("SC_CLK_TCK")
     ratios = []
     for rep in range(args.repeat):
@@ -176,6 +215,9 @@ def main():
     ap.add_argument("--busy-loop", action="store_true",
                     help="only the k-neighbor run idle and beside a busy "
                     "loop")
+    ap.add_argument("--timing-cost", action="store_true",
+                    help="only the k-neighbor run with --timing corrected, "
+                    "raw --clock wall and raw, idle")
     ap.add_argument("--ranks", type=int, default=262144)
     ap.add_argument("--repeat", type=int, default=1)
     ap.add_argument("--idle", choices=("block", "spin"))
@@ -188,9 +230,12 @@ def main():
         rows.append((what, value, note))
         print("%-44s %-22s %s" % (what, value, note), flush=True)
 
-    if args.busy_loop:
+    if args.busy_loop or args.timing_cost:
         try:
-            busy_loop_rows(args, tmp, row)
+            if args.busy_loop:
+                busy_loop_rows(args, tmp, row)
+            if args.timing_cost:
+                timing_cost_rows(args, tmp, row)
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
         if args.markdown:

@@ -207,6 +207,12 @@ def busy_loop_rows(args, tmp, row):
             "range %.2fx to %.2fx" % (min(ratios), max(ratios)))
 
 
+def print_markdown(rows):
+    print("\n| figure | value | note |\n|---|---|---|")
+    for r in rows:
+        print("| %s | %s | %s |" % r)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--build", default=".")
@@ -239,9 +245,7 @@ def main():
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
         if args.markdown:
-            print("\n| figure | value | note |\n|---|---|---|")
-            for r in rows:
-                print("| %s | %s | %s |" % r)
+            print_markdown(rows)
         return
 
     try:
@@ -313,9 +317,7 @@ def main():
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     if args.markdown:
-        print("\n| figure | value | note |\n|---|---|---|")
-        for r in rows:
-            print("| %s | %s | %s |" % r)
+        print_markdown(rows)
 
 
 if __name__ == "__main__":

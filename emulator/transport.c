@@ -264,6 +264,17 @@ void emu_tr_abort(int code)
 	_exit(code);
 }
 
+/* n zeroed bytes of the transport's own bookkeeping, or the end. */
+static void *tr_alloc(size_t n)
+{
+	void *p = calloc(1, n);
+	if (!p) {
+		fprintf(stderr, "sibyl: out of memory (transport)\n");
+		emu_tr_abort(3);
+	}
+	return p;
+}
+
 static op *add_op(opset *s, MPI_Request **rq)
 {
 	if (s->n == s->cap && s->head > 0) {
@@ -328,12 +339,7 @@ static void submit(int proc, int kind, void *buf, int len, int tag,
 		issue(proc, kind, buf, len, tag, sreq);
 		return;
 	}
-	pend *w = malloc(sizeof *w);
-	if (!w) {
-		fprintf(stderr, "sibyl: out of memory (transport)\n");
-		emu_tr_abort(3);
-	}
-	w->next = NULL;
+	pend *w = tr_alloc(sizeof *w);
 	w->buf = buf;
 	w->len = len;
 	w->tag = tag;
@@ -368,11 +374,7 @@ static void received_from(int proc)
 	peer *pp = &peers[proc];
 	if (++pp->in - pp->credited < CREDIT_BATCH)
 		return;
-	uint64_t *c = malloc(sizeof *c);
-	if (!c) {
-		fprintf(stderr, "sibyl: out of memory (transport)\n");
-		emu_tr_abort(3);
-	}
+	uint64_t *c = tr_alloc(sizeof *c);
 	*c = pp->in;
 	pp->credited = pp->in;
 	MPI_Request *rq;
@@ -404,11 +406,7 @@ void emu_tr_send_env(int proc, const emu_env *env, const void *data)
 void emu_tr_send_cts(int proc, int32_t sreq, int32_t rreq, int has_ack,
 		     uint64_t ack_seq, int64_t ack_vt)
 {
-	cts_msg *c = calloc(1, sizeof *c);
-	if (!c) {
-		fprintf(stderr, "sibyl: out of memory (transport)\n");
-		emu_tr_abort(3);
-	}
+	cts_msg *c = tr_alloc(sizeof *c);
 	c->sreq = sreq;
 	c->rreq = rreq;
 	c->has_ack = has_ack;

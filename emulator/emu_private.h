@@ -134,6 +134,7 @@ typedef struct emu_seb {
 	 * measurement of it (ps) and why they differ (SIBT_CORR_*). */
 	const void *site_begin, *site_end;
 	struct emu_region *g;   /* their region, once it ended (or NULL) */
+	const char *rounds;     /* a collective's round: the call's name */
 	int64_t meas_ps, wall_ps;
 	emu_span span;          /* what timing saw */
 	uint8_t measured;       /* the SEB ended in emu_rec_enter */
@@ -273,12 +274,15 @@ int64_t emu_span_fallback(const emu_span *sp);
 void emu_timing_resume(emu_rank *r);
 void emu_timing_begin(emu_rank *r);
 void emu_timing_end(emu_rank *r, emu_span *sp);
-/* The region of the call-site pair (b, e); NULL past the limit. */
-emu_region *emu_region_get(const void *b, const void *e);
+/* The region of the call-site pair (b, e); NULL past the limit.  With
+ * `rounds' (the call's name), the region of that collective's timed
+ * rounds, begun at b: apart from the program's SEBs from b to b. */
+emu_region *emu_region_get(const void *b, const void *e, const char *rounds);
 /* The region of an SEB that just ended (NULL past the limit); sp is
  * marked EMU_EV_COLD when it is the first of its region to end in this
  * process. */
-emu_region *emu_region_ended(const void *b, const void *e, emu_span *sp);
+emu_region *emu_region_ended(const void *b, const void *e,
+			      const char *rounds, emu_span *sp);
 /* Add an SEB's span to its region's statistics (g may be NULL). */
 void emu_region_add(emu_region *g, const emu_span *sp);
 /* How many regions have the samples to be judged (grows). */

@@ -131,7 +131,8 @@ void emu_rec_enter(emu_rank *r, const void *site)
 	s->dur += s->meas_ps;
 	s->site_end = site;
 	if (!emu.timing_raw)
-		s->g = emu_region_ended(s->site_begin, site, &s->span);
+		s->g = emu_region_ended(s->site_begin, site, NULL,
+					&s->span);
 	s->measured = 1;
 	r->in_call = 1;
 }
@@ -312,7 +313,7 @@ static void write_seb(emu_rank *r)
 {
 	emu_seb *s = &r->seb;
 	emu_region *g = s->g ? s->g :
-			emu_region_get(s->site_begin, s->site_end);
+			emu_region_get(s->site_begin, s->site_end, s->rounds);
 	int measured = s->measured && judging();
 	sibt_seb w;
 
@@ -350,6 +351,7 @@ static void write_seb(emu_rank *r)
 	s->nprints = s->nsends = 0;
 	s->measured = 0;
 	s->g = NULL;
+	s->rounds = NULL;
 	s->meas_ps = s->wall_ps = 0;
 	memset(&s->span, 0, sizeof s->span);
 	r->nsebs++;
@@ -407,8 +409,9 @@ void emu_rec_step_measured(emu_rank *r, const char *name,
 	/* Judged like any measured SEB, in the region of the call (the
 	 * call site to itself): a collective's rounds are many alike. */
 	s->span = *sp;
+	s->rounds = name;
 	if (!emu.timing_raw)
-		s->g = emu_region_ended(s->site_begin, s->site_end,
+		s->g = emu_region_ended(s->site_begin, s->site_end, name,
 					&s->span);
 	s->meas_ps = scale(sp->kept);
 	s->wall_ps = scale(sp->wall);

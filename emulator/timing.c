@@ -56,6 +56,7 @@
 #define MIN_MEDIAN 8        /* samples for a median (evidence only) */
 #define REFIT 4096          /* refit every REFIT samples after 4096 */
 #define FAR 6.0             /* fence: q50 + FAR * (q50 - q25), log2 */
+#define FAR_Q90 3.0         /* and at most q90 + FAR_Q90 (x 8), log2 */
 #define MIN_SPREAD 0.05     /* floor of q50 - q25 (log2; x 1.035) */
 #define MIN_EXCESS 1000     /* ns above the median */
 #define MAX_ABOVE 0.10      /* more above the fence: varies by nature */
@@ -63,6 +64,7 @@
 
 struct emu_region {
 	const void *b, *e;
+	const char *rounds;     /* a collective's rounds (emu_region_get) */
 	uint64_t n, next_fit;   /* samples, clean ones */
 	uint64_t nclean;
 	uint64_t ended;         /* SEBs that ended in it (emu_region_ended) */
@@ -70,6 +72,7 @@ struct emu_region {
 	int state;              /* 0 warming up, 1 judged, 2 varies, 3 a
 	                           median only (fewer than WARM samples) */
 	int64_t med, fence;     /* ns: median, fence */
+	int64_t far;            /* ns: 8 x q90, the fence of state 2 */
 	char *name;
 	uint32_t *hist;         /* every sample */
 	uint32_t *clean;        /* those without evidence of disturbance */
@@ -396,15 +399,16 @@ void emu_timing_end(emu_rank *r, emu_span *sp)
 
 /* ------------------------------------------------------------ regions */
 
-static uint64_t hash2(const void *b, const void *e)
+static uint64_t hash2(const void *b, const void *e, int rounds)
 {
-	uint64_t h = (uint64_t)(uintptr_t)b * 0x9E3779B97F4A7C15ull;
+	uint64_t h = ((uint64_t)(uintptr_t)b + (uint64_t)rounds) *
+		     0x9E3779B97F4A7C15ull;
 	h ^= (uint64_t)(uintptr_t)e + 0x632BE59BD9B4E019ull + (h << 6) +
 	     (h >> 2);
 	return h ^ (h >> 29);
 }
 
-emu_region *emu_region_get(const void *b, const void *e)
+emu_region *emu_region_get(const void *b, const void *e, const char *rounds)
 {
 	if (T.n * 2 >= T.cap) {
 		if (T.n >= MAX_REGIONS) {
@@ -423,7 +427,8 @@ emu_region *emu_region_get(const void *b, const void *e)
 				emu_region *g = T.tab[i];
 				if (!g)
 					continue;
-				size_t j = hash2(g->b, g->e) & (cap - 1);
+				size_t j = hash2(g->b, g->e,
+						 g->rounds != NULL) & (cap - 1);
 				while (t[j])
 					j = (j + 1) & (cap - 1);
 				t[j] = g;
@@ -433,9 +438,10 @@ emu_region *emu_region_get(const void *b, const void *e)
 			T.cap = cap;
 		}
 	}
-	size_t j = hash2(b, e) & (T.cap - 1);
+	size_t j = hash2(b, e, rounds != NULL) & (T.cap - 1);
 	while (T.tab[j]) {
-		if (T.tab[j]->b == b && T.tab[j]->e == e)
+		if (T.tab[j]->b == b && T.tab[j]->e == e &&
+		    !T.tab[j]->rounds == !rounds)
 			return T.tab[j];
 		j = (j + 1) & (T.cap - 1);
 	}
@@ -447,6 +453,7 @@ emu_region *emu_region_get(const void *b, const void *e)
 		emu_fatal("out of memory");
 	g->b = b;
 	g->e = e;
+	g->rounds = rounds;
 	g->next_fit = WARM;
 	T.tab[j] = g;
 	T.n++;
@@ -485,7 +492,8 @@ static void fit(emu_region *g)
 {
 	const uint32_t *h = g->nclean >= WARM ? g->clean : g->hist;
 	uint64_t n = g->nclean >= WARM ? g->nclean : g->n;
-	double l25 = quantile_log(h, n, 0.25), l50 = quantile_log(h, n, 0.50);
+	double l25 = quantile_log(h, n, 0.25), l50 = quantile_log(h, n, 0.50),
+	       l90 = quantile_log(h, n, 0.90);
 	g->med = l50 < 0 ? 0 : (int64_t)llround(exp2(l50));
 	/* The spread from the lower half only: interference lengthens
 	 * SEBs, so it contaminates the upper half first. */
@@ -493,6 +501,14 @@ static void fit(emu_region *g)
 	if (spread < MIN_SPREAD)
 		spread = MIN_SPREAD;
 	double lf = (l50 < 0 ? 0 : l50) + FAR * spread;
+	/* A region whose lower half spreads wide (rounds that mostly do
+	 * nothing and sometimes reduce; loops of 10 or of 1,000 steps)
+	 * would get a fence of milliseconds from the lower half alone:
+	 * eight times its 90th percentile bounds it. */
+	double lfar = (l90 < 0 ? 0 : l90) + FAR_Q90;
+	if (lf > lfar)
+		lf = lfar;
+	g->far = lfar > 62 ? INT64_MAX : (int64_t)exp2(lfar);
 	g->fence = lf > 62 ? INT64_MAX : (int64_t)exp2(lf);
 	if (g->fence < g->med + MIN_EXCESS)
 		g->fence = g->med + MIN_EXCESS;
@@ -525,9 +541,10 @@ uint64_t emu_regions_judged(void)
 	return T.judged;
 }
 
-emu_region *emu_region_ended(const void *b, const void *e, emu_span *sp)
+emu_region *emu_region_ended(const void *b, const void *e,
+			      const char *rounds, emu_span *sp)
 {
-	emu_region *g = emu_region_get(b, e);
+	emu_region *g = emu_region_get(b, e, rounds);
 
 	/* The first to end is the first that ran: the others of this
 	 * process had not reached the region's end yet (an SEB is judged
@@ -593,6 +610,13 @@ int64_t emu_region_decide(emu_region *g, const emu_span *sp, uint32_t *why)
 		 * one that would depend on how many ranks a process holds).
 		 * A region that varies by nature keeps it. */
 		*why = SIBT_CORR_COLD;
+		return g->med;
+	}
+	if (g->state == 2 && ns > g->far && ns > g->fence) {
+		/* Varies by nature, but eight times beyond its 90th
+		 * percentile: a log-normal of sigma 0.5 goes there once in
+		 * 3e7 draws. */
+		*why = SIBT_CORR_OUTLIER;
 		return g->med;
 	}
 	if (g->state != 1 || ns <= g->fence)
@@ -706,11 +730,13 @@ static void resolve(void *arg)
 	/* The first SEB of a rank begins at its start; the last one of a
 	 * rank that left main without MPI_Finalize ends at its exit. */
 	const char *b = g->b ? site_name(g->b) : "start";
-	const char *e = g->e ? site_name(g->e) : "exit";
-	size_t n = strlen(b) + strlen(e) + 4;
+	const char *e = g->rounds ? g->rounds : g->e ? site_name(g->e) :
+			"exit";
+	size_t n = strlen(b) + strlen(e) + 11;
 	if (!(g->name = malloc(n)))
 		emu_fatal("out of memory");
-	snprintf(g->name, n, "%s > %s", b, e);
+	/* A collective's rounds: "SITE > MPI_Alltoall rounds". */
+	snprintf(g->name, n, "%s > %s%s", b, e, g->rounds ? " rounds" : "");
 }
 
 const char *emu_region_name(emu_region *g)

@@ -28,17 +28,21 @@ predicted() {
 		"$1.sim/summary.json"
 }
 
-# 16 ranks on 2 processes, 60 iterations of 100 us declared compute; SEB
+# 128 ranks on 2 processes, 60 iterations of 100 us declared compute; SEB
 # k >= 2 of a rank is iteration k-1's.  Spins of 3 and 4 ms at the end of
-# SEB 21 of rank 3 and SEB 31 of rank 12.
+# SEB 21 of rank 3 and SEB 31 of rank 12.  64 ranks a process, so that
+# even the regions run once per rank (the set-up before the loop, the
+# last SEB before MPI_Finalize) have the 64 samples the outlier rule
+# needs: below that only evidence corrects, and a host that takes 50 us
+# from one of them without leaving any moves a 6 ms prediction by 1%.
 hook=3:21:3000,12:31:4000
-emu_run 2 16 "$T/clean.trace" "$T/timing" declared 60 100
+emu_run 2 128 "$T/clean.trace" "$T/timing" declared 60 100
 ran "clean emulation"
 expect_grep '^done 60$' "$T/out"
-SIBYL_TEST_INTERFERE=$hook emu_run 2 16 "$T/hook.trace" "$T/timing" \
+SIBYL_TEST_INTERFERE=$hook emu_run 2 128 "$T/hook.trace" "$T/timing" \
 	declared 60 100
 ran "emulation with injected interference"
-SIBYL_TEST_INTERFERE=$hook "$SIBYL" emulate -q --timing raw --ranks 16 \
+SIBYL_TEST_INTERFERE=$hook "$SIBYL" emulate -q --timing raw --ranks 128 \
 	-np 2 -o "$T/raw.trace" --force -- "$T/timing" declared 60 100 \
 	>"$T/out" 2>"$T/err"
 emu_status=$?

@@ -406,8 +406,9 @@ void emu_rec_step_measured(emu_rank *r, const char *name,
 {
 	emu_seb *s = &r->seb;
 	emu_rec_leave(r, name);
-	/* Judged like any measured SEB, in the region of the call (the
-	 * call site to itself): a collective's rounds are many alike. */
+	/* Judged like any measured SEB, in the region of the call's
+	 * rounds ("SITE > MPI_Alltoall rounds"), apart from the program's
+	 * SEBs from that call site to itself: the rounds are many alike. */
 	s->span = *sp;
 	s->rounds = name;
 	if (!emu.timing_raw)

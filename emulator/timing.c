@@ -69,8 +69,9 @@ struct emu_region {
 	uint64_t nclean;
 	uint64_t ended;         /* SEBs that ended in it (emu_region_ended) */
 	int judged;             /* its SEBs can be judged (for good) */
-	int state;              /* 0 warming up, 1 judged, 2 varies, 3 a
-	                           median only (fewer than WARM samples) */
+	int state;              /* 0 warming up, 1 outliers corrected, 2
+	                           varies by nature, 3 a median only
+	                           (fewer than WARM samples) */
 	int64_t med, fence;     /* ns: median, fence */
 	int64_t far;            /* ns: 8 x q90, the fence of state 2 */
 	char *name;

@@ -30,7 +30,9 @@
 typedef struct fold_block {
 	void *p;                /* NULL: freed by every holder (or never
 	                           allocated) */
-	void *last;             /* where it was when last freed */
+	void *last;             /* where it was when last freed, until it
+	                           is allocated anew: malloc() may hand
+	                           that address out again */
 	size_t size;
 	int32_t first;          /* world rank of the first call */
 	uint32_t holders;       /* ranks holding it now */
@@ -89,6 +91,7 @@ void *sibyl_shared_malloc(size_t size)
 		/* calloc: zeroed, and a large block comes from mmap, so
 		 * pages nobody touches cost nothing. */
 		b->p = calloc(1, size ? size : 1);
+		b->last = NULL;
 		b->held = calloc((emu.count + 7) / 8, 1);
 		if (!b->p || !b->held)
 			emu_fatal("rank %d: sibyl_shared_malloc(%zu): out of "

@@ -264,5 +264,7 @@ expect_fold_error free 'sibyl: rank 1: sibyl_shared_free\(0x[0-9a-f]+\): '\
 'not a block from sibyl_shared_malloc'
 expect_fold_error twice 'sibyl: rank 1: sibyl_shared_free\(0x[0-9a-f]+\): '\
 'this rank already freed block #1 \(64 bytes\)'
+expect_fold_error stale 'sibyl: rank 1: sibyl_shared_free\(0x[0-9a-f]+\): '\
+'not a block from sibyl_shared_malloc'
 
 finish

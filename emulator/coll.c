@@ -320,7 +320,7 @@ static int advance(coll *s)
 			received = s->nrecv > 0;
 			end_round(s);
 		}
-		emu_stamp t0 = { 0, 0, 0 };
+		emu_stamp t0 = { 0, 0, 0, 0 };
 		if (received)
 			emu_stamp_now(&t0);
 		s->reduced = 0;

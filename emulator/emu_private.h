@@ -97,6 +97,7 @@ typedef struct emu_req {
 /* Clock readings (ns): wall, and with --timing corrected CPU time. */
 typedef struct emu_stamp {
 	int64_t wall, cpu, faults;
+	unsigned ev;            /* EMU_EV_* the span inherits (EMU_EV_GAP) */
 } emu_stamp;
 
 /* What timing a span saw: wall time, the time kept (CPU time when the
@@ -104,6 +105,8 @@ typedef struct emu_stamp {
 #define EMU_EV_OFFCPU 1u    /* wall time exceeded CPU time */
 #define EMU_EV_FAULTS 2u    /* page faults in the span */
 #define EMU_EV_COLD 4u      /* the first sample of its region */
+#define EMU_EV_SWITCH 8u    /* first after a context switch */
+#define EMU_EV_GAP 16u      /* began after the runtime ran a while */
 typedef struct emu_span {
 	int64_t wall, kept, faults;
 	unsigned ev;
@@ -168,6 +171,7 @@ typedef struct emu_rank {
 	emu_seb seb;
 	uint64_t send_seq;      /* next trace sequence number */
 	emu_stamp resume;       /* clocks when the rank last resumed */
+	int64_t seb_end;        /* wall clock (ns) at its last SEB's end */
 	struct emu_pending *pend; /* ended SEBs waiting for their region's
 	                           statistics (record.c) */
 	uint32_t npend, cpend;
@@ -265,6 +269,9 @@ static inline void emu_out_at_call(void)
 void emu_timing_init(void);
 void emu_timing_fini(void);
 void emu_stamp_now(emu_stamp *t);
+/* 1 when this process runs without address-space randomization
+ * (runtime.c, fix_layout). */
+int emu_layout_fixed(void);
 /* The same, with fresh readings of the CPU clock and faults. */
 void emu_stamp_fresh(emu_stamp *t);
 void emu_stamp_since(const emu_stamp *t, emu_span *sp);

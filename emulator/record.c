@@ -45,8 +45,8 @@ int emu_rec_open(char *err, size_t errlen)
 {
 	sibt_writer_opts o;
 	const char *v;
-	char line[8][160];
-	const char *extra[9];
+	char line[9][160];
+	const char *extra[10];
 
 	sibt_writer_opts_init(&o);
 	o.npes = emu.nranks;
@@ -88,7 +88,10 @@ int emu_rec_open(char *err, size_t errlen)
 	snprintf(line[7], sizeof line[7], "emu_timing = %s",
 		 emu.timing_raw ? "raw" : "corrected");
 	extra[7] = line[7];
-	extra[8] = NULL;
+	snprintf(line[8], sizeof line[8], "emu_layout = %s",
+		 emu_layout_fixed() ? "fixed" : "random");
+	extra[8] = line[8];
+	extra[9] = NULL;
 	o.extra = extra;
 	return sibt_writer_open(&emu.writer, emu.trace_path, &o, err,
 				errlen) == SIBT_OK ? 0 : -1;

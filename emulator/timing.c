@@ -13,9 +13,13 @@
  *     start of one only when needed (see "the two clocks" below);
  *   - when wall time exceeds CPU time by more than 2 us + 1/32 of it, the
  *     thread was off its core: the CPU time is kept ("off-cpu");
+ *   - an SEB that began 2 us or more after its rank's previous one ended
+ *     (the rank waited, or the runtime worked long) or after the thread
+ *     left its core is marked: it refills caches other work used;
  *   - every SEB's time goes into the histograms of its code region (the
  *     pair of call sites where it began and ended) in this process: all
- *     samples, and the clean ones (no page fault, not off its core).
+ *     samples, and the clean ones (no page fault, not off its core, not
+ *     marked as above).
  *     From 64 samples on (clean ones when there are 64), an SEB above the
  *     region's fence -- in log2, q50 + 6 * max(q50 - q25, 0.05), and at
  *     least 1 us above the median -- is replaced by the median
@@ -23,6 +27,8 @@
  *     fence (it varies by nature); an SEB that page-faulted and is longer
  *     than the median is replaced by it ("page-faults") from 8 samples
  *     on, and without them loses the faults' cost measured at start;
+ *     a marked SEB above its median, in a region that does not vary and
+ *     has 64 clean samples, gets the median ("cold");
  *   - record.c holds an SEB back until its region can be judged.
  *
  * docs/emulator.md ("Measured compute") gives the figures behind the
@@ -101,6 +107,7 @@ static struct {
 		int32_t rank;
 		uint64_t seb;
 		int64_t ns;
+		int64_t wait_ns;        /* before the SEB, in the runtime */
 	} *spins;
 	size_t nspins;
 } T;
@@ -112,7 +119,7 @@ static int64_t read_ns(clockid_t c)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-static void usage(int64_t *cpu, int64_t *faults);
+static void usage(int64_t *cpu, int64_t *faults, int64_t *switches);
 
 static int cmp64(const void *a, const void *b)
 {
@@ -120,8 +127,10 @@ static int cmp64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* SIBYL_TEST_INTERFERE=RANK:SEB:US[,...]: spin US microseconds of wall
- * time at the end of SEB number SEB of world rank RANK (test-only). */
+/* SIBYL_TEST_INTERFERE=RANK:SEB:US[:WAIT][,...]: spin US microseconds of
+ * wall time at the end of SEB number SEB of world rank RANK, and WAIT
+ * microseconds in the runtime just before it begins, as if the call
+ * before it had waited (test-only). */
 static void parse_spins(const char *v)
 {
 	const char *p = v;
@@ -129,7 +138,7 @@ static void parse_spins(const char *v)
 		char *end;
 		long long rank = strtoll(p, &end, 10);
 		unsigned long long seb;
-		double us;
+		double us, wait = 0;
 		if (end == p || *end != ':')
 			goto bad;
 		p = end + 1;
@@ -141,6 +150,12 @@ static void parse_spins(const char *v)
 		if (end == p || !(us >= 0) || us > 1e7 || rank < 0 ||
 		    rank > INT32_MAX)
 			goto bad;
+		if (*end == ':') {
+			p = end + 1;
+			wait = strtod(p, &end);
+			if (end == p || !(wait >= 0) || wait > 1e7)
+				goto bad;
+		}
 		struct spin *s = realloc(T.spins, (T.nspins + 1) * sizeof *s);
 		if (!s)
 			emu_fatal("out of memory");
@@ -148,6 +163,7 @@ static void parse_spins(const char *v)
 		s[T.nspins].rank = (int32_t)rank;
 		s[T.nspins].seb = seb;
 		s[T.nspins].ns = (int64_t)(us * 1000.0);
+		s[T.nspins].wait_ns = (int64_t)(wait * 1000.0);
 		T.nspins++;
 		p = end;
 		if (*p == ',')
@@ -157,9 +173,10 @@ static void parse_spins(const char *v)
 	}
 	return;
 bad:
-	emu_fatal("SIBYL_TEST_INTERFERE=%s: expected RANK:SEB:US[,...] "
-		  "(test-only: spins US microseconds at the end of SEB "
-		  "number SEB of rank RANK)", v);
+	emu_fatal("SIBYL_TEST_INTERFERE=%s: expected RANK:SEB:US[:WAIT]"
+		  "[,...] (test-only: spins US microseconds at the end of "
+		  "SEB number SEB of rank RANK, and WAIT microseconds just "
+		  "before it)", v);
 }
 
 /* The CPU time of one page fault on this host: the median of 33 first
@@ -241,15 +258,19 @@ void emu_timing_init(void)
 				  "corrected timing reads both", c);
 		emu.clock_id = CLOCK_MONOTONIC;
 		/* The cost of one CPU-time read: the median of 33. */
-		int64_t d[33], f;
+		int64_t d[33], f, w;
 		for (int i = 0; i < 33; i++) {
 			int64_t a = read_ns(CLOCK_MONOTONIC), b;
-			usage(&b, &f);
+			usage(&b, &f, &w);
 			d[i] = read_ns(CLOCK_MONOTONIC) - a;
 		}
 		qsort(d, 33, sizeof *d, cmp64);
 		T.cpu_read_ns = d[16] > 0 ? d[16] : 0;
 		T.fault_ns = fault_cost();
+		if (getenv("SIBYL_TIMING_DEBUG"))
+			fprintf(stderr, "sibyl: CPU clock read %" PRId64
+				" ns, page fault %" PRId64 " ns\n",
+				T.cpu_read_ns, T.fault_ns);
 		map_code();
 	}
 	if ((v = getenv("SIBYL_TEST_INTERFERE")) && *v)
@@ -258,13 +279,15 @@ void emu_timing_init(void)
 
 /* ----------------------------------------------------- the two clocks */
 
-/* The thread's CPU time and page faults.  getrusage()'s CPU times are
- * only brought up to date at scheduler ticks; the CPU clock is exact. */
-static void usage(int64_t *cpu, int64_t *faults)
+/* The thread's CPU time, page faults and context switches (voluntary or
+ * not).  getrusage()'s CPU times are only brought up to date at scheduler
+ * ticks; the CPU clock is exact. */
+static void usage(int64_t *cpu, int64_t *faults, int64_t *switches)
 {
 	struct rusage ru;
 	getrusage(RUSAGE_THREAD, &ru);
 	*faults = ru.ru_minflt + ru.ru_majflt;
+	*switches = ru.ru_nvcsw + ru.ru_nivcsw;
 	*cpu = read_ns(CLOCK_THREAD_CPUTIME_ID);
 }
 
@@ -299,21 +322,43 @@ static void usage(int64_t *cpu, int64_t *faults)
 #define GAP_NS 10000
 #define CHAIN_NS 50000
 
+/*
+ * The caches an SEB finds.  Two MPI calls apart, a rank finds its code,
+ * stack and data where it left them, as it would on a real machine.  But
+ * when the call blocked (the scheduler ran other ranks, or the process
+ * waited for its peer) or the runtime worked long in it (a window of the
+ * trace compressed), the next SEB refills what that evicted: rank 0 of
+ * the k-neighbor demo receives from 4,095 ranks in a loop whose SEBs
+ * measure 30 ns when the message was there and 100-130 ns when the rank
+ * had to wait for it, and how many waited changed the prediction by 12%
+ * from run to run.  An SEB that began COLD_GAP_NS or more after its
+ * rank's previous one ended is marked EMU_EV_GAP; the switches (the
+ * thread left its core since the last SEB that read the clocks) mark
+ * EMU_EV_SWITCH.  emu_region_decide() below says what becomes of them.
+ */
+#define COLD_GAP_NS 2000
+
 static struct {
 	int64_t wall, cpu, faults;      /* the last reading */
+	int64_t switches;               /* context switches at that reading */
+	int64_t switches_seen;          /* ... charged to an SEB so far */
 	int64_t event;                  /* wall time of the last stamp */
 	int valid;
 } L;
 
 static void take_reading(void)
 {
-	usage(&L.cpu, &L.faults);
+	int first = !L.valid && !L.wall;
+	usage(&L.cpu, &L.faults, &L.switches);
+	if (first)
+		L.switches_seen = L.switches;
 	L.wall = read_ns(CLOCK_MONOTONIC);
 	L.valid = 1;
 }
 
 void emu_stamp_now(emu_stamp *t)
 {
+	t->ev = 0;
 	if (emu.timing_raw) {
 		t->wall = emu_now_ns();
 		return;
@@ -346,6 +391,7 @@ void emu_stamp_since(const emu_stamp *t, emu_span *sp)
 	int64_t now = read_ns(CLOCK_MONOTONIC);
 	int64_t w = now - t->wall;
 	sp->wall = sp->kept = w;
+	sp->ev = t->ev;
 	L.event = now;
 	if (w < SHORT_NS && now - L.wall < CHAIN_NS)
 		return;
@@ -362,6 +408,15 @@ void emu_stamp_since(const emu_stamp *t, emu_span *sp)
 		sp->faults = L.faults - t->faults;
 		sp->ev |= EMU_EV_FAULTS;
 	}
+	if (L.switches > L.switches_seen) {
+		/* The thread left its core since the last SEB that read the
+		 * clocks: during this one, or before it, in the runtime or
+		 * in a short SEB.  Either way this SEB ran on a cold cache
+		 * and TLB: another process (or the idle wait) had the core
+		 * in between (COLD_GAP_NS above). */
+		sp->ev |= EMU_EV_SWITCH;
+		L.switches_seen = L.switches;
+	}
 	L.event = L.wall;
 }
 
@@ -371,9 +426,30 @@ int64_t emu_span_fallback(const emu_span *sp)
 	return k > 0 ? k : 0;
 }
 
+static void spin(int64_t ns)
+{
+	int64_t until = read_ns(CLOCK_MONOTONIC) + ns;
+	while (read_ns(CLOCK_MONOTONIC) < until)
+		;
+}
+
+/* SIBYL_TEST_INTERFERE: the spins at the end of the rank's current SEB
+ * (wait 0), or before it begins (wait 1). */
+static void spin_if_asked(emu_rank *r, int wait)
+{
+	for (size_t i = 0; i < T.nspins; i++)
+		if (T.spins[i].rank == r->world && T.spins[i].seb == r->nsebs)
+			spin(wait ? T.spins[i].wait_ns : T.spins[i].ns);
+}
+
 void emu_timing_resume(emu_rank *r)
 {
+	if (T.nspins)
+		spin_if_asked(r, 1);
 	emu_stamp_now(&r->resume);
+	if (!emu.timing_raw && r->seb_end &&
+	    r->resume.wall - r->seb_end >= COLD_GAP_NS)
+		r->resume.ev |= EMU_EV_GAP;
 }
 
 void emu_timing_begin(emu_rank *r)
@@ -381,21 +457,13 @@ void emu_timing_begin(emu_rank *r)
 	emu_stamp_fresh(&r->resume);
 }
 
-static void spin_if_asked(emu_rank *r)
-{
-	for (size_t i = 0; i < T.nspins; i++)
-		if (T.spins[i].rank == r->world && T.spins[i].seb == r->nsebs) {
-			int64_t until = read_ns(CLOCK_MONOTONIC) + T.spins[i].ns;
-			while (read_ns(CLOCK_MONOTONIC) < until)
-				;
-		}
-}
-
 void emu_timing_end(emu_rank *r, emu_span *sp)
 {
 	if (T.nspins)
-		spin_if_asked(r);
+		spin_if_asked(r, 0);
 	emu_stamp_since(&r->resume, sp);
+	if (!emu.timing_raw)
+		r->seb_end = r->resume.wall + sp->wall;
 }
 
 /* ------------------------------------------------------------ regions */
@@ -597,11 +665,22 @@ int64_t emu_region_decide(emu_region *g, const emu_span *sp, uint32_t *why)
 		*why = SIBT_CORR_FAULTS;
 		return g->med;
 	}
-	if ((sp->ev & EMU_EV_OFFCPU) && ns > g->fence) {
+	if ((sp->ev & (EMU_EV_OFFCPU | EMU_EV_SWITCH)) && ns > g->fence) {
 		/* Off its core, and its CPU time far out too: that time
 		 * also holds what the hypervisor took (guests without
-		 * steal accounting charge it to the running thread). */
+		 * steal accounting charge it to the running thread).  Or
+		 * the first SEB after the core was away: it refilled the
+		 * caches and TLB that the other process emptied. */
 		*why = SIBT_CORR_OUTLIER;
+		return g->med;
+	}
+	if ((sp->ev & (EMU_EV_GAP | EMU_EV_SWITCH)) && g->state == 1 &&
+	    g->nclean >= WARM && ns > g->med) {
+		/* Began on caches that other ranks or processes had used,
+		 * in a region that does not vary by nature and whose SEBs
+		 * also run warm often enough to know their time: the warm
+		 * median. */
+		*why = SIBT_CORR_COLD;
 		return g->med;
 	}
 	if ((sp->ev & EMU_EV_COLD) && g->state != 2 && ns > g->fence) {

@@ -7,7 +7,9 @@
 #     clean prediction within 1%, while --timing raw keeps the spins;
 #   - a region whose work varies by nature (log-normal, sigma 0.5) keeps
 #     its distribution: median and p90 within 5% of the work's;
-#   - the trace says how it was timed.
+#   - an SEB after a wait (the hook's WAIT) is corrected as cold, the
+#     same excess without the wait is not;
+#   - the trace says how it was timed, and whether the layout was fixed.
 . "$SIBYL_SRCDIR/tests/lib.sh"
 . "$SIBYL_SRCDIR/tests/emulib.sh"
 
@@ -81,6 +83,49 @@ expect_ok "$SIBYL" trace info "$T/hook.trace"
 expect_grep 'emu_timing *= *corrected' "$T/out"
 expect_ok "$SIBYL" trace info "$T/raw.trace"
 expect_grep 'emu_timing *= *raw' "$T/out"
+
+# Cold caches: an SEB that began after its rank waited refills caches
+# other work used.  The hook waits 50 us in the runtime before SEB 40 of
+# ranks 20-27 and adds 0.5 us at its end, and adds the same 0.5 us to
+# SEB 40 of ranks 6-13 without the wait; 0.5 us is below the outlier
+# fence (the median + 1 us).  The SEBs after a wait are corrected (cold,
+# or outlier when the host added more), those without it are not
+# corrected as cold (one may be: a context switch of the host marks it
+# the same way).  And the layout is fixed, where this host allows it.
+post=
+for r in 20 21 22 23 24 25 26 27; do post=$post${post:+,}$r:40:0.5:50; done
+for r in 6 7 8 9 10 11 12 13; do post=$post,$r:40:0.5; done
+SIBYL_TEST_INTERFERE=$post emu_run 2 128 "$T/post.trace" "$T/timing" \
+	post 60 100
+ran "emulation with waits before SEBs"
+expect_ok "$SIBYL" trace dump --json --seb 40 "$T/post.trace"
+checks=$((checks + 1))
+python3 - "$T/out" <<'PY' || fail "SEBs after a wait are not corrected as cold"
+import json, sys
+c = {s["pe"]: s for s in map(json.loads, open(sys.argv[1]))}
+ok = True
+waited = [c[r] for r in range(20, 28)]
+plain = [c[r] for r in range(6, 14)]
+for s in waited:
+    if s.get("corrected") not in ("cold", "outlier") or \
+            s["raw_duration_ps"] < 500000 or \
+            s["duration_ps"] >= s["raw_duration_ps"]:
+        print("after a wait:", s, file=sys.stderr)
+        ok = False
+cold = [s for s in plain if s.get("corrected") == "cold"]
+if len(cold) > 1:
+    print("without a wait, corrected as cold:", cold, file=sys.stderr)
+    ok = False
+sys.exit(0 if ok else 1)
+PY
+expect_ok "$SIBYL" trace info "$T/post.trace"
+if setarch "$(uname -m)" -R true 2>/dev/null; then
+	expect_grep 'emu_layout *= *fixed' "$T/out"
+else
+	expect_grep 'emu_layout *= *random' "$T/out"
+fi
+expect_ok "$SIBYL" trace info "$T/raw.trace"
+expect_grep 'emu_layout *= *random' "$T/out"
 
 # A naturally variable region: log-normal work (sigma 0.5), the amounts
 # known exactly (recomputed here as tests/emu/timing.c draws them).  The

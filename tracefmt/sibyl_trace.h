@@ -147,11 +147,13 @@ enum {
 	SIBT_CORR_FAULTS = 3,   /* page faults in it, and longer than its
 	                           region's clean samples: replaced by the
 	                           region's median */
-	SIBT_CORR_COLD = 4,     /* the first run of its code region in the
-	                           emulating process (cold caches, TLB and
+	SIBT_CORR_COLD = 4,     /* ran on cold caches: the first run of its
+	                           code region in the emulating process (TLB,
 	                           branch predictors, first calls), far above
-	                           its region: replaced by the region's
-	                           median */
+	                           its region, or the first SEB after a
+	                           context switch or after its rank waited,
+	                           above its region's warm median: replaced
+	                           by the region's median */
 	SIBT_CORR_MAX = 4
 };
 

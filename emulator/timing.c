@@ -18,8 +18,8 @@
  *     left its core is marked: it refills caches other work used;
  *   - every SEB's time goes into the histograms of its code region (the
  *     pair of call sites where it began and ended) in this process: all
- *     samples, and the clean ones (no page fault, not off its core, not
- *     marked as above).
+ *     samples, the clean ones (no page fault, not off its core, no
+ *     context switch) and the warm ones (clean and no gap before).
  *     From 64 samples on (clean ones when there are 64), an SEB above the
  *     region's fence -- in log2, q50 + 6 * max(q50 - q25, 0.05), and at
  *     least 1 us above the median -- is replaced by the median
@@ -27,8 +27,8 @@
  *     fence (it varies by nature); an SEB that page-faulted and is longer
  *     than the median is replaced by it ("page-faults") from 8 samples
  *     on, and without them loses the faults' cost measured at start;
- *     a marked SEB above its median, in a region that does not vary and
- *     has 64 clean samples, gets the median ("cold");
+ *     a marked SEB above the median of the warm samples, in a region
+ *     that does not vary and has 64 warm samples, gets it ("cold");
  *   - record.c holds an SEB back until its region can be judged.
  *
  * docs/emulator.md ("Measured compute") gives the figures behind the
@@ -73,6 +73,7 @@ struct emu_region {
 	const char *rounds;     /* a collective's rounds (emu_region_get) */
 	uint64_t n, next_fit;   /* samples, clean ones */
 	uint64_t nclean;
+	uint64_t nwarm;         /* clean ones that began warm */
 	uint64_t ended;         /* SEBs that ended in it (emu_region_ended) */
 	int judged;             /* its SEBs can be judged (for good) */
 	int state;              /* 0 warming up, 1 outliers corrected, 2
@@ -80,9 +81,13 @@ struct emu_region {
 	                           (fewer than WARM samples) */
 	int64_t med, fence;     /* ns: median, fence */
 	int64_t far;            /* ns: 8 x q90, the fence of state 2 */
+	int64_t warm_med;       /* ns: median of the warm samples, */
+	int warm_ok;            /* known (WARM of them at the last fit) */
 	char *name;
 	uint32_t *hist;         /* every sample */
 	uint32_t *clean;        /* those without evidence of disturbance */
+	uint32_t *warm;         /* those of them that began warm (no
+	                           EMU_EV_GAP) */
 };
 
 static struct {
@@ -518,7 +523,8 @@ emu_region *emu_region_get(const void *b, const void *e, const char *rounds)
 		return NULL;
 	emu_region *g = calloc(1, sizeof *g);
 	if (!g || !(g->hist = calloc(NBINS, sizeof *g->hist)) ||
-	    !(g->clean = calloc(NBINS, sizeof *g->clean)))
+	    !(g->clean = calloc(NBINS, sizeof *g->clean)) ||
+	    !(g->warm = calloc(NBINS, sizeof *g->warm)))
 		emu_fatal("out of memory");
 	g->b = b;
 	g->e = e;
@@ -564,6 +570,11 @@ static void fit(emu_region *g)
 	double l25 = quantile_log(h, n, 0.25), l50 = quantile_log(h, n, 0.50),
 	       l90 = quantile_log(h, n, 0.90);
 	g->med = l50 < 0 ? 0 : (int64_t)llround(exp2(l50));
+	if (g->nwarm >= WARM) {
+		double w50 = quantile_log(g->warm, g->nwarm, 0.50);
+		g->warm_med = w50 < 0 ? 0 : (int64_t)llround(exp2(w50));
+		g->warm_ok = 1;
+	}
 	/* The spread from the lower half only: interference lengthens
 	 * SEBs, so it contaminates the upper half first. */
 	double spread = l50 - l25;
@@ -630,9 +641,15 @@ void emu_region_add(emu_region *g, const emu_span *sp)
 	int k = bin_of(sp->kept);
 	g->hist[k]++;
 	++g->n;
-	if (!sp->ev) {
+	/* A gap is no disturbance of the SEB's own time (most SEBs after
+	 * a blocking call have one): clean, but not warm. */
+	if (!(sp->ev & ~EMU_EV_GAP)) {
 		g->clean[k]++;
 		g->nclean++;
+		if (!sp->ev) {
+			g->warm[k]++;
+			g->nwarm++;
+		}
 	}
 	if (g->n >= g->next_fit)
 		fit(g);
@@ -675,13 +692,13 @@ int64_t emu_region_decide(emu_region *g, const emu_span *sp, uint32_t *why)
 		return g->med;
 	}
 	if ((sp->ev & (EMU_EV_GAP | EMU_EV_SWITCH)) && g->state == 1 &&
-	    g->nclean >= WARM && ns > g->med) {
+	    g->warm_ok && ns > g->warm_med) {
 		/* Began on caches that other ranks or processes had used,
 		 * in a region that does not vary by nature and whose SEBs
 		 * also run warm often enough to know their time: the warm
 		 * median. */
 		*why = SIBT_CORR_COLD;
-		return g->med;
+		return g->warm_med;
 	}
 	if ((sp->ev & EMU_EV_COLD) && g->state != 2 && ns > g->fence) {
 		/* The region's first run in this process, far above the
@@ -836,6 +853,7 @@ void emu_timing_fini(void)
 		if (T.tab[i]) {
 			free(T.tab[i]->hist);
 			free(T.tab[i]->clean);
+			free(T.tab[i]->warm);
 			free(T.tab[i]->name);
 			free(T.tab[i]);
 		}

@@ -18,8 +18,8 @@
  *     left its core is marked: it refills caches other work used;
  *   - every SEB's time goes into the histograms of its code region (the
  *     pair of call sites where it began and ended) in this process: all
- *     samples, the clean ones (no page fault, not off its core, no
- *     context switch) and the warm ones (clean and no gap before).
+ *     samples, the clean ones (no page fault, not off its core) and the
+ *     warm ones (clean, no gap and no context switch before).
  *     From 64 samples on (clean ones when there are 64), an SEB above the
  *     region's fence -- in log2, q50 + 6 * max(q50 - q25, 0.05), and at
  *     least 1 us above the median -- is replaced by the median
@@ -56,7 +56,7 @@
 
 /* Histogram: bin 0 holds 0 ns, bin 1 + floor(BPO * log2(x)) the rest. */
 #define BPO 32
-#define NBINS (1 + BPO * 40)
+#define NBINS (1 + BPO * 40)     /* (T.gap_hist has as many) */
 #define WARM 64             /* samples before a region is judged */
 #define WARM_VARIES 256     /* before one is judged to vary by nature */
 #define MIN_MEDIAN 8        /* samples for a median (evidence only) */
@@ -67,6 +67,8 @@
 #define MIN_EXCESS 1000     /* ns above the median */
 #define MAX_ABOVE 0.10      /* more above the fence: varies by nature */
 #define MAX_REGIONS 65536   /* per process; more share no statistics */
+#define COLD_GAP_NS 2000    /* least gap that marks a cold start (see
+                               "The caches an SEB finds" below) */
 
 struct emu_region {
 	const void *b, *e;
@@ -82,7 +84,8 @@ struct emu_region {
 	int64_t med, fence;     /* ns: median, fence */
 	int64_t far;            /* ns: 8 x q90, the fence of state 2 */
 	int64_t warm_med;       /* ns: median of the warm samples, */
-	int warm_ok;            /* known (WARM of them at the last fit) */
+	int warm_ok;            /* known (WARM of them at the last fit),
+	                           and the work does not vary */
 	char *name;
 	uint32_t *hist;         /* every sample */
 	uint32_t *clean;        /* those without evidence of disturbance */
@@ -103,6 +106,10 @@ static struct {
 	int64_t cpu_read_ns;    /* cost of one CPU-clock read */
 	int64_t fault_ns;       /* CPU time of one page fault */
 	uint64_t judged;        /* regions judged (emu_region_judged) */
+	/* The gaps between a rank's SEBs (emu_timing_resume). */
+	uint32_t gap_hist[1 + 32 * 40];
+	uint64_t ngap;
+	int64_t gap_thr;        /* ns: a longer gap marks EMU_EV_GAP */
 #ifdef HAVE_LIBDW
 	Dwfl *dwfl;
 	int dwfl_failed;
@@ -272,6 +279,7 @@ void emu_timing_init(void)
 		qsort(d, 33, sizeof *d, cmp64);
 		T.cpu_read_ns = d[16] > 0 ? d[16] : 0;
 		T.fault_ns = fault_cost();
+		T.gap_thr = COLD_GAP_NS;
 		if (getenv("SIBYL_TIMING_DEBUG"))
 			fprintf(stderr, "sibyl: CPU clock read %" PRId64
 				" ns, page fault %" PRId64 " ns\n",
@@ -341,7 +349,6 @@ static void usage(int64_t *cpu, int64_t *faults, int64_t *switches)
  * thread left its core since the last SEB that read the clocks) mark
  * EMU_EV_SWITCH.  emu_region_decide() below says what becomes of them.
  */
-#define COLD_GAP_NS 2000
 
 static struct {
 	int64_t wall, cpu, faults;      /* the last reading */
@@ -447,14 +454,33 @@ static void spin_if_asked(emu_rank *r, int wait)
 			spin(wait ? T.spins[i].wait_ns : T.spins[i].ns);
 }
 
+static int bin_of(int64_t ns);
+static double quantile_log(const uint32_t *h, uint64_t n, double q);
+
 void emu_timing_resume(emu_rank *r)
 {
 	if (T.nspins)
 		spin_if_asked(r, 1);
 	emu_stamp_now(&r->resume);
+	/* Only what must be: the rest waits for the SEB's end, so that
+	 * it does not run inside the SEB. */
 	if (!emu.timing_raw && r->seb_end &&
-	    r->resume.wall - r->seb_end >= COLD_GAP_NS)
+	    r->resume.wall - r->seb_end >= T.gap_thr)
 		r->resume.ev |= EMU_EV_GAP;
+}
+
+/* What a long gap is depends on the runtime's own pace: a call that
+ * neither waited nor worked long takes 0.2-0.5 us, several times that
+ * under a sanitizer.  COLD_GAP_NS, or 8 times the median gap of this
+ * process when that is longer. */
+static void count_gap(int64_t gap)
+{
+	T.gap_hist[bin_of(gap)]++;
+	if (++T.ngap == 64 || T.ngap % 1024 == 0) {
+		double l = quantile_log(T.gap_hist, T.ngap, 0.5);
+		int64_t m = l < 0 ? 0 : (int64_t)exp2(l);
+		T.gap_thr = 8 * m > COLD_GAP_NS ? 8 * m : COLD_GAP_NS;
+	}
 }
 
 void emu_timing_begin(emu_rank *r)
@@ -467,8 +493,11 @@ void emu_timing_end(emu_rank *r, emu_span *sp)
 	if (T.nspins)
 		spin_if_asked(r, 0);
 	emu_stamp_since(&r->resume, sp);
-	if (!emu.timing_raw)
-		r->seb_end = r->resume.wall + sp->wall;
+	if (emu.timing_raw)
+		return;
+	if (r->seb_end)
+		count_gap(r->resume.wall - r->seb_end);
+	r->seb_end = r->resume.wall + sp->wall;
 }
 
 /* ------------------------------------------------------------ regions */
@@ -572,8 +601,14 @@ static void fit(emu_region *g)
 	g->med = l50 < 0 ? 0 : (int64_t)llround(exp2(l50));
 	if (g->nwarm >= WARM) {
 		double w50 = quantile_log(g->warm, g->nwarm, 0.50);
+		double w75 = quantile_log(g->warm, g->nwarm, 0.75);
 		g->warm_med = w50 < 0 ? 0 : (int64_t)llround(exp2(w50));
-		g->warm_ok = 1;
+		/* Only a region that does the same work each time: its warm
+		 * upper quartile within 25% (+ 50 ns, the clock's steps) of
+		 * its warm median.  A region whose work varies keeps its
+		 * SEBs after a wait as they are. */
+		g->warm_ok = (w75 < 0 ? 0 : exp2(w75)) <=
+			     1.25 * (double)g->warm_med + 50;
 	}
 	/* The spread from the lower half only: interference lengthens
 	 * SEBs, so it contaminates the upper half first. */
@@ -642,8 +677,11 @@ void emu_region_add(emu_region *g, const emu_span *sp)
 	g->hist[k]++;
 	++g->n;
 	/* A gap is no disturbance of the SEB's own time (most SEBs after
-	 * a blocking call have one): clean, but not warm. */
-	if (!(sp->ev & ~EMU_EV_GAP)) {
+	 * a blocking call have one): clean, but not warm.  Nor is a
+	 * context switch by itself: a long SEB meets one more often than
+	 * a short one, and leaving them out would bias the region's
+	 * statistics short (and its fence low). */
+	if (!(sp->ev & ~(EMU_EV_GAP | EMU_EV_SWITCH))) {
 		g->clean[k]++;
 		g->nclean++;
 		if (!sp->ev) {
@@ -691,8 +729,8 @@ int64_t emu_region_decide(emu_region *g, const emu_span *sp, uint32_t *why)
 		*why = SIBT_CORR_OUTLIER;
 		return g->med;
 	}
-	if ((sp->ev & (EMU_EV_GAP | EMU_EV_SWITCH)) && g->state == 1 &&
-	    g->warm_ok && ns > g->warm_med) {
+	if ((sp->ev & EMU_EV_GAP) && g->state == 1 && g->warm_ok &&
+	    ns > g->warm_med) {
 		/* Began on caches that other ranks or processes had used,
 		 * in a region that does not vary by nature and whose SEBs
 		 * also run warm often enough to know their time: the warm

@@ -13,9 +13,10 @@
  *     start of one only when needed (see "the two clocks" below);
  *   - when wall time exceeds CPU time by more than 2 us + 1/32 of it, the
  *     thread was off its core: the CPU time is kept ("off-cpu");
- *   - an SEB that began 2 us or more after its rank's previous one ended
- *     (the rank waited, or the runtime worked long) or after the thread
- *     left its core is marked: it refills caches other work used;
+ *   - an SEB that began long after its rank's previous one ended (2 us,
+ *     or 8 times the process's median gap: the rank waited, or the
+ *     runtime worked long) is marked: it refills caches other work used;
+ *     so is one after the thread left its core;
  *   - every SEB's time goes into the histograms of its code region (the
  *     pair of call sites where it began and ended) in this process: all
  *     samples, the clean ones (no page fault, not off its core) and the
@@ -27,8 +28,9 @@
  *     fence (it varies by nature); an SEB that page-faulted and is longer
  *     than the median is replaced by it ("page-faults") from 8 samples
  *     on, and without them loses the faults' cost measured at start;
- *     a marked SEB above the median of the warm samples, in a region
- *     that does not vary and has 64 warm samples, gets it ("cold");
+ *     an SEB after a long gap, above the median of the warm samples, in
+ *     a region that does not vary and has 64 warm samples that do the
+ *     same work, gets that median ("cold");
  *   - record.c holds an SEB back until its region can be judged.
  *
  * docs/emulator.md ("Measured compute") gives the figures behind the
@@ -56,7 +58,7 @@
 
 /* Histogram: bin 0 holds 0 ns, bin 1 + floor(BPO * log2(x)) the rest. */
 #define BPO 32
-#define NBINS (1 + BPO * 40)     /* (T.gap_hist has as many) */
+#define NBINS (1 + BPO * 40)
 #define WARM 64             /* samples before a region is judged */
 #define WARM_VARIES 256     /* before one is judged to vary by nature */
 #define MIN_MEDIAN 8        /* samples for a median (evidence only) */
@@ -89,8 +91,8 @@ struct emu_region {
 	char *name;
 	uint32_t *hist;         /* every sample */
 	uint32_t *clean;        /* those without evidence of disturbance */
-	uint32_t *warm;         /* those of them that began warm (no
-	                           EMU_EV_GAP) */
+	uint32_t *warm;         /* those of them that began warm (no gap,
+	                           no context switch) */
 };
 
 static struct {
@@ -107,7 +109,7 @@ static struct {
 	int64_t fault_ns;       /* CPU time of one page fault */
 	uint64_t judged;        /* regions judged (emu_region_judged) */
 	/* The gaps between a rank's SEBs (emu_timing_resume). */
-	uint32_t gap_hist[1 + 32 * 40];
+	uint32_t gap_hist[NBINS];
 	uint64_t ngap;
 	int64_t gap_thr;        /* ns: a longer gap marks EMU_EV_GAP */
 #ifdef HAVE_LIBDW
@@ -344,10 +346,11 @@ static void usage(int64_t *cpu, int64_t *faults, int64_t *switches)
  * the k-neighbor demo receives from 4,095 ranks in a loop whose SEBs
  * measure 30 ns when the message was there and 100-130 ns when the rank
  * had to wait for it, and how many waited changed the prediction by 12%
- * from run to run.  An SEB that began COLD_GAP_NS or more after its
- * rank's previous one ended is marked EMU_EV_GAP; the switches (the
- * thread left its core since the last SEB that read the clocks) mark
- * EMU_EV_SWITCH.  emu_region_decide() below says what becomes of them.
+ * from run to run.  An SEB that began long after its rank's previous
+ * one ended (count_gap() below says how long) is marked EMU_EV_GAP; the
+ * switches (the thread left its core since the last SEB that read the
+ * clocks) mark EMU_EV_SWITCH.  emu_region_decide() below says what
+ * becomes of them.
  */
 
 static struct {
@@ -425,7 +428,7 @@ void emu_stamp_since(const emu_stamp *t, emu_span *sp)
 		 * clocks: during this one, or before it, in the runtime or
 		 * in a short SEB.  Either way this SEB ran on a cold cache
 		 * and TLB: another process (or the idle wait) had the core
-		 * in between (COLD_GAP_NS above). */
+		 * in between ("The caches an SEB finds" above). */
 		sp->ev |= EMU_EV_SWITCH;
 		L.switches_seen = L.switches;
 	}

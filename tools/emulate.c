@@ -66,7 +66,7 @@ static const char emulate_usage[] =
 "                        was off its core, and a region's median for an\n"
 "                        SEB far outside its code region's distribution\n"
 "                        (or its first in the process, or one after a wait\n"
-"                        or a context switch above its region: cold);\n"
+"                        above its region's warm median: cold);\n"
 "                        symbols are bound at load (LD_BIND_NOW=1) and the\n"
 "                        address layout is not randomized; the raw values\n"
 "                        stay in the trace (docs/emulator.md);\n"

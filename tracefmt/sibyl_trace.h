@@ -150,10 +150,9 @@ enum {
 	SIBT_CORR_COLD = 4,     /* ran on cold caches: the first run of its
 	                           code region in the emulating process (TLB,
 	                           branch predictors, first calls), far above
-	                           its region, or the first SEB after a
-	                           context switch or after its rank waited,
-	                           above its region's warm median: replaced
-	                           by the region's median */
+	                           its region, or an SEB after its rank
+	                           waited, above its region's warm median:
+	                           replaced by the region's (warm) median */
 	SIBT_CORR_MAX = 4
 };
 

@@ -62,7 +62,11 @@ expect_pass() {
 }
 
 # run_matrix NAME SIZES: NAME under every setting, each size on 1
-# process and (3 ranks or more) on 3; stops at its first failure.
+# process and (3 ranks or more) on 3; stops at its first failure.  In a
+# sanitizer build (where an emulation takes 3 to 9 s), sizes of 3 ranks or
+# more run on 3 processes only: every algorithm still runs on every size,
+# with peers both in the same process and in others, and the matrix takes
+# half the time.
 printf '%s\n' default "$s1" "$s2" "$s3" "$s4" >"$T/settings"
 run_matrix() {
 	name=$1 sizes=$2
@@ -70,6 +74,8 @@ run_matrix() {
 		for n in $sizes; do
 			for np in 1 3; do
 				[ "$np" -gt "$n" ] && continue
+				[ -n "${SIBYL_SANITIZED-}" ] && [ "$np" = 1 ] &&
+					[ "$n" -ge 3 ] && continue
 				coll_run $np $n "$setting" "$T/$name.trace" \
 					"$T/$name"
 				expect_pass "$name" "on $n ranks, $np \

@@ -3,7 +3,7 @@
 
   bench/timing_bench.py [--build DIR] [--runs N] [--kn-ranks R]
                         [--md-ranks R] [--loads LIST] [--timings LIST]
-                        [--markdown]
+                        [--keep DIR] [--markdown]
 
 Run from a build directory (or give --build).  For each program, each
 timing (`sibyl emulate --timing corrected`, the default, and `--timing
@@ -26,7 +26,9 @@ Printed per (program, timing, load): the predictions (ms), their spread
 0 (whose final gather makes it legitimately busier; the worst run), the
 corrected SEBs (median over the runs) and the emulation's wall time
 (median).  The last line per program compares each loaded median
-prediction with the unloaded one of the same timing.
+prediction with the unloaded one of the same timing.  With --keep DIR,
+every trace and simulation stays in DIR as PROGRAM-TIMING-LOAD-RUN.trace
+and .sim, to compare runs (e.g. with `sibyl trace stats --regions').
 """
 import argparse
 import json
@@ -67,13 +69,13 @@ def stop(procs):
         p.wait()
 
 
-def measure(args, tmp, prog, ranks, pargs, timing):
+def measure(args, tmp, prog, ranks, pargs, timing, tag="t"):
     sibyl = os.path.join(args.build, "sibyl")
-    trace = os.path.join(tmp, "t.trace")
+    trace = os.path.join(args.keep or tmp, tag + ".trace")
     _, wall = run([sibyl, "emulate", "-q", "--timing", timing, "--ranks",
                    str(ranks), "-np", "2", "-o", trace, "--force", "--",
                    prog] + pargs)
-    sim = os.path.join(tmp, "t.sim")
+    sim = os.path.join(args.keep or tmp, tag + ".sim")
     run([sibyl, "sim", "-q", trace, "-o", sim, "--force"])
     with open(os.path.join(sim, "summary.json")) as f:
         pred = json.load(f)["predicted_time_ps"] / 1e9
@@ -100,9 +102,13 @@ def main():
     ap.add_argument("--loads", default="0,2")
     ap.add_argument("--timings", default="raw,corrected")
     ap.add_argument("--programs", default="kneighbor,md")
+    ap.add_argument("--keep", metavar="DIR")
     ap.add_argument("--markdown", action="store_true")
     args = ap.parse_args()
     args.build = os.path.abspath(args.build)
+    if args.keep:
+        args.keep = os.path.abspath(args.keep)
+        os.makedirs(args.keep, exist_ok=True)
     loads = [int(x) for x in args.loads.split(",")]
     timings = args.timings.split(",")
     tmp = tempfile.mkdtemp(prefix="sibyl-timing-")
@@ -126,8 +132,9 @@ def main():
                 for load in loads:
                     hogs = busy_loops(load)
                     try:
-                        res = [measure(args, tmp, exe, ranks, pargs, timing)
-                               for _ in range(args.runs)]
+                        res = [measure(args, tmp, exe, ranks, pargs, timing,
+                                       "%s-%s-%d-%d" % (name, timing, load, i))
+                               for i in range(args.runs)]
                     finally:
                         stop(hogs)
                     preds = [r[0] for r in res]

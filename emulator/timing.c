@@ -22,8 +22,9 @@
  *     samples, the clean ones (no page fault, not off its core) and the
  *     warm ones (clean, no gap and no context switch before).
  *     From 64 samples on (clean ones when there are 64), an SEB above the
- *     region's fence -- in log2, q50 + 6 * max(q50 - q25, 0.05), and at
- *     least 1 us above the median -- is replaced by the median
+ *     region's fence -- in log2, q50 + 6 * max(q50 - q25, 0.1), at most
+ *     q90 + 3 and (from 128 samples) q99 + 1, and at least 1 us above
+ *     the median -- is replaced by the median
  *     ("outlier"), unless more than 10% of the region lies above its
  *     fence (it varies by nature); an SEB that page-faulted and is longer
  *     than the median is replaced by it ("page-faults") from 8 samples
@@ -65,7 +66,9 @@
 #define REFIT 4096          /* refit every REFIT samples after 4096 */
 #define FAR 6.0             /* fence: q50 + FAR * (q50 - q25), log2 */
 #define FAR_Q90 3.0         /* and at most q90 + FAR_Q90 (x 8), log2 */
-#define MIN_SPREAD 0.05     /* floor of q50 - q25 (log2; x 1.035) */
+#define MIN_SPREAD 0.10     /* floor of q50 - q25 (log2; x 1.072) */
+#define FAR_Q99 1.0         /* and at most q99 + FAR_Q99 (x 2), log2 ... */
+#define MIN_Q99 128         /* ... from this many samples on */
 #define MIN_EXCESS 1000     /* ns above the median */
 #define MAX_ABOVE 0.10      /* more above the fence: varies by nature */
 #define MAX_REGIONS 65536   /* per process; more share no statistics */
@@ -600,7 +603,7 @@ static void fit(emu_region *g)
 	const uint32_t *h = g->nclean >= WARM ? g->clean : g->hist;
 	uint64_t n = g->nclean >= WARM ? g->nclean : g->n;
 	double l25 = quantile_log(h, n, 0.25), l50 = quantile_log(h, n, 0.50),
-	       l90 = quantile_log(h, n, 0.90);
+	       l90 = quantile_log(h, n, 0.90), l99 = quantile_log(h, n, 0.99);
 	g->med = l50 < 0 ? 0 : (int64_t)llround(exp2(l50));
 	if (g->nwarm >= WARM) {
 		double w50 = quantile_log(g->warm, g->nwarm, 0.50);
@@ -626,6 +629,13 @@ static void fit(emu_region *g)
 	double lfar = (l90 < 0 ? 0 : l90) + FAR_Q90;
 	if (lf > lfar)
 		lf = lfar;
+	/* A region whose lower half is two modes (ranks whose setup
+	 * page-faults and ranks whose setup reuses freed memory) gets a
+	 * fence of four times its median from them: twice its 99th
+	 * percentile, once there are enough samples above it to place
+	 * that, bounds it too. */
+	if (n >= MIN_Q99 && lf > (l99 < 0 ? 0 : l99) + FAR_Q99)
+		lf = (l99 < 0 ? 0 : l99) + FAR_Q99;
 	g->far = lfar > 62 ? INT64_MAX : (int64_t)exp2(lfar);
 	g->fence = lf > 62 ? INT64_MAX : (int64_t)exp2(lf);
 	if (g->fence < g->med + MIN_EXCESS)

@@ -71,6 +71,8 @@ def stop(procs):
 
 def measure(args, tmp, prog, ranks, pargs, timing, tag="t"):
     sibyl = os.path.join(args.build, "sibyl")
+    if not args.keep:
+        tag = "t"       # one trace at a time in tmp, each run replacing it
     trace = os.path.join(args.keep or tmp, tag + ".trace")
     _, wall = run([sibyl, "emulate", "-q", "--timing", timing, "--ranks",
                    str(ranks), "-np", "2", "-o", trace, "--force", "--",

@@ -634,8 +634,9 @@ static void fit(emu_region *g)
 	 * fence of four times its median from them: twice its 99th
 	 * percentile, once there are enough samples above it to place
 	 * that, bounds it too. */
-	if (n >= MIN_Q99 && lf > (l99 < 0 ? 0 : l99) + FAR_Q99)
-		lf = (l99 < 0 ? 0 : l99) + FAR_Q99;
+	double l99far = (l99 < 0 ? 0 : l99) + FAR_Q99;
+	if (n >= MIN_Q99 && lf > l99far)
+		lf = l99far;
 	g->far = lfar > 62 ? INT64_MAX : (int64_t)exp2(lfar);
 	g->fence = lf > 62 ? INT64_MAX : (int64_t)exp2(lf);
 	if (g->fence < g->med + MIN_EXCESS)

@@ -22,7 +22,9 @@
 #define SIB_LINE_START 256
 
 struct sib_lines {
-	int fd;
+	int fd;                   /* -1: the lines come from mem */
+	const unsigned char *mem; /* memsize bytes, memoff of them read */
+	size_t memsize, memoff;
 	const sib_lines_limits *lim;
 	char *path;
 	unsigned char buf[SIB_READ_CHUNK];
@@ -63,19 +65,48 @@ static const char *file_kind(mode_t m)
 	return "not a plain file";
 }
 
-static int too_large(const sib_lines *l, char *err, size_t errlen)
+static int too_large(const char *path, const sib_lines_limits *lim,
+		     char *err, size_t errlen)
 {
 	return errf(err, errlen, "%s: the %s is larger than %llu bytes, the "
 		    "limit for a %s; check that this is the right file",
-		    l->path, l->lim->what,
-		    (unsigned long long)l->lim->max_bytes, l->lim->what);
+		    path, lim->what, (unsigned long long)lim->max_bytes,
+		    lim->what);
+}
+
+/* A reader of fd (or of size bytes at mem when fd is -1), whose input
+ * holds size bytes; on an error, fd stays the caller's to close. */
+static int start(sib_lines **lp, const char *path, int fd,
+		 const void *mem, uint64_t size, const sib_lines_limits *lim,
+		 char *err, size_t errlen)
+{
+	sib_lines *l;
+	if (lim->max_bytes && size > lim->max_bytes)
+		return too_large(path, lim, err, errlen);
+	if (!(l = malloc(sizeof *l)) || !(l->path = strdup(path))) {
+		free(l);
+		return errf(err, errlen, "out of memory reading the %s %s",
+			    lim->what, path);
+	}
+	l->fd = fd;
+	l->mem = mem;
+	l->memsize = fd < 0 ? (size_t)size : 0;
+	l->memoff = 0;
+	l->lim = lim;
+	l->pos = l->end = 0;
+	l->eof = 0;
+	l->total = 0;
+	l->lineno = 0;
+	l->line = NULL;
+	l->cap = 0;
+	*lp = l;
+	return 0;
 }
 
 int sib_lines_open(sib_lines **lp, const char *path,
 		   const sib_lines_limits *lim, char *err, size_t errlen)
 {
 	struct stat st;
-	sib_lines *l;
 	int fd;
 
 	*lp = NULL;
@@ -102,26 +133,9 @@ int sib_lines_open(sib_lines **lp, const char *path,
 		     strerror(errno));
 		goto out_with_fd;
 	}
-	if (!(l = malloc(sizeof *l)) || !(l->path = strdup(path))) {
-		free(l);
-		errf(err, errlen, "out of memory reading the %s %s", lim->what,
-		     path);
+	if (start(lp, path, fd, NULL, (uint64_t)st.st_size, lim, err,
+		  errlen))
 		goto out_with_fd;
-	}
-	l->fd = fd;
-	l->lim = lim;
-	l->pos = l->end = 0;
-	l->eof = 0;
-	l->total = 0;
-	l->lineno = 0;
-	l->line = NULL;
-	l->cap = 0;
-	if (lim->max_bytes && (uint64_t)st.st_size > lim->max_bytes) {
-		too_large(l, err, errlen);
-		sib_lines_close(l);
-		return -1;
-	}
-	*lp = l;
 	return 0;
 
 out_with_fd:
@@ -129,13 +143,28 @@ out_with_fd:
 	return -1;
 }
 
+int sib_lines_open_mem(sib_lines **lp, const char *name, const void *data,
+		       size_t size, const sib_lines_limits *lim, char *err,
+		       size_t errlen)
+{
+	*lp = NULL;
+	return start(lp, name, -1, data, size, lim, err, errlen);
+}
+
 /* Refill buf; 0 (possibly at the end of the file) or -1. */
 static int fill(sib_lines *l, char *err, size_t errlen)
 {
 	ssize_t n;
-	do
-		n = read(l->fd, l->buf, sizeof l->buf);
-	while (n < 0 && errno == EINTR);
+	if (l->fd < 0) {
+		size_t left = l->memsize - l->memoff;
+		n = (ssize_t)(left < sizeof l->buf ? left : sizeof l->buf);
+		memcpy(l->buf, l->mem + l->memoff, (size_t)n);
+		l->memoff += (size_t)n;
+	} else {
+		do
+			n = read(l->fd, l->buf, sizeof l->buf);
+		while (n < 0 && errno == EINTR);
+	}
 	if (n < 0)
 		return errf(err, errlen, "cannot read the %s %s: %s",
 			    l->lim->what, l->path, strerror(errno));
@@ -144,7 +173,7 @@ static int fill(sib_lines *l, char *err, size_t errlen)
 	l->eof = n == 0;
 	l->total += (uint64_t)n;
 	if (l->lim->max_bytes && l->total > l->lim->max_bytes)
-		return too_large(l, err, errlen);
+		return too_large(l->path, l->lim, err, errlen);
 	return 0;
 }
 
@@ -223,7 +252,8 @@ void sib_lines_close(sib_lines *l)
 {
 	if (!l)
 		return;
-	close(l->fd);
+	if (l->fd >= 0)
+		close(l->fd);
 	free(l->line);
 	free(l->path);
 	free(l);

@@ -2,9 +2,10 @@
  * sib_text.h -- reading the text inputs of Sibyl (machine descriptions,
  * noise sets, mapping files) with bounded resources (internal).
  *
- * A sib_lines reads one regular file line by line.  Whatever the file
- * holds, it never keeps more than one line of at most max_line bytes, and
- * it refuses, with a message naming the file (and line) and what to do:
+ * A sib_lines reads one regular file (or a buffer) line by line.
+ * Whatever the file holds, it never keeps more than one line of at most
+ * max_line bytes, and it refuses, with a message naming the file (and
+ * line) and what to do:
  *   - a path that is not a regular file (a directory, a FIFO, a device
  *     such as /dev/zero), before reading anything from it;
  *   - a line longer than max_line bytes (without its newline);
@@ -39,6 +40,14 @@ typedef struct sib_lines sib_lines;
 /* Open path (which must name a regular file).  lim must outlive *lp. */
 int sib_lines_open(sib_lines **lp, const char *path,
 		   const sib_lines_limits *lim, char *err, size_t errlen);
+/*
+ * The same reader over size bytes at data (which must outlive *lp),
+ * named name in messages: the lines of a file already in memory, under
+ * the same limits.
+ */
+int sib_lines_open_mem(sib_lines **lp, const char *name, const void *data,
+		       size_t size, const sib_lines_limits *lim, char *err,
+		       size_t errlen);
 /*
  * The next line, without its '\n' (a '\r' before it is kept): 1 and
  * *line (NUL-terminated, *len bytes, valid until the next call; the

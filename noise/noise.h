@@ -55,6 +55,22 @@ typedef struct noise_set noise_set;
  * message "FILE:LINE: what is wrong; what to do" (or "FILE: ..." for
  * whole-file problems) in err. */
 int noise_set_load(noise_set **out, const char *dir, char *err, size_t errlen);
+
+/* One file of a noise set held in memory: its name in the set (core0,
+ * cores, README, ...) and its size bytes. */
+typedef struct noise_file {
+	const char *name;
+	const void *data;
+	size_t size;
+} noise_file;
+
+/* The same load from n files in memory, under the same rules and limits
+ * as a directory's (names are checked as file names; two files of one
+ * name are an error); messages name a file "dir/NAME".  For programs
+ * that build a set without writing it, and for the fuzz target. */
+int noise_set_load_files(noise_set **out, const char *dir,
+			 const noise_file *files, size_t n, char *err,
+			 size_t errlen);
 void noise_set_free(noise_set *s);
 
 /* The highest core index that has a file (or lines in `cores') + 1; 0 if

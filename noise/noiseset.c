@@ -252,15 +252,17 @@ static int count_line(noise_set *s, const core_noise *c, const pos *ps)
 }
 
 /* Read one noise file: per-core (fixed_core >= 0) or `cores'. */
-static int load_file(noise_set *s, const char *path, int64_t fixed_core,
-		     char *err, size_t errlen)
+static int load_file(noise_set *s, const char *path, const noise_file *mem,
+		     int64_t fixed_core, char *err, size_t errlen)
 {
 	static const sib_lines_limits lim = {
 		.what = "noise file",
 		.max_line = NOISE_MAX_LINE,
 	};
 	sib_lines *fp;
-	if (sib_lines_open(&fp, path, &lim, err, errlen))
+	if (mem ? sib_lines_open_mem(&fp, path, mem->data, mem->size, &lim,
+				     err, errlen)
+		: sib_lines_open(&fp, path, &lim, err, errlen))
 		return -1;
 	pos ps = { .file = path, .line = 0, .err = err, .errlen = errlen };
 	char *line;
@@ -487,55 +489,56 @@ static int ignored(const char *name)
 	       (l >= 3 && strcmp(name + l - 3, ".md") == 0);
 }
 
-static int cmp_str(const void *a, const void *b)
+/* A file of the set: its name, and its bytes when it is in memory
+ * (mem NULL: the file dir/NAME). */
+typedef struct set_entry {
+	const char *name;
+	const noise_file *mem;
+} set_entry;
+
+static int cmp_entry(const void *a, const void *b)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	return strcmp(((const set_entry *)a)->name,
+		      ((const set_entry *)b)->name);
 }
 
-int noise_set_load(noise_set **out, const char *dir, char *err, size_t errlen)
+/* Check the names of a set's files, then load them.  e (n entries) is
+ * sorted here: a fixed order makes the first error reported the same
+ * everywhere. */
+static int load_entries(noise_set **out, const char *dir, set_entry *e,
+			size_t n, char *err, size_t errlen)
 {
-	*out = NULL;
-	if (err && errlen)
-		err[0] = 0;
-	DIR *d = opendir(dir);
-	if (!d)
-		return netm_errf(err, errlen, "%s: cannot open the noise set: %s "
-			    "(a noise set is a directory holding core0, "
-			    "core1, ... or one file 'cores')", dir,
-			    strerror(errno));
 	noise_set *s = calloc(1, sizeof *s);
-	char **names = NULL;
-	size_t nn = 0, cap = 0;
 	int rc = -1, have_cores = 0, have_core_files = 0;
 	char path[4096];
-	struct dirent *de;
+
 	if (!s)
 		goto oom;
-	while ((de = readdir(d))) {
-		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
-			continue;
-		if (nn == cap) {
-			cap = cap ? cap * 2 : 16;
-			char **nv = realloc(names, cap * sizeof *nv);
-			if (!nv)
-				goto oom;
-			names = nv;
-		}
-		if (!(names[nn] = strdup(de->d_name)))
-			goto oom;
-		nn++;
-	}
-	/* A fixed order makes the first error reported the same everywhere. */
-	if (nn > 1)
-		qsort(names, nn, sizeof *names, cmp_str);
-	for (size_t i = 0; i < nn; i++) {
+	if (n > 1)
+		qsort(e, n, sizeof *e, cmp_entry);
+	for (size_t i = 0; i < n; i++) {
 		int64_t core;
-		int cf = core_file(names[i], &core);
-		snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-		if (ignored(names[i]))
+		const char *name = e[i].name;
+		snprintf(path, sizeof path, "%s/%s", dir, name);
+		if (e[i].mem && (!name[0] || strchr(name, '/') ||
+				 !strcmp(name, ".") || !strcmp(name, ".."))) {
+			netm_errf(err, errlen, "%s: '%s' is not a file name; "
+				  "name the files of a noise set core0, "
+				  "core1, ... or 'cores'", dir, name);
+			goto out;
+		}
+		if (e[i].mem && i > 0 && !strcmp(name, e[i - 1].name)) {
+			netm_errf(err, errlen, "%s: two files named '%s'; a "
+				  "noise set has one file of each name", dir,
+				  name);
+			goto out;
+		}
+		int cf = core_file(name, &core);
+		if (ignored(name))
 			continue;
 		struct stat st;
-		if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		if (!e[i].mem && stat(path, &st) == 0 &&
+		    !S_ISREG(st.st_mode)) {
 			netm_errf(err, errlen, "%s: not a regular file; a noise set "
 			     "holds only files core0, core1, ... or 'cores' "
 			     "(and README or *.md notes)", path);
@@ -550,7 +553,7 @@ int noise_set_load(noise_set **out, const char *dir, char *err, size_t errlen)
 		}
 		if (cf > 0) {
 			have_core_files = 1;
-		} else if (strcmp(names[i], "cores") == 0) {
+		} else if (strcmp(name, "cores") == 0) {
 			have_cores = 1;
 		} else {
 			netm_errf(err, errlen, "%s: unknown file in the noise set; "
@@ -566,13 +569,14 @@ int noise_set_load(noise_set **out, const char *dir, char *err, size_t errlen)
 		     "into 'cores' with a core column, or split 'cores'", dir);
 		goto out;
 	}
-	for (size_t i = 0; i < nn; i++) {
+	for (size_t i = 0; i < n; i++) {
 		int64_t core = -1;
-		if (ignored(names[i]) || (core_file(names[i], &core) <= 0 &&
-					  strcmp(names[i], "cores") != 0))
+		if (ignored(e[i].name) ||
+		    (core_file(e[i].name, &core) <= 0 &&
+		     strcmp(e[i].name, "cores") != 0))
 			continue;
-		snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-		if (load_file(s, path, core, err, errlen))
+		snprintf(path, sizeof path, "%s/%s", dir, e[i].name);
+		if (load_file(s, path, e[i].mem, core, err, errlen))
 			goto out;
 	}
 	/* ncores: the highest core described + 1. */
@@ -585,11 +589,68 @@ int noise_set_load(noise_set **out, const char *dir, char *err, size_t errlen)
 oom:
 	netm_errf(err, errlen, "%s: out of memory loading the noise set", dir);
 out:
-	for (size_t i = 0; i < nn; i++)
-		free(names[i]);
-	free(names);
-	closedir(d);
 	noise_set_free(s);
+	return rc;
+}
+
+int noise_set_load(noise_set **out, const char *dir, char *err, size_t errlen)
+{
+	*out = NULL;
+	if (err && errlen)
+		err[0] = 0;
+	DIR *d = opendir(dir);
+	if (!d)
+		return netm_errf(err, errlen, "%s: cannot open the noise set: %s "
+			    "(a noise set is a directory holding core0, "
+			    "core1, ... or one file 'cores')", dir,
+			    strerror(errno));
+	set_entry *e = NULL;
+	size_t nn = 0, cap = 0;
+	int rc = -1;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		if (nn == cap) {
+			cap = cap ? cap * 2 : 16;
+			set_entry *ne = realloc(e, cap * sizeof *ne);
+			if (!ne)
+				goto oom;
+			e = ne;
+		}
+		if (!(e[nn].name = strdup(de->d_name)))
+			goto oom;
+		e[nn++].mem = NULL;
+	}
+	rc = load_entries(out, dir, e, nn, err, errlen);
+	goto out;
+oom:
+	netm_errf(err, errlen, "%s: out of memory loading the noise set", dir);
+out:
+	for (size_t i = 0; i < nn; i++)
+		free((char *)e[i].name);
+	free(e);
+	closedir(d);
+	return rc;
+}
+
+int noise_set_load_files(noise_set **out, const char *dir,
+			 const noise_file *files, size_t n, char *err,
+			 size_t errlen)
+{
+	*out = NULL;
+	if (err && errlen)
+		err[0] = 0;
+	set_entry *e = malloc((n ? n : 1) * sizeof *e);
+	if (!e)
+		return netm_errf(err, errlen, "%s: out of memory loading the "
+				 "noise set", dir);
+	for (size_t i = 0; i < n; i++) {
+		e[i].name = files[i].name;
+		e[i].mem = &files[i];
+	}
+	int rc = load_entries(out, dir, e, n, err, errlen);
+	free(e);
 	return rc;
 }
 

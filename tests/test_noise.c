@@ -442,6 +442,68 @@ static void test_errors(const char *base)
 	noise_set_free(s);
 }
 
+/* A set in memory reads as the same set in a directory: the same
+ * messages for every bad set, the same statistics for a good one; and
+ * what only memory can hold (two files of one name, a name with a
+ * slash) is refused. */
+static void test_memory(const char *base)
+{
+	char derr[2048], merr[2048];
+	noise_set *s, *m;
+	for (size_t i = 0; i < sizeof bad_sets / sizeof bad_sets[0]; i++) {
+		char d[4200];
+		snprintf(d, sizeof d, "%s/%s", base, bad_sets[i].name);
+		noise_file f = { bad_sets[i].file, bad_sets[i].text,
+				 strlen(bad_sets[i].text) };
+		m = (noise_set *)1;
+		assertEqualInt(noise_set_load(&s, d, derr, sizeof derr), -1);
+		assertEqualInt(noise_set_load_files(&m, d, &f, 1, merr,
+						    sizeof merr), -1);
+		assertTrue(m == NULL);
+		assertEqualString(merr, derr);
+	}
+	static const char cores[] = "unit us\n0 100 5 1\n0 1000 20 7\n"
+				    "3 250 2 0\n";
+	static const char notes[] = "not noise\n";
+	const char *d = mkset(base, "mem");
+	put(d, "cores", cores);
+	put(d, "README", notes);
+	noise_file f[] = { { "README", notes, sizeof notes - 1 },
+			   { "cores", cores, sizeof cores - 1 } };
+	s = load_ok(d);
+	assertEqualInt(noise_set_load_files(&m, d, f, 2, merr, sizeof merr),
+		       0);
+	assertEqualInt(noise_set_ncores(m), noise_set_ncores(s));
+	for (uint32_t c = 0; c < noise_set_ncores(s); c++) {
+		noise_core_stats a, b;
+		noise_set_core_stats(s, c, &a);
+		noise_set_core_stats(m, c, &b);
+		assertEqualU64(b.detours, a.detours);
+		assertTrue(b.mean_ps == a.mean_ps && b.max_ps == a.max_ps);
+		assertEqualInt(noise_set_kind(m, c), noise_set_kind(s, c));
+	}
+	noise_set_free(s);
+	noise_set_free(m);
+	noise_file two[] = { { "core1", "1ms 1us 0us\n", 12 },
+			     { "core1", "2ms 1us 0us\n", 12 } };
+	assertEqualInt(noise_set_load_files(&m, "set", two, 2, merr,
+					    sizeof merr), -1);
+	assertContains(merr, "two files named 'core1'");
+	noise_file slash = { "x/core0", "1ms 1us 0us\n", 12 };
+	assertEqualInt(noise_set_load_files(&m, "set", &slash, 1, merr,
+					    sizeof merr), -1);
+	assertContains(merr, "'x/core0' is not a file name");
+	/* A line cut by the end of the buffer is a line; a NUL is not text. */
+	noise_file nul = { "core0", "1ms 1us 0us\n1ms\0 1us\n", 22 };
+	assertEqualInt(noise_set_load_files(&m, "set", &nul, 1, merr,
+					    sizeof merr), -1);
+	assertContains(merr, "set/core0:2: the line contains a NUL byte");
+	assertEqualInt(noise_set_load_files(&m, "set", f + 1, 1, merr,
+					    sizeof merr), 0);
+	assertEqualInt(noise_set_ncores(m), 4);
+	noise_set_free(m);
+}
+
 int main(void)
 {
 	char base[4096];
@@ -450,5 +512,6 @@ int main(void)
 	test_two_patterns(base);
 	test_captured(base);
 	test_errors(base);
+	test_memory(base);
 	return TEST_EXIT();
 }

@@ -115,6 +115,10 @@ static struct {
 	uint32_t gap_hist[NBINS];
 	uint64_t ngap;
 	int64_t gap_thr;        /* ns: a longer gap marks EMU_EV_GAP */
+	/* --cpu-factor 0: nothing measured reaches the trace, so the
+	 * corrected timing reads the wall clock only (for the summary's
+	 * measured total), neither the CPU clock nor the fault counts. */
+	int wall_only;
 #ifdef HAVE_LIBDW
 	Dwfl *dwfl;
 	int dwfl_failed;
@@ -274,6 +278,10 @@ void emu_timing_init(void)
 				  "with SIBYL_TIMING=raw (--timing raw); "
 				  "corrected timing reads both", c);
 		emu.clock_id = CLOCK_MONOTONIC;
+		T.wall_only = emu.cpu_factor == 0;
+		T.gap_thr = COLD_GAP_NS;
+	}
+	if (!emu.timing_raw && !T.wall_only) {
 		/* The cost of one CPU-time read: the median of 33. */
 		int64_t d[33], f, w;
 		for (int i = 0; i < 33; i++) {
@@ -284,7 +292,6 @@ void emu_timing_init(void)
 		qsort(d, 33, sizeof *d, cmp64);
 		T.cpu_read_ns = d[16] > 0 ? d[16] : 0;
 		T.fault_ns = fault_cost();
-		T.gap_thr = COLD_GAP_NS;
 		if (getenv("SIBYL_TIMING_DEBUG"))
 			fprintf(stderr, "sibyl: CPU clock read %" PRId64
 				" ns, page fault %" PRId64 " ns\n",
@@ -382,6 +389,10 @@ void emu_stamp_now(emu_stamp *t)
 		return;
 	}
 	int64_t w = read_ns(CLOCK_MONOTONIC);
+	if (T.wall_only) {
+		t->wall = w;
+		return;
+	}
 	if (!L.valid || w - L.event >= GAP_NS || w - L.wall >= CHAIN_NS) {
 		take_reading();
 		w = L.wall;
@@ -409,6 +420,8 @@ void emu_stamp_since(const emu_stamp *t, emu_span *sp)
 	int64_t now = read_ns(CLOCK_MONOTONIC);
 	int64_t w = now - t->wall;
 	sp->wall = sp->kept = w;
+	if (T.wall_only)
+		return;
 	sp->ev = t->ev;
 	L.event = now;
 	if (w < SHORT_NS && now - L.wall < CHAIN_NS)

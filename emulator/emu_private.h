@@ -174,7 +174,7 @@ typedef struct emu_rank {
 	int64_t seb_end;        /* wall clock (ns) at its last SEB's end */
 	struct emu_pending *pend; /* ended SEBs waiting for their region's
 	                           statistics (record.c) */
-	uint32_t npend, cpend;
+	uint32_t pend0, npend, cpend; /* pend[pend0 .. pend0 + npend) */
 	uint64_t nsebs;         /* SEBs ended */
 	int exit_code;
 	emu_sample_site *samples;

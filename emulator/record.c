@@ -183,7 +183,7 @@ static void rank_done(emu_rank *r)
 {
 	free(r->pend);
 	r->pend = NULL;
-	r->cpend = 0;
+	r->pend0 = r->cpend = 0;
 	flush_pe(r);
 }
 
@@ -249,7 +249,7 @@ static void flush_pending(emu_rank *r, int all)
 {
 	uint32_t i = 0;
 	for (; i < r->npend; i++) {
-		emu_pending *p = &r->pend[i];
+		emu_pending *p = &r->pend[r->pend0 + i];
 		if (p->measured && !all && i + PEND_MAX > r->npend &&
 		    !emu_region_judged(p->g))
 			break;
@@ -259,8 +259,14 @@ static void flush_pending(emu_rank *r, int all)
 		add(r, &p->w);
 		free(p->mem);
 	}
-	memmove(r->pend, r->pend + i, (r->npend - i) * sizeof *r->pend);
+	/* The queue's head moves; defer() slides the rest down when that
+	 * pays (not here: this runs at every SEB of a rank whose oldest
+	 * pending SEB still waits, and a slide of up to PEND_MAX entries
+	 * each time made it quadratic). */
+	r->pend0 += i;
 	r->npend -= i;
+	if (!r->npend)
+		r->pend0 = 0;
 }
 
 /* Keep a deep copy of w for later. */
@@ -278,8 +284,18 @@ static void defer(emu_rank *r, const sibt_seb *w, emu_region *g)
 	char *m = malloc(sz ? sz : 1), *q = m;
 	if (!m)
 		emu_fatal("out of memory recording the trace");
-	GROW(r->pend, r->npend, r->cpend);
-	emu_pending *p = &r->pend[r->npend++];
+	uint32_t end = r->pend0 + r->npend;
+	if (end == r->cpend && r->pend0 >= r->npend && r->pend0 > 0) {
+		/* At least as many slots freed at the head as are in use:
+		 * sliding costs no more than the flushes that freed them. */
+		memmove(r->pend, r->pend + r->pend0,
+			r->npend * sizeof *r->pend);
+		r->pend0 = 0;
+		end = r->npend;
+	}
+	GROW(r->pend, end, r->cpend);
+	emu_pending *p = &r->pend[end];
+	r->npend++;
 	memset(p, 0, sizeof *p);
 	p->w = *w;
 	p->mem = m;
@@ -528,10 +544,10 @@ void emu_rec_free(emu_rank *r)
 {
 	emu_seb *s = &r->seb;
 	for (uint32_t i = 0; i < r->npend; i++)
-		free(r->pend[i].mem);
+		free(r->pend[r->pend0 + i].mem);
 	free(r->pend);
 	r->pend = NULL;
-	r->npend = r->cpend = 0;
+	r->pend0 = r->npend = r->cpend = 0;
 	for (uint32_t i = 0; i < s->nprints; i++)
 		free((void *)s->prints[i].text);
 	free(s->owned_name);

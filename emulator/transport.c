@@ -277,8 +277,12 @@ static void *tr_alloc(size_t n)
 
 static op *add_op(opset *s, MPI_Request **rq)
 {
-	if (s->n == s->cap && s->head > 0) {
-		/* Slide the live ones down. */
+	if (s->n == s->cap && s->head > 0 && s->head >= s->n - s->head) {
+		/* Slide the live ones down, once the head has freed at
+		 * least as many slots as are live: a slide for every few
+		 * slots freed (a window of 16,384 control sends waiting on
+		 * a slow receiver, the head moving by a few at a poll)
+		 * moved the whole window at nearly every send. */
 		int live = s->n - s->head;
 		memmove(s->reqs, s->reqs + s->head, live * sizeof *s->reqs);
 		memmove(s->ops, s->ops + s->head, live * sizeof *s->ops);

@@ -24,9 +24,11 @@
 G="$T/golden.new"
 : >"$G"
 
-# record NAME FILE: the hash of FILE under NAME.
+# record NAME FILE: the hash of FILE under NAME, with the scratch
+# directory's path (which outputs name) written as $T.
 record() {
-	printf '%s %s\n' "$1" "$(sha256sum <"$2" | cut -c1-16)" >>"$G"
+	printf '%s %s\n' "$1" \
+		"$(sed "s|$T|\$T|g" "$2" | sha256sum | cut -c1-16)" >>"$G"
 }
 
 # record_trace NAME TRACE
@@ -193,10 +195,10 @@ ring/projections/sibyl.sts 613be98b22d038c0
 ring/timeline.json cc3c53430a0b8b73
 kneighbor/trace 477a4da4b386bbff
 kneighbor/summary.json 6d82cc5b6d302c6c
-kneighbor/summary.txt 0052ce21215e2509
+kneighbor/summary.txt f8c4dd904ce234c0
 kneighbor/link_classes.csv c1a1838eb7ef7734
 kneighbor/links.csv 34c58a03e1870b34
-kneighbor/machine.conf 29584dc4a686aa2e
+kneighbor/machine.conf e0e2f8a3c5b64f26
 kneighbor/prints.txt e3b0c44298fc1c14
 stencil3d/trace 28c5973985d652ff
 stencil3d/summary.json f1eb030fbb893b71
@@ -204,7 +206,7 @@ stencil3d/summary.txt c10898708125f9fe
 stencil3d/link_classes.csv 42e7ba1a36ea05b7
 stencil3d/links.csv 210029e20c9f02e9
 stencil3d/linkseries.csv 596271e5500e22c7
-stencil3d/machine.conf 57b2c6e4d33deac5
+stencil3d/machine.conf 17729ed811a36198
 stencil3d/prints.txt e3b0c44298fc1c14
 alltoall/trace cec080ace5b28eee
 alltoall/summary.json 8ec39f36d977e342

@@ -63,6 +63,11 @@ enum emu_req_kind { REQ_FREE = 0, REQ_SEND, REQ_RECV, REQ_COLL };
 
 typedef struct emu_req {
 	struct emu_req *next, *prev;  /* posted-receive queue */
+	/* What a posted receive matches, beside the links: an arriving
+	 * message walks the queue reading only this first cache line. */
+	int32_t ctx;
+	int32_t peer_world;           /* world rank of the peer, or -1 */
+	int tag;
 	int32_t handle;               /* MPI_Request value */
 	uint8_t kind;
 	uint8_t complete;
@@ -80,10 +85,7 @@ typedef struct emu_req {
 	MPI_Datatype type;
 	int count;
 	int peer;                     /* comm rank given (may be ANY_SOURCE) */
-	int tag;
-	int32_t ctx;
 	MPI_Comm comm;
-	int32_t peer_world;           /* world rank of the peer, or -1 */
 	void *pack;                   /* packed copy of a non-contiguous
 	                                 buffer (send) or landing area
 	                                 (receive), or NULL */

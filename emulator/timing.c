@@ -499,6 +499,10 @@ static void count_gap(int64_t gap)
 		double l = quantile_log(T.gap_hist, T.ngap, 0.5);
 		int64_t m = l < 0 ? 0 : (int64_t)exp2(l);
 		T.gap_thr = 8 * m > COLD_GAP_NS ? 8 * m : COLD_GAP_NS;
+		if (getenv("SIBYL_TIMING_DEBUG"))
+			fprintf(stderr, "sibyl: %" PRIu64 " gaps, median %"
+				PRId64 " ns: a gap of %" PRId64 " ns or more "
+				"marks a cold start\n", T.ngap, m, T.gap_thr);
 	}
 }
 

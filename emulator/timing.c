@@ -369,11 +369,13 @@ static struct {
 	int64_t switches_seen;          /* ... charged to an SEB so far */
 	int64_t event;                  /* wall time of the last stamp */
 	int valid;
+	uint64_t readings, spans;       /* for SIBYL_TIMING_DEBUG */
 } L;
 
 static void take_reading(void)
 {
 	int first = !L.valid && !L.wall;
+	L.readings++;
 	usage(&L.cpu, &L.faults, &L.switches);
 	if (first)
 		L.switches_seen = L.switches;
@@ -422,6 +424,7 @@ void emu_stamp_since(const emu_stamp *t, emu_span *sp)
 	sp->wall = sp->kept = w;
 	if (T.wall_only)
 		return;
+	L.spans++;
 	sp->ev = t->ev;
 	L.event = now;
 	if (w < SHORT_NS && now - L.wall < CHAIN_NS)
@@ -918,6 +921,11 @@ const char *emu_region_name(emu_region *g)
 
 void emu_timing_fini(void)
 {
+	if (getenv("SIBYL_TIMING_DEBUG") && L.spans)
+		fprintf(stderr, "sibyl: %" PRIu64 " spans timed, %" PRIu64
+			" readings of the CPU clock and fault counts (%"
+			PRId64 " ns each)\n", L.spans, L.readings,
+			T.cpu_read_ns);
 	for (size_t i = 0; i < T.cap; i++)
 		if (T.tab[i]) {
 			free(T.tab[i]->hist);

@@ -92,11 +92,17 @@ struct emu_region {
 	int warm_ok;            /* known (WARM of them at the last fit),
 	                           and the work does not vary */
 	char *name;
-	uint32_t *hist;         /* every sample */
-	uint32_t *clean;        /* those without evidence of disturbance */
-	uint32_t *warm;         /* those of them that began warm (no gap,
-	                           no context switch) */
+	/* Per bin: every sample, those without evidence of disturbance,
+	 * and those of them that began warm (no gap, no context switch).
+	 * Side by side, so that a sample touches one cache line: with
+	 * hundreds of thousands of ranks, little else stays in cache
+	 * between two SEBs of a region. */
+	struct hbin {
+		uint32_t c[3];
+	} *bins;
 };
+
+enum { H_ALL, H_CLEAN, H_WARM };
 
 static struct {
 	emu_region **tab;
@@ -112,7 +118,7 @@ static struct {
 	int64_t fault_ns;       /* CPU time of one page fault */
 	uint64_t judged;        /* regions judged (emu_region_judged) */
 	/* The gaps between a rank's SEBs (emu_timing_resume). */
-	uint32_t gap_hist[NBINS];
+	struct hbin gap_hist[NBINS];
 	uint64_t ngap;
 	int64_t gap_thr;        /* ns: a longer gap marks EMU_EV_GAP */
 	/* --cpu-factor 0: nothing measured reaches the trace, so the
@@ -477,7 +483,8 @@ static void spin_if_asked(emu_rank *r, int wait)
 }
 
 static int bin_of(int64_t ns);
-static double quantile_log(const uint32_t *h, uint64_t n, double q);
+static double quantile_log(const struct hbin *h, int which, uint64_t n,
+			   double q);
 
 void emu_timing_resume(emu_rank *r)
 {
@@ -497,9 +504,9 @@ void emu_timing_resume(emu_rank *r)
  * process when that is longer. */
 static void count_gap(int64_t gap)
 {
-	T.gap_hist[bin_of(gap)]++;
+	T.gap_hist[bin_of(gap)].c[H_ALL]++;
 	if (++T.ngap == 64 || T.ngap % 1024 == 0) {
-		double l = quantile_log(T.gap_hist, T.ngap, 0.5);
+		double l = quantile_log(T.gap_hist, H_ALL, T.ngap, 0.5);
 		int64_t m = l < 0 ? 0 : (int64_t)exp2(l);
 		T.gap_thr = 8 * m > COLD_GAP_NS ? 8 * m : COLD_GAP_NS;
 		if (getenv("SIBYL_TIMING_DEBUG"))
@@ -577,9 +584,7 @@ emu_region *emu_region_get(const void *b, const void *e, const char *rounds)
 	if (T.n >= MAX_REGIONS)
 		return NULL;
 	emu_region *g = calloc(1, sizeof *g);
-	if (!g || !(g->hist = calloc(NBINS, sizeof *g->hist)) ||
-	    !(g->clean = calloc(NBINS, sizeof *g->clean)) ||
-	    !(g->warm = calloc(NBINS, sizeof *g->warm)))
+	if (!g || !(g->bins = calloc(NBINS, sizeof *g->bins)))
 		emu_fatal("out of memory");
 	g->b = b;
 	g->e = e;
@@ -590,28 +595,63 @@ emu_region *emu_region_get(const void *b, const void *e, const char *rounds)
 	return g;
 }
 
+/*
+ * 1 + floor(32 * log2(ns)), without floating point (every SEB pays it):
+ * ns = 2^e * m with m in [1, 2) as a 64-bit fraction, and the bin within
+ * the octave is the number of steps 2^(j/32), j = 1..31, that m reaches.
+ * STEP[j - 1] is 2^(63 + j/32) rounded up (computed to 60 digits); m
+ * never equals 2^(j/32) exactly, so m >= STEP[j - 1] is the comparison.
+ */
+_Static_assert(BPO == 32, "STEP holds the steps of 32 bins per octave");
+static const uint64_t STEP[BPO - 1] = {
+	0x82cd8698ac2ba1d8ull, 0x85aac367cc487b15ull, 0x88980e8092da8528ull,
+	0x8b95c1e3ea8bd6e7ull, 0x8ea4398b45cd53c1ull, 0x91c3d373ab11c337ull,
+	0x94f4efa8fef70962ull, 0x9837f0518db8a970ull, 0x9b8d39b9d54e5539ull,
+	0x9ef5326091a111aeull, 0xa27043030c496819ull, 0xa5fed6a9b15138ebull,
+	0xa9a15ab4ea7c0ef9ull, 0xad583eea42a14ac7ull, 0xb123f581d2ac2590ull,
+	0xb504f333f9de6485ull, 0xb8fbaf4762fb9eeaull, 0xbd08a39f580c36bfull,
+	0xc12c4cca66709457ull, 0xc5672a115506dadeull, 0xc9b9bd866e2f27a3ull,
+	0xce248c151f8480e4ull, 0xd2a81d91f12ae45bull, 0xd744fccad69d6af5ull,
+	0xdbfbb797daf23756ull, 0xe0ccdeec2a94e112ull, 0xe5b906e77c8348a9ull,
+	0xeac0c6e7dd24392full, 0xefe4b99bdcdaf5ccull, 0xf5257d152486cc2dull,
+	0xfa83b2db722a033bull,
+};
+
 static int bin_of(int64_t ns)
 {
 	if (ns <= 0)
 		return 0;
-	int k = 1 + (int)floor(BPO * log2((double)ns));
-	return k < 1 ? 1 : k >= NBINS ? NBINS - 1 : k;
+	int e = 63 - __builtin_clzll((uint64_t)ns);
+	uint64_t m = (uint64_t)ns << (63 - e);
+	int lo = 0, hi = BPO - 1;       /* steps reached: in [lo, hi] */
+	while (lo < hi) {
+		int mid = (lo + hi + 1) / 2;
+		if (m >= STEP[mid - 1])
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	int k = 1 + BPO * e + lo;
+	return k >= NBINS ? NBINS - 1 : k;
 }
 
-/* log2 of the q-quantile of h (n samples), interpolated in its bin. */
-static double quantile_log(const uint32_t *h, uint64_t n, double q)
+/* log2 of the q-quantile of the counts `which' of h (n samples),
+ * interpolated in its bin. */
+static double quantile_log(const struct hbin *h, int which, uint64_t n,
+			   double q)
 {
 	double want = q * (double)n, seen = 0;
 	for (int k = 0; k < NBINS; k++) {
-		if (!h[k])
+		uint32_t c = h[k].c[which];
+		if (!c)
 			continue;
-		if (seen + h[k] >= want) {
+		if (seen + c >= want) {
 			if (k == 0)
 				return -1.0;    /* 0 ns */
-			double f = (want - seen) / h[k];
+			double f = (want - seen) / c;
 			return ((k - 1) + f) / BPO;
 		}
-		seen += h[k];
+		seen += c;
 	}
 	return (NBINS - 1.0) / BPO;
 }
@@ -620,14 +660,17 @@ static double quantile_log(const uint32_t *h, uint64_t n, double q)
  * them, else from all. */
 static void fit(emu_region *g)
 {
-	const uint32_t *h = g->nclean >= WARM ? g->clean : g->hist;
+	const struct hbin *h = g->bins;
+	int which = g->nclean >= WARM ? H_CLEAN : H_ALL;
 	uint64_t n = g->nclean >= WARM ? g->nclean : g->n;
-	double l25 = quantile_log(h, n, 0.25), l50 = quantile_log(h, n, 0.50),
-	       l90 = quantile_log(h, n, 0.90), l99 = quantile_log(h, n, 0.99);
+	double l25 = quantile_log(h, which, n, 0.25),
+	       l50 = quantile_log(h, which, n, 0.50),
+	       l90 = quantile_log(h, which, n, 0.90),
+	       l99 = quantile_log(h, which, n, 0.99);
 	g->med = l50 < 0 ? 0 : (int64_t)llround(exp2(l50));
 	if (g->nwarm >= WARM) {
-		double w50 = quantile_log(g->warm, g->nwarm, 0.50);
-		double w75 = quantile_log(g->warm, g->nwarm, 0.75);
+		double w50 = quantile_log(h, H_WARM, g->nwarm, 0.50);
+		double w75 = quantile_log(h, H_WARM, g->nwarm, 0.75);
 		g->warm_med = w50 < 0 ? 0 : (int64_t)llround(exp2(w50));
 		/* Only a region that does the same work each time: its warm
 		 * upper quartile within 25% (+ 50 ns, the clock's steps) of
@@ -663,7 +706,7 @@ static void fit(emu_region *g)
 		g->fence = g->med + MIN_EXCESS;
 	uint64_t above = 0;
 	for (int k = bin_of(g->fence) + 1; k < NBINS; k++)
-		above += h[k];
+		above += h[k].c[which];
 	g->state = g->n < WARM ? 3 :
 		   (double)above > MAX_ABOVE * (double)n ? 2 : 1;
 	/* Judged from WARM samples on, unless they say the region varies
@@ -708,7 +751,7 @@ void emu_region_add(emu_region *g, const emu_span *sp)
 	if (!g)
 		return;
 	int k = bin_of(sp->kept);
-	g->hist[k]++;
+	g->bins[k].c[H_ALL]++;
 	++g->n;
 	/* A gap is no disturbance of the SEB's own time (most SEBs after
 	 * a blocking call have one): clean, but not warm.  Nor is a
@@ -716,10 +759,10 @@ void emu_region_add(emu_region *g, const emu_span *sp)
 	 * a short one, and leaving them out would bias the region's
 	 * statistics short (and its fence low). */
 	if (!(sp->ev & ~(EMU_EV_GAP | EMU_EV_SWITCH))) {
-		g->clean[k]++;
+		g->bins[k].c[H_CLEAN]++;
 		g->nclean++;
 		if (!sp->ev) {
-			g->warm[k]++;
+			g->bins[k].c[H_WARM]++;
 			g->nwarm++;
 		}
 	}
@@ -928,9 +971,7 @@ void emu_timing_fini(void)
 			T.cpu_read_ns);
 	for (size_t i = 0; i < T.cap; i++)
 		if (T.tab[i]) {
-			free(T.tab[i]->hist);
-			free(T.tab[i]->clean);
-			free(T.tab[i]->warm);
+			free(T.tab[i]->bins);
 			free(T.tab[i]->name);
 			free(T.tab[i]);
 		}

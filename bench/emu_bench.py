@@ -126,20 +126,95 @@ def kn_setup(args, tmp):
     return env, cmd
 
 
+# The corrected timing's own code in a perf profile of the emulating
+# processes: a sample counts when it is in one of these functions of
+# emulator/timing.c (static ones may be inlined into the others), or in
+# the kernel serving the system calls they make (the CPU clock and
+# getrusage).  The wall clock, which --timing raw --clock wall reads too
+# (in the vDSO, no system call), is not counted.
+TIMING_FUNCS = {
+    "__getrusage", "take_reading", "usage", "emu_stamp_now",
+    "emu_stamp_since", "emu_stamp_fresh", "emu_timing_resume",
+    "emu_timing_begin", "emu_timing_end", "count_gap", "bin_of",
+    "emu_region_get", "emu_region_ended", "emu_region_add",
+    "emu_region_decide", "emu_region_judged", "fit", "quantile_log",
+    "hash2"}
+TIMING_SYSCALLS = {"__x64_sys_getrusage", "__x64_sys_clock_gettime"}
+
+
+def perf_share(env, cmd, tmp):
+    """Share of the emulating processes' samples in the corrected timing
+    (TIMING_FUNCS, TIMING_SYSCALLS) in one perf-recorded run: a ratio
+    taken inside one run, which the machine's drift from run to run does
+    not move.  Returns (share, {what: share}) or None."""
+    if not shutil.which("perf"):
+        return None
+    data = os.path.join(tmp, "perf.data")
+    prog = os.path.basename(cmd[cmd.index("--") + 1])
+    p = subprocess.run(["perf", "record", "-q", "-g", "-o", data, "--"] + cmd,
+                       env=env, capture_output=True, text=True, timeout=7200)
+    if p.returncode != 0:
+        return None
+    sc = subprocess.Popen(["perf", "script", "-i", data, "-F", "comm,ip,sym"],
+                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                          text=True)
+    total = hit = 0
+    parts = {}
+    comm, frames = None, []
+
+    def done():
+        nonlocal total, hit
+        # The emulating processes run the program again with a fixed
+        # layout: their command name is then "exe".
+        if comm not in (prog, "exe") or not frames:
+            return
+        total += 1
+        what = None
+        if TIMING_SYSCALLS.intersection(frames):
+            what = "system calls (CPU clock, getrusage)"
+        elif frames[0] in TIMING_FUNCS:
+            what = frames[0]
+        if what:
+            hit += 1
+            parts[what] = parts.get(what, 0) + 1
+
+    for line in sc.stdout:
+        if not line.strip():
+            done()
+            comm, frames = None, []
+        elif not line[0].isspace():
+            done()
+            comm, frames = line.split()[0], []
+        else:
+            f = line.split()
+            if len(f) >= 2:
+                frames.append(f[1].split("+")[0])
+    done()
+    sc.wait()
+    if not total:
+        return None
+    return hit / total, {k: v / total for k, v in parts.items()}
+
+
 def timing_cost_rows(args, tmp, row):
     """What the corrected timing costs the big k-neighbor emulation:
-    --timing corrected (the default), --timing raw --clock wall (one
-    clock read, nothing judged) and --timing raw (the CPU clock) in turn,
-    on an idle machine; the ratio of the first two in each round."""
+    --timing corrected (the default) and --timing raw --clock wall (one
+    clock read, nothing judged) in turn, in alternating order from round
+    to round, on an idle machine: the median of the rounds' ratios and
+    the ratio of the fastest runs.  This machine's speed drifts by 20-40%
+    from run to run (the host's page clearing, its other guests), so one
+    pair of runs says little.  Then, with perf, the share of the corrected
+    run's samples in the timing's own functions: a ratio in one run."""
     env, cmd = kn_setup(args, tmp)
-    raw = cmd[:3] + ["--timing", "raw"] + cmd[3:]
     wall_clock = cmd[:3] + ["--timing", "raw", "--clock", "wall"] + cmd[3:]
+    modes = (("--timing corrected (default)", cmd),
+             ("--timing raw --clock wall", wall_clock))
+    walls = {m[0]: [] for m in modes}
     ratios = []
     for rep in range(args.repeat):
-        walls = []
-        for how, c in (("--timing corrected (default)", cmd),
-                       ("--timing raw --clock wall", wall_clock),
-                       ("--timing raw", raw)):
+        order = modes if rep % 2 == 0 else modes[::-1]
+        got = {}
+        for how, c in order:
             t0 = time.monotonic()
             p = subprocess.run(c, env=env, capture_output=True, text=True,
                                timeout=7200)
@@ -147,64 +222,32 @@ def timing_cost_rows(args, tmp, row):
             if p.returncode != 0:
                 sys.exit("failed (%d): %s\n%s" % (p.returncode, " ".join(c),
                                                    p.stderr[-2000:]))
-            walls.append(wall)
+            got[how] = wall
+            walls[how].append(wall)
             row("kneighbor %d ranks on 2 processes, %s" % (args.ranks, how),
-                "%.1f s" % wall, "idle")
-        ratios.append(walls[0] / walls[1])
+                "%.1f s" % wall, "round %d" % (rep + 1))
+        ratios.append(got[modes[0][0]] / got[modes[1][0]])
         row("  corrected / raw --clock wall", "%.3fx" % ratios[-1],
-            "raw (CPU clock): %.3fx" % (walls[2] / walls[1]))
-    if len(ratios) > 1:
-        row("corrected / raw --clock wall, median of %d" % len(ratios),
-            "%.3fx" % sorted(ratios)[len(ratios) // 2],
-            "range %.3fx to %.3fx" % (min(ratios), max(ratios)))
-
-
-def busy_loop_rows(args, tmp, row):
-    """The k-neighbor emulation idle, then beside one busy loop."""
-    env, cmd = kn_setup(args, tmp)
-    hz = os.sysconf("SC_CLK_TCK")
-    ratios = []
-    for rep in range(args.repeat):
-        walls = []
-        for loaded in (0, 1):
-            with open("/proc/loadavg") as f:
-                load = f.read().split()[0]
-            busy = None
-            if loaded:
-                busy = subprocess.Popen(["sh", "-c", "while :; do :; done"])
-            t0 = time.monotonic()
-            ru0 = resource.getrusage(resource.RUSAGE_CHILDREN)
-            p = subprocess.run(cmd, env=env, capture_output=True, text=True,
-                               timeout=7200)
-            wall = time.monotonic() - t0
-            ru1 = resource.getrusage(resource.RUSAGE_CHILDREN)
-            share = ""
-            if busy:
-                with open("/proc/%d/stat" % busy.pid) as f:
-                    st = f.read().rsplit(")", 1)[1].split()
-                cpu_busy = (int(st[11]) + int(st[12])) / hz
-                busy.kill()
-                busy.wait()
-                share = ", the busy loop got %.0f%% of a core" % (
-                    100 * cpu_busy / wall)
-            if p.returncode != 0:
-                sys.exit("failed (%d): %s\n%s" % (p.returncode,
-                                                   " ".join(cmd),
-                                                   p.stderr[-2000:]))
-            cpu = (ru1.ru_utime - ru0.ru_utime) + (ru1.ru_stime -
-                                                   ru0.ru_stime)
-            walls.append(wall)
-            row("kneighbor %d ranks on 2 processes, %s" % (
-                args.ranks, "with a busy loop" if loaded else "idle"),
-                "%.1f s" % wall, "emulation CPU %.1f s%s; load average "
-                "%s before" % (cpu, share, load))
-        ratios.append(walls[1] / walls[0])
-        row("  busy loop / idle", "%.2fx" % ratios[-1],
-            "SIBYL_IDLE=%s" % (args.idle or "block (default)"))
-    if len(ratios) > 1:
-        row("busy loop / idle, median of %d" % len(ratios),
-            "%.2fx" % sorted(ratios)[len(ratios) // 2],
-            "range %.2fx to %.2fx" % (min(ratios), max(ratios)))
+            "round %d" % (rep + 1))
+    med = sorted(ratios)[len(ratios) // 2]
+    row("corrected / raw --clock wall, median of %d" % len(ratios),
+        "%.3fx" % med, "range %.3fx to %.3fx" % (min(ratios), max(ratios)))
+    fast = min(walls[modes[0][0]]) / min(walls[modes[1][0]])
+    row("fastest corrected / fastest raw --clock wall", "%.3fx" % fast,
+        "%.1f s / %.1f s" % (min(walls[modes[0][0]]),
+                             min(walls[modes[1][0]])))
+    if args.perf:
+        got = perf_share(env, cmd, tmp)
+        if got is None:
+            row("perf: the timing's share of the samples", "n/a",
+                "perf is missing, or its record or script failed")
+        else:
+            share, parts = got
+            top = sorted(parts.items(), key=lambda kv: -kv[1])[:4]
+            row("perf: the timing's share of the emulation's samples",
+                "%.1f%%" % (100 * share),
+                "of which " + ", ".join("%s %.1f%%" % (k, 100 * v)
+                                        for k, v in top))
 
 
 def print_markdown(rows):
@@ -224,6 +267,9 @@ def main():
     ap.add_argument("--timing-cost", action="store_true",
                     help="only the k-neighbor run with --timing corrected, "
                     "raw --clock wall and raw, idle")
+    ap.add_argument("--perf", action="store_true",
+                    help="with --timing-cost: also the timing's share of "
+                    "the samples of one perf-recorded corrected run")
     ap.add_argument("--ranks", type=int, default=262144)
     ap.add_argument("--repeat", type=int, default=1)
     ap.add_argument("--idle", choices=("block", "spin"))

@@ -27,6 +27,7 @@
 #include "fsim.h"
 #include "fsim_text.h"
 #include "sib_text.h"
+#include "sib_units.h"
 
 #define CFG_MAGIC 0x73636667u /* "scfg" */
 #define CFG_DEFAULT_MODEL "simple"
@@ -413,25 +414,6 @@ static int parse_byte_unit(const char *u, int *e10, int *e2, unsigned *div,
 	return 0;
 }
 
-static int parse_time_unit(const char *u, int *e10)
-{
-	static const struct {
-		const char *name;
-		int e10;
-	} units[] = {
-		{ "ps", 0 }, { "ns", 3 }, { "us", 6 },
-		{ "\xc2\xb5s", 6 },   /* micro sign */
-		{ "\xce\xbcs", 6 },   /* Greek mu */
-		{ "ms", 9 }, { "s", 12 },
-	};
-	for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
-		if (strcmp(u, units[i].name) == 0) {
-			*e10 = units[i].e10;
-			return 0;
-		}
-	return -1;
-}
-
 /* What a value of type t is, and how to write one, for error messages. */
 static const char *type_what(netm_ptype t)
 {
@@ -624,10 +606,10 @@ static int parse_unit(const netm_param *p, const char *name, const char *s,
 			return netm_errf(err, errlen, "%s: '%.*s' has no unit; say "
 				    "the unit, e.g. 1us, 250ns or 2ms", name,
 				    (int)len, s);
-		if (parse_time_unit(unit, e10))
+		if ((*e10 = sib_time_unit(unit)) < 0)
 			return netm_errf(err, errlen, "%s: '%.*s' is not a "
 				    "duration; write e.g. 1us, 250ns or 1.5ms "
-				    "(units: ps, ns, us, ms, s)", name,
+				    "(units: " SIB_TIME_UNITS ")", name,
 				    (int)len, s);
 		return 0;
 	case NETM_P_BW:
@@ -1899,7 +1881,7 @@ void fsim_config_describe_markdown(FILE *f)
 		md_params(f, "net", m->params, NULL);
 	}
 	fputs("\n## Units\n\n"
-	      "- TIME: ps, ns, us, ms, s (`1.5us`)\n"
+	      "- TIME: ps, ns, us (or \xc2\xb5s, \xce\xbcs), ms, s (`1.5us`)\n"
 	      "- BANDWIDTH: B/s, kB/s, MB/s, GB/s, TB/s, KiB/s, MiB/s, GiB/s, "
 	      "TiB/s, bits as Gb/s or Gbit/s\n"
 	      "- SIZE: bytes, B, kB, MB, GB, TB, KiB, MiB, GiB, TiB\n"

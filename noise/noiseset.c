@@ -5,8 +5,9 @@
  *
  * The format (noise/README.md, docs/noise.md): either files core0,
  * core1, ... (one per core of a node) or one file `cores' whose lines
- * start with a core column; `#' comments; times with units (ps, ns, us,
- * ms, s) unless a `unit U' line gave the unit of bare numbers; a file is
+ * start with a core column; `#' comments; times with units (ps, ns, us
+ * or µs, ms, s: base/sib_units.h) unless a `unit U' line gave the unit
+ * of bare numbers; a file is
  * of the kind its first data line says (pattern: PERIOD AMPLITUDE
  * OFFSET; captured: START DURATION, optionally preceded by `length T').
  */
@@ -24,6 +25,7 @@
 #include "netmodel.h"
 #include "noise.h"
 #include "sib_text.h"
+#include "sib_units.h"
 
 #define NOISE_MAX_CORES 1048576u
 
@@ -53,24 +55,6 @@ noise_time noise_scale_time(noise_time d, int64_t num, int64_t den)
 
 /* --------------------------------------------------------- parsing */
 
-typedef struct unit_t {
-	const char *name;
-	int64_t ps;
-} unit_t;
-
-static const unit_t units[] = {
-	{ "ps", 1 }, { "ns", 1000 }, { "us", 1000000 },
-	{ "ms", 1000000000 }, { "s", NOISE_PS_PER_S }, { NULL, 0 },
-};
-
-static int64_t unit_ps(const char *name)
-{
-	for (const unit_t *u = units; u->name; u++)
-		if (strcmp(u->name, name) == 0)
-			return u->ps;
-	return 0;
-}
-
 /* Where a line is, for messages. */
 typedef struct pos {
 	const char *file;
@@ -98,58 +82,39 @@ static int perr(const pos *ps, const char *fmt, ...)
 	return -1;
 }
 
-/* Parse a time "0.25ms", "40ps", or a bare number in unit `bare' (ps per
- * unit; 0: bare numbers are an error).  `what' names the field. */
-static int parse_time(const pos *ps, const char *tok, int64_t bare,
+/* Parse a time "0.25ms", "40ps", or a bare number in the unit of power of
+ * ten `bare' (as sib_time_unit() gives it; -1: bare numbers are an
+ * error).  `what' names the field. */
+static int parse_time(const pos *ps, const char *tok, int bare,
 		      const char *what, noise_time *out)
 {
-	const char *p = tok;
-	if (*p == '-' || *p == '+')
+	const char *unit = tok;
+	int64_t v;
+
+	if (*tok == '-' || *tok == '+')
 		return PERR(ps, "%s '%s': times cannot be negative or signed; "
 			    "write e.g. 10us", what, tok);
-	unsigned __int128 ip = 0, fp = 0, fscale = 1;
-	int digits = 0;
-	for (; *p >= '0' && *p <= '9'; p++, digits++) {
-		ip = ip * 10 + (unsigned)(*p - '0');
-		if (ip > (unsigned __int128)INT64_MAX)
-			goto range;
-	}
-	if (*p == '.') {
-		for (p++; *p >= '0' && *p <= '9'; p++, digits++) {
-			if (fscale < (unsigned __int128)1e30) {
-				fp = fp * 10 + (unsigned)(*p - '0');
-				fscale *= 10;
-			}
-		}
-	}
-	if (!digits)
-		return PERR(ps, "%s '%s' is not a time; write a number with a "
-			    "unit (ps, ns, us, ms, s), e.g. 10us", what, tok);
-	int64_t u;
-	if (!*p) {
-		if (!bare)
-			return PERR(ps, "%s '%s' has no unit; add one (ps, ns, "
-				    "us, ms, s), e.g. %sus, or give the unit "
-				    "of bare numbers with a line 'unit us' "
-				    "before it", what, tok, tok);
-		u = bare;
-	} else if (!(u = unit_ps(p))) {
-		return PERR(ps, "%s '%s': unknown unit '%s'; use ps, ns, us, "
-			    "ms or s", what, tok, p);
-	}
-	unsigned __int128 v = ip * (unsigned __int128)u;
-	unsigned __int128 f = fp * (unsigned __int128)u;
-	if (f % fscale)
+	switch (sib_parse_ps(tok, bare, SIB_EXACT, &v, &unit)) {
+	case SIB_OK:
+		*out = (noise_time)v;
+		return 0;
+	case SIB_ENOUNIT:
+		return PERR(ps, "%s '%s' has no unit; add one (" SIB_TIME_UNITS
+			    "), e.g. %sus, or give the unit of bare numbers "
+			    "with a line 'unit us' before it", what, tok, tok);
+	case SIB_EUNIT:
+		return PERR(ps, "%s '%s': unknown unit '%s'; use "
+			    SIB_TIME_UNITS, what, tok, unit);
+	case SIB_EFRACTION:
 		return PERR(ps, "%s '%s' is not a whole number of picoseconds; "
 			    "round it", what, tok);
-	v += f / fscale;
-	if (v > (unsigned __int128)INT64_MAX)
-		goto range;
-	*out = (noise_time)v;
-	return 0;
-range:
-	return PERR(ps, "%s '%s' is too large (the limit is about 106 days)",
-		    what, tok);
+	case SIB_ERANGE:
+		return PERR(ps, "%s '%s' is too large (the limit is about 106 "
+			    "days)", what, tok);
+	default:
+		return PERR(ps, "%s '%s' is not a time; write a number with a "
+			    "unit (" SIB_TIME_UNITS "), e.g. 10us", what, tok);
+	}
 }
 
 static int parse_core(const pos *ps, const char *tok, uint32_t *out)
@@ -268,7 +233,7 @@ static int load_file(noise_set *s, const char *path, const noise_file *mem,
 	char *line;
 	size_t len;
 	int rc = -1, kind = NOISE_NONE, got;
-	int64_t bare = 0;
+	int bare = -1;
 	noise_time length = 0;
 	unsigned length_line = 0, first_data = 0;
 	int base = fixed_core >= 0 ? 0 : 1;     /* fields before the times */
@@ -289,12 +254,12 @@ static int load_file(noise_set *s, const char *path, const noise_file *mem,
 		if (nf == 0)
 			continue;
 		if (strcmp(f[0], "unit") == 0) {
-			if (nf != 2 || !unit_ps(f[1])) {
-				PERR(&ps, "write 'unit U' with U one of ps, ns, "
-				     "us, ms, s");
+			if (nf != 2 || sib_time_unit(f[1]) < 0) {
+				PERR(&ps, "write 'unit U' with U one of "
+				     SIB_TIME_UNITS);
 				goto out;
 			}
-			bare = unit_ps(f[1]);
+			bare = sib_time_unit(f[1]);
 			continue;
 		}
 		if (strcmp(f[0], "length") == 0) {

@@ -25,6 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "sib_units.h"
 #include "tools.h"
 
 const char *tool_name = "sibyl";
@@ -148,15 +149,6 @@ static const struct unit size_units[] = {
 	{ NULL, 0 }
 };
 
-static const struct unit time_units[] = {
-	{ "ps", 1 },
-	{ "ns", 1000ULL },
-	{ "us", 1000000ULL }, { "\xc2\xb5s", 1000000ULL },
-	{ "ms", 1000000000ULL },
-	{ "s", 1000000000000ULL },
-	{ NULL, 0 }
-};
-
 static const struct unit *find_unit(const struct unit *u, const char *name)
 {
 	for (; u->name; u++)
@@ -228,36 +220,31 @@ int parse_size(const char *what, const char *s, uint64_t *out)
 int parse_time(const char *what, const char *s, const char *default_unit,
 	       sibt_time *out)
 {
-	unsigned __int128 m, v, div;
-	unsigned frac;
-	const struct unit *u;
-	const char *end = scan_decimal(s, 1, &m, &frac);
+	const char *unit = NULL;
+	int64_t ps;
+	int bare = *default_unit ? sib_time_unit(default_unit) : -1;
 
-	if (!end) {
+	switch (sib_parse_ps(s, bare, SIB_NEAREST, &ps, &unit)) {
+	case SIB_OK:
+		*out = (sibt_time)ps;
+		return 0;
+	case SIB_EUNIT:
+		tool_error("%s: unknown time unit '%s' in '%s' (use "
+			   SIB_TIME_UNITS ")", what, unit, s);
+		return -1;
+	case SIB_ENOUNIT:
+		tool_error("%s: '%s' needs a unit (" SIB_TIME_UNITS ")", what,
+			   s);
+		return -1;
+	case SIB_ERANGE:
+		tool_error("%s: '%s' is too large (the limit is about 106 "
+			   "days)", what, s);
+		return -1;
+	default:
 		tool_error("%s: '%s' is not a time (e.g. 100ns, 2.5us, 1ms)",
 			   what, s);
 		return -1;
 	}
-	u = find_unit(time_units, *end ? end : default_unit);
-	if (!u) {
-		if (*end)
-			tool_error("%s: unknown time unit '%s' in '%s' "
-				   "(use ps, ns, us, ms or s)", what, end, s);
-		else
-			tool_error("%s: '%s' needs a unit (ps, ns, us, ms or "
-				   "s)", what, s);
-		return -1;
-	}
-	/* Round to the nearest picosecond. */
-	div = pow10_u128(frac);
-	v = (m * u->mult + div / 2) / div;
-	if (v > INT64_MAX) {
-		tool_error("%s: '%s' is too large (the limit is about 106 "
-			   "days)", what, s);
-		return -1;
-	}
-	*out = (sibt_time)v;
-	return 0;
 }
 
 int parse_double(const char *what, const char *s, double *out)

@@ -617,21 +617,38 @@ static const uint64_t STEP[BPO - 1] = {
 	0xfa83b2db722a033bull,
 };
 
+/* FIRST_STEP[b]: the steps reached at the start of the b-th 256th of the
+ * octave (m's 8 bits after the leading one); a 256th is narrower than the
+ * gap between two steps, so at most one more step lies inside it. */
+static const uint8_t FIRST_STEP[256] = {
+	 0,  0,  0,  0,  0,  0,  1,  1,  1,  1,  1,  1,  2,  2,  2,  2,
+	 2,  2,  3,  3,  3,  3,  3,  3,  4,  4,  4,  4,  4,  4,  5,  5,
+	 5,  5,  5,  5,  6,  6,  6,  6,  6,  6,  7,  7,  7,  7,  7,  7,
+	 7,  8,  8,  8,  8,  8,  8,  8,  9,  9,  9,  9,  9,  9, 10, 10,
+	10, 10, 10, 10, 10, 11, 11, 11, 11, 11, 11, 11, 12, 12, 12, 12,
+	12, 12, 12, 12, 13, 13, 13, 13, 13, 13, 13, 14, 14, 14, 14, 14,
+	14, 14, 14, 15, 15, 15, 15, 15, 15, 15, 15, 16, 16, 16, 16, 16,
+	16, 16, 17, 17, 17, 17, 17, 17, 17, 17, 17, 18, 18, 18, 18, 18,
+	18, 18, 18, 19, 19, 19, 19, 19, 19, 19, 19, 20, 20, 20, 20, 20,
+	20, 20, 20, 20, 21, 21, 21, 21, 21, 21, 21, 21, 21, 22, 22, 22,
+	22, 22, 22, 22, 22, 22, 23, 23, 23, 23, 23, 23, 23, 23, 23, 24,
+	24, 24, 24, 24, 24, 24, 24, 24, 25, 25, 25, 25, 25, 25, 25, 25,
+	25, 25, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 27, 27, 27, 27,
+	27, 27, 27, 27, 27, 27, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28,
+	29, 29, 29, 29, 29, 29, 29, 29, 29, 29, 29, 30, 30, 30, 30, 30,
+	30, 30, 30, 30, 30, 30, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31,
+};
+
 static int bin_of(int64_t ns)
 {
 	if (ns <= 0)
 		return 0;
 	int e = 63 - __builtin_clzll((uint64_t)ns);
 	uint64_t m = (uint64_t)ns << (63 - e);
-	int lo = 0, hi = BPO - 1;       /* steps reached: in [lo, hi] */
-	while (lo < hi) {
-		int mid = (lo + hi + 1) / 2;
-		if (m >= STEP[mid - 1])
-			lo = mid;
-		else
-			hi = mid - 1;
-	}
-	int k = 1 + BPO * e + lo;
+	int j = FIRST_STEP[(m >> 55) & 255];
+	if (j < BPO - 1 && m >= STEP[j])
+		j++;
+	int k = 1 + BPO * e + j;
 	return k >= NBINS ? NBINS - 1 : k;
 }
 

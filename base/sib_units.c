@@ -35,7 +35,7 @@ int sib_time_unit(const char *name)
 #define MAX_DIGITS 36           /* 10^36 < 2^120: m * 10 never wraps */
 
 int sib_parse_ps(const char *text, int bare_e10, enum sib_rounding mode,
-		 int64_t *ps, const char **unit)
+		 sib_ps *ps, const char **unit)
 {
 	const char *p = text;
 	u128 m = 0;
@@ -87,6 +87,6 @@ int sib_parse_ps(const char *text, int bare_e10, enum sib_rounding mode,
 	}
 	if (m > (u128)INT64_MAX)
 		return SIB_ERANGE;
-	*ps = (int64_t)m;
+	*ps = (sib_ps)m;
 	return SIB_OK;
 }

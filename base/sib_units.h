@@ -25,6 +25,8 @@
 
 #include <stdint.h>
 
+#include "sib_time.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -64,7 +66,7 @@ enum sib_rounding {
  * written only on SIB_OK.
  */
 int sib_parse_ps(const char *text, int bare_e10, enum sib_rounding mode,
-		 int64_t *ps, const char **unit);
+		 sib_ps *ps, const char **unit);
 
 #ifdef __cplusplus
 }

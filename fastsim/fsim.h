@@ -15,7 +15,7 @@
  *   - link statistics and link time series (fsim_link_*, fsim_series_*);
  *   - the engine (fsim_run).
  *
- * Conventions: every name starts with "fsim_"; time is netm_time
+ * Conventions: every name starts with "fsim_"; time is sib_ps
  * (picoseconds, int64); functions returning int return 0 on success and
  * nonzero on failure with a complete sentence in the caller's err buffer
  * (naming the file and line, the key, the rank... and what to do).
@@ -116,7 +116,7 @@ typedef struct fsim_machine {
 	uint32_t npes, nnodes, cores_per_node;
 	uint32_t *node_of;        /* per rank; NULL for rank order */
 	uint32_t *core_of;        /* per rank; NULL for rank order */
-	netm_time intra_latency;  /* intranode.latency */
+	sib_ps intra_latency;  /* intranode.latency */
 	int64_t intra_bandwidth;  /* intranode.bandwidth, bytes/s */
 	char *topology;           /* hwloc synthetic string used, or NULL */
 } fsim_machine;
@@ -191,9 +191,9 @@ uint64_t fsim_rules_size(const fsim_rules *r, uint64_t size);
 typedef struct fsim_durrule {
 	int nrules;           /* number of seb: rules for this name (or
 	                         region: rules for this region) */
-	const netm_time *cut; /* per rule: traced duration must exceed it
+	const sib_ps *cut; /* per rule: traced duration must exceed it
 	                         (-1: any duration) */
-	const netm_time *dur; /* per rule: the new duration */
+	const sib_ps *dur; /* per rule: the new duration */
 	const uint32_t *order;/* per rule, increasing: its place among all
 	                         rules, for the first match over a name's
 	                         and a region's rules */
@@ -237,7 +237,7 @@ typedef struct fsim_out_info {
 typedef struct fsim_seb_rec {
 	uint32_t pe, name;        /* name: index into fsim_out_info.names */
 	uint64_t index;           /* SEB index on its PE */
-	netm_time start, end;
+	sib_ps start, end;
 	uint32_t nsends, nwaits;
 } fsim_seb_rec;
 
@@ -248,7 +248,7 @@ typedef struct fsim_msg_rec {
 	uint64_t src_seb;         /* sending SEB's index on src */
 	int32_t tag;
 	uint64_t bytes;           /* after replacement */
-	netm_time sent, arrived;
+	sib_ps sent, arrived;
 } fsim_msg_rec;
 
 /*
@@ -267,7 +267,7 @@ typedef struct fsim_out_ops {
 	void (*msg)(void *st, const fsim_msg_rec *r);
 	/* Finish: `end' is the predicted end time.  Returns nonzero (with
 	 * err) when writing failed at any point. */
-	int (*close)(void *st, netm_time end, char *err, size_t errlen);
+	int (*close)(void *st, sib_ps end, char *err, size_t errlen);
 } fsim_out_ops;
 
 extern const fsim_out_ops fsim_out_projections;
@@ -313,13 +313,13 @@ typedef struct fsim_opts {
 	/* link time series (linkseries.csv): the interval (0 = none) and
 	 * the links recorded, in the syntax of fsim_link_select (NULL =
 	 * every link) */
-	netm_time link_interval;
+	sib_ps link_interval;
 	const char *link_select;
 } fsim_opts;
 
 /* Min/mean/max over PEs. */
 typedef struct fsim_stat {
-	netm_time min, max;
+	sib_ps min, max;
 	double mean;
 	uint32_t min_pe, max_pe;
 } fsim_stat;
@@ -331,7 +331,7 @@ typedef struct fsim_link_class {
 	uint64_t bytes, packets;
 	uint64_t busy;              /* sum over its links, ps */
 	uint64_t max_bytes;         /* of its most loaded link */
-	netm_time max_busy;         /* of its busiest link */
+	sib_ps max_busy;         /* of its busiest link */
 } fsim_link_class;
 
 /* One link with its statistics and its class's name. */
@@ -342,7 +342,7 @@ typedef struct fsim_link_rec {
 } fsim_link_rec;
 
 typedef struct fsim_result {
-	netm_time predicted;        /* end of the last SEB simulated */
+	sib_ps predicted;        /* end of the last SEB simulated */
 	uint32_t npes, nnodes;
 	char region[256];           /* what was simulated, in words */
 	uint64_t sebs;              /* SEBs executed */
@@ -356,7 +356,7 @@ typedef struct fsim_result {
 	 * and per PE (busy counts computation only; idle excludes noise) */
 	int noise;
 	uint64_t noise_seed;        /* noise.seed, or sim.seed for -1 */
-	netm_time noise_total;
+	sib_ps noise_total;
 	fsim_stat noise_pe;
 	netm_totals net;
 	/* links (links.csv, link_classes.csv); nlinks = 0 for a model
@@ -380,7 +380,7 @@ typedef struct fsim_result {
  * err says what went wrong: an unreadable trace (file, PE, window), a
  * trace that does not close (a message nobody awaits), a stalled replay
  * (the stuck PEs and what each waits for), or a time beyond the range of
- * netm_time (the PE, SEB or message and the value).  Returns 0,
+ * sib_ps (the PE, SEB or message and the value).  Returns 0,
  * FSIM_ECONFIG, or another nonzero value.
  */
 int fsim_run(const fsim_opts *o, fsim_result *res, char *err, size_t errlen);
@@ -480,17 +480,17 @@ int fsim_links_write(const netm_model *m, const char *dir, fsim_result *r,
  */
 typedef struct fsim_series fsim_series;
 
-int fsim_series_new(fsim_series **sp, netm_time interval, char *err,
+int fsim_series_new(fsim_series **sp, sib_ps interval, char *err,
 		    size_t errlen);
 /* Choose the links (text: a selection, NULL = all) among m's links. */
 int fsim_series_select(fsim_series *s, const netm_model *m,
 		       const char *text, char *err, size_t errlen);
-int fsim_series_add(fsim_series *s, uint32_t link, netm_time start,
-		    netm_time end, char *err, size_t errlen);
+int fsim_series_add(fsim_series *s, uint32_t link, sib_ps start,
+		    sib_ps end, char *err, size_t errlen);
 /* Write DIR/linkseries.csv: intervals up to `end' (and beyond, up to the
  * last busy time recorded). */
 int fsim_series_write(const fsim_series *s, const netm_model *m,
-		      const char *dir, netm_time end, char *err,
+		      const char *dir, sib_ps end, char *err,
 		      size_t errlen);
 void fsim_series_free(fsim_series *s);
 

@@ -48,8 +48,8 @@ enum pe_state {
 typedef struct pe_t {
 	/* What a delivery touches comes first, in one cache line. */
 	mb_box mb;
-	netm_time ready;       /* earliest start of the current SEB so far */
-	netm_time free_at;     /* end of the last SEB started */
+	sib_ps ready;       /* earliest start of the current SEB so far */
+	sib_ps free_at;     /* end of the last SEB started */
 	uint32_t missing;      /* current SEB: awaited, not arrived */
 	uint8_t state;
 	uint8_t stopped;       /* ended at the region's end marker */
@@ -57,9 +57,9 @@ typedef struct pe_t {
 	                          duration (HOW_*), for its offsets */
 	uint32_t nwaits;       /* current SEB: messages it awaits */
 	uint32_t name;         /* current SEB: global name index */
-	netm_time dur;         /* current SEB: duration after the rules */
-	netm_time tdur;        /* current SEB: duration in the trace */
-	netm_time busy;        /* sum of durations run */
+	sib_ps dur;         /* current SEB: duration after the rules */
+	sib_ps tdur;        /* current SEB: duration in the trace */
+	sib_ps busy;        /* sum of durations run */
 	uint32_t file;         /* data file of this PE */
 	sibt_packed pk;        /* current window; cursor = current SEB */
 } pe_t;
@@ -99,7 +99,7 @@ typedef struct engine {
 	fq_queue q;
 	pe_t *pes;
 	uint32_t npes;
-	netm_time now;
+	sib_ps now;
 	/* names: per file, name id -> global index */
 	uint32_t **name_map;
 	uint32_t nfiles;
@@ -127,7 +127,7 @@ typedef struct engine {
 	fsim_series *series;     /* link time series, or NULL */
 	/* noise (SEMANTICS §9): NULL when none can delay anything */
 	noise_inj *noise;
-	netm_time *noise_pe;     /* per PE: time detours added */
+	sib_ps *noise_pe;     /* per PE: time detours added */
 	/* statistics */
 	fsim_result *res;
 	uint64_t done_pes;
@@ -216,13 +216,13 @@ static int build_names(engine *e)
 #define TIME_END INT64_MAX
 
 /* *out = a + b (b >= 0); -1 when the sum reaches the end of time. */
-static int time_add(netm_time a, netm_time b, netm_time *out)
+static int time_add(sib_ps a, sib_ps b, sib_ps *out)
 {
 	return __builtin_add_overflow(a, b, out) || *out == TIME_END ? -1 : 0;
 }
 
 /* A value for a message: a clamped one is shown as such. */
-static const char *time_str(char *buf, size_t len, netm_time t)
+static const char *time_str(char *buf, size_t len, sib_ps t)
 {
 	if (t >= TIME_END)
 		return "2^63-1 or more";
@@ -236,7 +236,7 @@ static const char time_hint[] = "is beyond the range of time (2^63-1 ps, "
 
 /* What overflowed in SEB `index' of p: `what' at `at' + `add' ps. */
 static void seb_overflow(engine *e, uint32_t p, uint64_t index,
-			 const char *what, netm_time at, netm_time add)
+			 const char *what, sib_ps at, sib_ps add)
 {
 	char b[32];
 	fail(e, "PE %u, SEB %" PRIu64 " (\"%s\"): %s, %" PRId64 " ps + %s ps, "
@@ -245,11 +245,11 @@ static void seb_overflow(engine *e, uint32_t p, uint64_t index,
 }
 
 /* x * num / den, rounded to nearest (halves up), exactly. */
-static netm_time scale_time(netm_time x, int64_t num, int64_t den)
+static sib_ps scale_time(sib_ps x, int64_t num, int64_t den)
 {
 	__int128 v = (__int128)x * num + den / 2;
 	v /= den;
-	return v > INT64_MAX ? INT64_MAX : (netm_time)v;
+	return v > INT64_MAX ? INT64_MAX : (sib_ps)v;
 }
 
 /*
@@ -259,8 +259,8 @@ static netm_time scale_time(netm_time x, int64_t num, int64_t den)
  * given, that matches; else the name's scale times cpu.factor.  *how says
  * which, for the offsets.
  */
-static netm_time rule_duration(const name_info *ni, const fsim_durrule *rr,
-			       netm_time tdur, uint8_t *how)
+static sib_ps rule_duration(const name_info *ni, const fsim_durrule *rr,
+			       sib_ps tdur, uint8_t *how)
 {
 	*how = HOW_SCALED;
 	if (!rr || !rr->nrules) {
@@ -296,10 +296,10 @@ static netm_time rule_duration(const name_info *ni, const fsim_durrule *rr,
 
 /* A send or print offset within the current SEB of pe, whose duration
  * the rules may have changed. */
-static netm_time rule_offset(const name_info *ni, const pe_t *pe,
-			     netm_time off)
+static sib_ps rule_offset(const name_info *ni, const pe_t *pe,
+			     sib_ps off)
 {
-	netm_time tdur = pe->tdur, dur = pe->dur;
+	sib_ps tdur = pe->tdur, dur = pe->dur;
 
 	if (dur == tdur)
 		return off;
@@ -307,7 +307,7 @@ static netm_time rule_offset(const name_info *ni, const pe_t *pe,
 		if (tdur <= 0)
 			return off;
 		__int128 v = (__int128)off * dur / tdur;
-		return v > INT64_MAX ? INT64_MAX : (netm_time)v;
+		return v > INT64_MAX ? INT64_MAX : (sib_ps)v;
 	}
 	return scale_time(off, ni->rule.num, ni->rule.den);
 }
@@ -412,7 +412,7 @@ static int ends_region(engine *e, uint32_t p)
 static void queue_start(engine *e, uint32_t p)
 {
 	pe_t *pe = &e->pes[p];
-	netm_time t = pe->ready > pe->free_at ? pe->ready : pe->free_at;
+	sib_ps t = pe->ready > pe->free_at ? pe->ready : pe->free_at;
 	if (t < e->now)
 		t = e->now;
 	pe->state = PE_QUEUED;
@@ -506,7 +506,7 @@ static void activate_next(engine *e, uint32_t p)
 
 /* Message (src, seq) reaches PE dst at time t (SEMANTICS §3). */
 static void deliver(engine *e, uint32_t dst, uint32_t src, uint64_t seq,
-		    netm_time t)
+		    sib_ps t)
 {
 	pe_t *pe = &e->pes[dst];
 	uint64_t key = mb_key(src, seq);
@@ -524,7 +524,7 @@ static void deliver(engine *e, uint32_t dst, uint32_t src, uint64_t seq,
 		fail(e, "out of memory (mailboxes)");
 }
 
-static void tl_msg(engine *e, const fmsg *m, netm_time arrived)
+static void tl_msg(engine *e, const fmsg *m, sib_ps arrived)
 {
 	if (!e->ntl || !(e->tl_sel[m->nm.src_pe] || e->tl_sel[m->nm.dst_pe]))
 		return;
@@ -545,7 +545,7 @@ static void msg_overflow(engine *e, const fmsg *m, const char *what)
 	     m->nm.bytes, m->nm.depart, what);
 }
 
-static void host_deliver(void *ctx, uint64_t token, netm_time t)
+static void host_deliver(void *ctx, uint64_t token, sib_ps t)
 {
 	engine *e = ctx;
 	fmsg *m = (fmsg *)(uintptr_t)token;
@@ -564,7 +564,7 @@ static void host_deliver(void *ctx, uint64_t token, netm_time t)
 	}
 }
 
-static void host_schedule(void *ctx, netm_time t, void *arg)
+static void host_schedule(void *ctx, sib_ps t, void *arg)
 {
 	engine *e = ctx;
 	uintptr_t a = (uintptr_t)arg;
@@ -585,8 +585,8 @@ static void host_schedule(void *ctx, netm_time t, void *arg)
 		fail(e, "out of memory (event queue)");
 }
 
-static void host_link_busy(void *ctx, uint32_t link, netm_time start,
-			   netm_time end, uint64_t bytes)
+static void host_link_busy(void *ctx, uint32_t link, sib_ps start,
+			   sib_ps end, uint64_t bytes)
 {
 	engine *e = ctx;
 	char msg[1024];
@@ -642,7 +642,7 @@ static void send_msg(engine *e, fmsg *m)
 	if (m->nm.src_node == m->nm.dst_node) {
 		r->intra_messages++;
 		r->intra_bytes += m->nm.bytes;
-		netm_time x = netm_xfer_time(m->nm.bytes,
+		sib_ps x = netm_xfer_time(m->nm.bytes,
 					     e->m->intra_bandwidth), a;
 		if (time_add(m->nm.depart, e->m->intra_latency, &a) ||
 		    time_add(a, x, &a)) {
@@ -661,7 +661,7 @@ static void send_msg(engine *e, fmsg *m)
 }
 
 /* One print: a line per line of its text (docs/outputs.md). */
-static void put_print(FILE *f, netm_time at, uint32_t p, const char *text,
+static void put_print(FILE *f, sib_ps at, uint32_t p, const char *text,
 		      uint32_t len)
 {
 	while (len && text[len - 1] == '\n')
@@ -686,7 +686,7 @@ static void start_seb(engine *e, uint32_t p)
 		fail_trace(e, rc);
 		return;
 	}
-	netm_time start = e->now, end;
+	sib_ps start = e->now, end;
 	if (time_add(start, pe->dur, &end)) {
 		seb_overflow(e, p, s.index, "its end", start, pe->dur);
 		return;
@@ -731,7 +731,7 @@ static void start_seb(engine *e, uint32_t p)
 			e->o->timelines[i]->seb(e->tl_state[i], &rec);
 	}
 	for (uint32_t k = 0; k < s.nprints; k++) {
-		netm_time at, off = rule_offset(ni, pe, s.prints[k].offset);
+		sib_ps at, off = rule_offset(ni, pe, s.prints[k].offset);
 		if (time_add(start, off, &at)) {
 			seb_overflow(e, p, s.index, "a print", start, off);
 			return;
@@ -767,9 +767,9 @@ static void start_seb(engine *e, uint32_t p)
 			return;
 		}
 		fmsg stack_msg, *m = &stack_msg;
-		netm_time off = rule_offset(ni, pe, sd->offset);
+		sib_ps off = rule_offset(ni, pe, sd->offset);
 		if (e->noise && off > 0) {
-			netm_time t;
+			sib_ps t;
 			if (noise_cursor_at(&ncur, off, &t, e->err, e->errlen)) {
 				e->failed = 1;
 				return;
@@ -1051,7 +1051,7 @@ static int check_leftovers(engine *e)
 	uint64_t left = 0;
 	uint32_t first_dst = 0;
 	uint64_t first_key = 0;
-	netm_time first_t = 0;
+	sib_ps first_t = 0;
 	for (uint32_t p = 0; p < e->npes; p++) {
 		mb_box *b = &e->pes[p].mb;
 		for (uint32_t i = 0; b->n && i < b->cap; i++) {
@@ -1093,9 +1093,9 @@ static int pe_stats(engine *e)
 	fsim_stat *n = &r->noise_pe;
 	double sb = 0, si = 0;
 	for (uint32_t p = 0; p < e->npes; p++) {
-		netm_time busy = e->pes[p].busy;
-		netm_time noise = e->noise_pe ? e->noise_pe[p] : 0;
-		netm_time idle = r->predicted - busy - noise;
+		sib_ps busy = e->pes[p].busy;
+		sib_ps noise = e->noise_pe ? e->noise_pe[p] : 0;
+		sib_ps idle = r->predicted - busy - noise;
 		if (r->noise) {
 			if (p == 0 || noise < n->min) { n->min = noise; n->min_pe = p; }
 			if (p == 0 || noise > n->max) { n->max = noise; n->max_pe = p; }

@@ -464,7 +464,7 @@ static void keep_max(fsim_link_rec *rec, int *have, uint32_t id,
 }
 
 static void put_link_row(FILE *f, uint32_t id, const char *cls,
-			 const netm_link_info *li, netm_time predicted)
+			 const netm_link_info *li, sib_ps predicted)
 {
 	fprintf(f, "%u,", id);
 	fsim_csv_field(f, cls);
@@ -581,7 +581,7 @@ int fsim_links_write(const netm_model *m, const char *dir, fsim_result *r,
 /* ------------------------------------------------------ time series */
 
 struct fsim_series {
-	netm_time interval;
+	sib_ps interval;
 	uint64_t mem_limit;       /* bytes of cells at most */
 	uint32_t nlinks;
 	uint32_t nsel;
@@ -613,7 +613,7 @@ static int series_limit(uint64_t *out, char *err, size_t errlen)
 	return 0;
 }
 
-int fsim_series_new(fsim_series **sp, netm_time interval, char *err,
+int fsim_series_new(fsim_series **sp, sib_ps interval, char *err,
 		    size_t errlen)
 {
 	*sp = NULL;
@@ -756,8 +756,8 @@ static int series_grow(fsim_series *s, uint64_t bin, char *err,
 	return 0;
 }
 
-int fsim_series_add(fsim_series *s, uint32_t link, netm_time start,
-		    netm_time end, char *err, size_t errlen)
+int fsim_series_add(fsim_series *s, uint32_t link, sib_ps start,
+		    sib_ps end, char *err, size_t errlen)
 {
 	if (link >= s->nlinks || start < 0 || end < start)
 		return netm_errf(err, errlen, "internal error: the network "
@@ -788,7 +788,7 @@ int fsim_series_add(fsim_series *s, uint32_t link, netm_time start,
 }
 
 int fsim_series_write(const fsim_series *s, const netm_model *m,
-		      const char *dir, netm_time end, char *err,
+		      const char *dir, sib_ps end, char *err,
 		      size_t errlen)
 {
 	uint64_t iv = (uint64_t)s->interval;

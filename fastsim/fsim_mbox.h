@@ -29,7 +29,7 @@
 
 typedef struct mb_slot {
 	uint64_t key;                  /* src << 32 | seq */
-	netm_time t;                   /* arrival time, or MB_AWAITED */
+	sib_ps t;                   /* arrival time, or MB_AWAITED */
 } mb_slot;
 
 typedef struct mb_box {
@@ -86,7 +86,7 @@ static int mb_resize(mb_box *b, uint32_t cap)
 }
 
 /* Insert a key known to be absent.  Returns -1 when out of memory. */
-static inline int mb_insert(mb_box *b, uint64_t key, netm_time t)
+static inline int mb_insert(mb_box *b, uint64_t key, sib_ps t)
 {
 	if ((uint64_t)(b->n + 1) * 4 > (uint64_t)b->cap * 3 &&
 	    mb_resize(b, b->cap ? b->cap * 2 : MB_MIN_CAP))

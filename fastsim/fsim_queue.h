@@ -24,7 +24,7 @@
 #include "netmodel.h"
 
 typedef struct fq_item {
-	netm_time t;
+	sib_ps t;
 	uint64_t seq;          /* insertion number: the tie-breaker */
 	uint64_t arg;          /* payload, opaque to the queue */
 } fq_item;
@@ -36,12 +36,12 @@ typedef struct fq_bucket {
 
 typedef struct fq_queue {
 	fq_bucket b[65];
-	netm_time last;        /* time of the last event popped */
+	sib_ps last;        /* time of the last event popped */
 	uint64_t next_seq;
 	size_t size;
 } fq_queue;
 
-static inline int fq_bucket_of(netm_time t, netm_time last)
+static inline int fq_bucket_of(sib_ps t, sib_ps last)
 {
 	uint64_t x = (uint64_t)t ^ (uint64_t)last;
 	return x ? 64 - __builtin_clzll(x) : 0;
@@ -59,7 +59,7 @@ static int fq_grow(fq_bucket *bk)
 }
 
 /* Push; t must be >= q->last.  Returns -1 when out of memory. */
-static inline int fq_push(fq_queue *q, netm_time t, uint64_t arg)
+static inline int fq_push(fq_queue *q, sib_ps t, uint64_t arg)
 {
 	fq_bucket *bk = &q->b[fq_bucket_of(t, q->last)];
 	if (bk->n == bk->cap && fq_grow(bk))
@@ -87,7 +87,7 @@ static int fq_refill(fq_queue *q)
 	if (i == 65)
 		return 0;
 	fq_bucket *src = &q->b[i];
-	netm_time m = src->v[0].t;
+	sib_ps m = src->v[0].t;
 	for (size_t k = 1; k < src->n; k++)
 		if (src->v[k].t < m)
 			m = src->v[k].t;

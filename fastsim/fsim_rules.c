@@ -37,7 +37,7 @@ typedef struct rule {
 	rule_kind kind;
 	uint64_t size, to;        /* size rules: S or CUT, and NEW */
 	char *name;               /* seb: and scale: rules; region: pattern */
-	netm_time cut, dur;       /* seb:, region: (cut -1 when none) */
+	sib_ps cut, dur;       /* seb:, region: (cut -1 when none) */
 	int64_t num, den;         /* scale: */
 	char *origin;
 } rule;
@@ -46,7 +46,7 @@ typedef struct rule {
 typedef struct name_rules {
 	char *name;
 	int nseb;
-	netm_time *cut, *dur;
+	sib_ps *cut, *dur;
 	uint32_t *order;
 	int has_scale;
 	int64_t num, den;
@@ -441,11 +441,11 @@ static int index_rule(fsim_rules *r, const rule *x, uint32_t order)
 	case R_SEB: {
 		if (!(nr = name_get(r, x->name, 1)))
 			return -1;
-		netm_time *c = realloc(nr->cut, (nr->nseb + 1) * sizeof *c);
+		sib_ps *c = realloc(nr->cut, (nr->nseb + 1) * sizeof *c);
 		if (!c)
 			return -1;
 		nr->cut = c;
-		netm_time *d = realloc(nr->dur, (nr->nseb + 1) * sizeof *d);
+		sib_ps *d = realloc(nr->dur, (nr->nseb + 1) * sizeof *d);
 		if (!d)
 			return -1;
 		nr->dur = d;
@@ -659,10 +659,10 @@ int fsim_rules_for_region(const fsim_rules *r, const char *region,
 	if (!n)
 		return 0;
 	/* One block: cut[n], dur[n], order[n]. */
-	char *blk = malloc(n * (2 * sizeof(netm_time) + sizeof(uint32_t)));
+	char *blk = malloc(n * (2 * sizeof(sib_ps) + sizeof(uint32_t)));
 	if (!blk)
 		return -1;
-	netm_time *cut = (netm_time *)(void *)blk, *dur = cut + n;
+	sib_ps *cut = (sib_ps *)(void *)blk, *dur = cut + n;
 	uint32_t *order = (uint32_t *)(void *)(dur + n);
 	size_t k = 0;
 	for (i = 0; i < r->nregions; i++) {
@@ -689,7 +689,7 @@ void fsim_durrule_release(fsim_durrule *d)
 
 /* ----------------------------------------------------------- describe */
 
-static void print_time(FILE *f, netm_time t)
+static void print_time(FILE *f, sib_ps t)
 {
 	static const struct {
 		const char *unit;

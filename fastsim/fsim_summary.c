@@ -12,7 +12,7 @@
 #include "fsim.h"
 
 /* Seconds, exactly, from picoseconds: "0.001234567890" (12 decimals). */
-static void put_seconds(FILE *f, netm_time ps)
+static void put_seconds(FILE *f, sib_ps ps)
 {
 	const char *sign = ps < 0 ? "-" : "";
 	uint64_t a = ps < 0 ? (uint64_t)0 - (uint64_t)ps : (uint64_t)ps;

@@ -52,7 +52,7 @@
 
 typedef struct seb_mark {
 	uint64_t index;
-	netm_time start, end;
+	sib_ps start, end;
 	int used;
 } seb_mark;
 
@@ -138,7 +138,7 @@ static void sb_i64(sbuf *b, int64_t v)
 }
 
 /* Picoseconds as microseconds with six decimals, exactly. */
-static void sb_us(sbuf *b, netm_time ps)
+static void sb_us(sbuf *b, sib_ps ps)
 {
 	uint64_t mag = ps < 0 ? (uint64_t)0 - (uint64_t)ps : (uint64_t)ps;
 	char frac[7];
@@ -249,7 +249,7 @@ static void ev_thread(chrome_st *st, uint32_t pe)
 	sb_u64(b, (uint64_t)pe + 1);
 }
 
-static void ev_ts(chrome_st *st, netm_time t)
+static void ev_ts(chrome_st *st, sib_ps t)
 {
 	sb_str(&st->line, ",\"ts\":");
 	sb_us(&st->line, t);
@@ -471,15 +471,15 @@ static void chrome_seb(void *p, const fsim_seb_rec *r)
 }
 
 /* Where the flow leaves: 1 ns inside the sending SEB when it is known. */
-static netm_time flow_start(const chrome_st *st, const fsim_msg_rec *r)
+static sib_ps flow_start(const chrome_st *st, const fsim_msg_rec *r)
 {
 	const seb_mark *ring = st->ring + (size_t)(st->slot[r->src] - 1) * RING;
 	const seb_mark *mk = &ring[r->src_seb % RING];
 	if (!mk->used || mk->index != r->src_seb)
 		return r->sent;
-	netm_time dur = mk->end - mk->start;
+	sib_ps dur = mk->end - mk->start;
 	if (dur >= 2 * NUDGE) {
-		netm_time t = r->sent;
+		sib_ps t = r->sent;
 		if (t < mk->start + NUDGE)
 			t = mk->start + NUDGE;
 		if (t > mk->end - NUDGE)
@@ -500,8 +500,8 @@ static void chrome_msg(void *p, const fsim_msg_rec *r)
 		st->nhidden++;  /* one end is not in the timeline */
 		return;
 	}
-	netm_time ts = flow_start(st, r);
-	netm_time tf = r->arrived - NUDGE;
+	sib_ps ts = flow_start(st, r);
+	sib_ps tf = r->arrived - NUDGE;
 	if (tf < ts)
 		tf = ts;
 	uint64_t id = ++st->flow_id;
@@ -542,7 +542,7 @@ static void chrome_msg(void *p, const fsim_msg_rec *r)
 	st->nflows++;
 }
 
-static int chrome_close(void *p, netm_time end, char *err, size_t errlen)
+static int chrome_close(void *p, sib_ps end, char *err, size_t errlen)
 {
 	chrome_st *st = checked(p);
 	sbuf *b = &st->line;

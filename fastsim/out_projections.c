@@ -66,8 +66,8 @@ enum { K_IDLE = 0, K_BEGIN = 1, K_CREATE = 2, K_END = 3 };
 /* One scratch record: a line (or, for K_IDLE, two) of a log. */
 typedef struct prec {
 	uint64_t seb;       /* index on pe of the SEB it belongs to */
-	netm_time t0;       /* the time of the line (idle: its start) */
-	netm_time t1;       /* idle: its end */
+	sib_ps t0;       /* the time of the line (idle: its start) */
+	sib_ps t1;       /* idle: its end */
 	uint64_t seq;       /* creation: the message's sequence number */
 	uint64_t bytes;     /* creation: message size */
 	uint32_t pe;
@@ -89,7 +89,7 @@ typedef struct cursor {
 } cursor;
 
 typedef struct pe_state {
-	netm_time last_end; /* end of its last SEB (0 before the first) */
+	sib_ps last_end; /* end of its last SEB (0 before the first) */
 	uint64_t lines;     /* lines its log will hold, header excluded */
 } pe_state;
 
@@ -382,7 +382,7 @@ static void merger_free(merger *m)
 /* ------------------------------------------------------------ writing */
 
 /* Whole microseconds, truncated (Charm++ truncates too). */
-static int64_t us(netm_time ps)
+static int64_t us(sib_ps ps)
 {
 	return ps >= 0 ? ps / 1000000 : -((-ps + 999999) / 1000000);
 }
@@ -394,7 +394,7 @@ typedef struct logw {
 	int64_t last;   /* keeps times non-decreasing */
 } logw;
 
-static int64_t mono(logw *w, netm_time ps)
+static int64_t mono(logw *w, sib_ps ps)
 {
 	int64_t t = us(ps);
 	if (t < w->last)
@@ -488,7 +488,7 @@ static int log_close(proj_st *st, logw *w)
 	return 0;
 }
 
-static int write_logs(proj_st *st, netm_time end)
+static int write_logs(proj_st *st, sib_ps end)
 {
 	merger m;
 	prec r;
@@ -781,7 +781,7 @@ static void proj_msg(void *p, const fsim_msg_rec *r)
 	st->pes[st->slot[r->src] - 1].lines++;
 }
 
-static int proj_close(void *p, netm_time end, char *err, size_t errlen)
+static int proj_close(void *p, sib_ps end, char *err, size_t errlen)
 {
 	proj_st *st = checked(p);
 	int rc = 0;

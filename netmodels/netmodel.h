@@ -16,7 +16,7 @@
  *
  * Conventions
  *   - Every exported name starts with "netm_".
- *   - Time is a signed 64-bit number of picoseconds (netm_time); sizes are
+ *   - Time is a signed 64-bit number of picoseconds (sib_ps); sizes are
  *     bytes; bandwidths are bytes per second.  Models compute in integers:
  *     use netm_xfer_time() for "bytes at a bandwidth".
  *   - Models never free what the simulator owns (messages, events) and the
@@ -27,15 +27,15 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "sib_time.h"
 #include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-typedef int64_t netm_time; /* picoseconds */
-
-#define NETM_PS_PER_S INT64_C(1000000000000)
+/* Times are sib_ps: picoseconds (base/sib_time.h). */
 
 /* ------------------------------------------------------- parameters */
 
@@ -77,20 +77,20 @@ typedef struct netm_value {
 
 /* Time to move `bytes' at `bw' bytes/s, rounded up to a whole picosecond:
  * ceil(bytes * 10^12 / bw), computed exactly; INT64_MAX (the end of time)
- * when it does not fit in a netm_time.  bw must be > 0. */
-static inline netm_time netm_xfer_time(uint64_t bytes, int64_t bw)
+ * when it does not fit in a sib_ps.  bw must be > 0. */
+static inline sib_ps netm_xfer_time(uint64_t bytes, int64_t bw)
 {
 	/* The 64-bit path (messages below 18 MB) avoids a slow 128-bit
 	 * division on the hot path; both give the same result. */
-	if (bytes <= UINT64_MAX / NETM_PS_PER_S) {
-		uint64_t n = bytes * (uint64_t)NETM_PS_PER_S;
-		return (netm_time)(n / (uint64_t)bw +
+	if (bytes <= UINT64_MAX / SIB_PS_PER_S) {
+		uint64_t n = bytes * (uint64_t)SIB_PS_PER_S;
+		return (sib_ps)(n / (uint64_t)bw +
 				   (n % (uint64_t)bw != 0));
 	}
-	unsigned __int128 n = (unsigned __int128)bytes * NETM_PS_PER_S;
+	unsigned __int128 n = (unsigned __int128)bytes * SIB_PS_PER_S;
 	unsigned __int128 q = (n + (unsigned __int128)bw - 1) /
 			      (unsigned __int128)bw;
-	return q >= (unsigned __int128)INT64_MAX ? INT64_MAX : (netm_time)q;
+	return q >= (unsigned __int128)INT64_MAX ? INT64_MAX : (sib_ps)q;
 }
 
 /* Error helpers shared by models and the simulator: format a sentence
@@ -113,26 +113,26 @@ typedef struct netm_msg {
 	uint32_t src_node, dst_node; /* nodes (always different: messages
 	                            inside a node never reach the network) */
 	uint64_t bytes;          /* payload size after replacement rules */
-	netm_time depart;        /* when the message leaves its sender */
+	sib_ps depart;        /* when the message leaves its sender */
 } netm_msg;
 
 /* What the simulator offers a model instance. */
 typedef struct netm_host {
 	void *ctx;
 	/* Run ops->event(model, t, arg) at time t (t >= the current time). */
-	void (*schedule)(void *ctx, netm_time t, void *arg);
+	void (*schedule)(void *ctx, sib_ps t, void *arg);
 	/* The message with this token has fully arrived at time t (t >= its
 	 * departure, and t >= the current time unless the model is
 	 * NETM_IMMEDIATE). */
-	void (*deliver)(void *ctx, uint64_t token, netm_time t);
+	void (*deliver)(void *ctx, uint64_t token, sib_ps t);
 	/* Optional (NULL unless the run records link time series, `sibyl
 	 * sim --link-trace'): link `link' transmits `bytes' from `start'
 	 * to `end' (start <= end; start may lie before the current time
 	 * when a model books a link ahead).  Models with links call it for
 	 * every transmission they account in netm_link_info.busy, so the
 	 * series sum to the per-link totals. */
-	void (*link_busy)(void *ctx, uint32_t link, netm_time start,
-			  netm_time end, uint64_t bytes);
+	void (*link_busy)(void *ctx, uint32_t link, sib_ps start,
+			  sib_ps end, uint64_t bytes);
 } netm_host;
 
 /* Everything a model needs to build an instance. */
@@ -159,7 +159,7 @@ struct netm_model {
 typedef struct netm_totals {
 	uint64_t messages, bytes, packets;
 	uint64_t hops;            /* sum over packets of links crossed */
-	netm_time queue_time;     /* total time messages waited in queues */
+	sib_ps queue_time;     /* total time messages waited in queues */
 	uint64_t events;          /* events the model processed: for a
 	                             packet model each packet crossing an
 	                             injection channel, a link or an ejection
@@ -185,7 +185,7 @@ typedef struct netm_link_info {
 	char dst[NETM_ENDPOINT_MAX];   /* the end that receives */
 	int64_t bandwidth;             /* bytes/s */
 	uint64_t bytes, packets;       /* carried so far */
-	netm_time busy;                /* time spent transmitting */
+	sib_ps busy;                /* time spent transmitting */
 } netm_link_info;
 
 typedef struct netm_ops {
@@ -202,7 +202,7 @@ typedef struct netm_ops {
 	void (*send)(netm_model *m, const netm_msg *msg);
 	/* A model event scheduled through host->schedule is due (may be
 	 * NULL for models that schedule nothing). */
-	void (*event)(netm_model *m, netm_time now, void *arg);
+	void (*event)(netm_model *m, sib_ps now, void *arg);
 	/* Totals so far (may be NULL). */
 	void (*totals)(const netm_model *m, netm_totals *tot);
 	/* Links (all three NULL for a model without links).  class_name

@@ -184,7 +184,7 @@ typedef struct pk_fpkt {
  * What only its last packet needs is in its cold part. */
 typedef struct pk_msg {
 	uint64_t left;       /* packets not yet ejected */
-	netm_time ej_end;    /* latest end of an ejection */
+	sib_ps ej_end;    /* latest end of an ejection */
 } pk_msg;
 
 typedef struct pk_msg_cold {
@@ -202,7 +202,7 @@ typedef struct pk_send {
 	uint64_t h;          /* mix64(seed ^ mix64(message number)) + the
 	                        index of its next packet: that packet's
 	                        pktnet_route.rnd is mix64(h) */
-	netm_time rdy;       /* when its next packet is ready: departure +
+	sib_ps rdy;       /* when its next packet is ready: departure +
 	                        inject latency, then the end of the
 	                        injection of its previous packet */
 	uint32_t mid;        /* its pk_msg */
@@ -223,7 +223,7 @@ typedef struct pk_wait {
  * touch: bytes = nfull * (wire bytes of a full packet) + part.bytes,
  * busy = nfull * xfull + part.busy (saturated). */
 typedef struct pk_link {
-	netm_time free;      /* when it may start the next packet */
+	sib_ps free;      /* when it may start the next packet */
 	uint64_t nfull;      /* full packets carried */
 	uint32_t from, to;   /* routers; a channel: its node for both */
 	uint32_t type;       /* its pk_ltype */
@@ -232,14 +232,14 @@ typedef struct pk_link {
 
 typedef struct pk_ltype {
 	int64_t bw;
-	netm_time lat;
-	netm_time xfull;     /* time of a full packet */
+	sib_ps lat;
+	sib_ps xfull;     /* time of a full packet */
 } pk_ltype;
 
 /* The packets of a link that were not full (last packets). */
 typedef struct pk_lpart {
 	uint64_t bytes, packets;
-	netm_time busy;
+	sib_ps busy;
 } pk_lpart;
 
 _Static_assert(sizeof(pk_pkt) == 32 && sizeof(pk_send) == 32 &&
@@ -250,7 +250,7 @@ typedef struct pk_node {
 	pk_send *ring;       /* its ready messages, round robin from head */
 	uint32_t mask;       /* ring capacity - 1 (a power of 2 - 1) */
 	uint32_t head, n;
-	netm_time pump_at;   /* an EV_PUMP is due then (-1: none) */
+	sib_ps pump_at;   /* an EV_PUMP is due then (-1: none) */
 } pk_node;
 
 struct pktnet {
@@ -268,7 +268,7 @@ struct pktnet {
 	uint32_t ntypes, tcap;
 	uint32_t *thash;         /* open addressing: type + 1, 0 = empty;
 	                            2 * tcap slots */
-	netm_time *chfree;       /* free times of the channels, densely, so
+	sib_ps *chfree;       /* free times of the channels, densely, so
 	                            that choosing a channel reads a few
 	                            cache lines, not one per channel */
 	pk_node *node;
@@ -280,7 +280,7 @@ struct pktnet {
 	size_t wmask, whead, wn;
 	pk_pool pkts, msgs;
 	uint64_t nmsg;           /* messages sent so far */
-	netm_time now;           /* time of the latest call */
+	sib_ps now;           /* time of the latest call */
 	netm_totals tot;
 	/* Finite buffers (buffer_packets > 0), NULL otherwise.  Buffer ids:
 	 * link l, VC v is l * nvcs + v; injection channel c (counted from
@@ -297,18 +297,18 @@ struct pktnet {
 
 /* ------------------------------------------------------ arithmetic */
 
-static inline netm_time tadd(netm_time a, netm_time b)
+static inline sib_ps tadd(sib_ps a, sib_ps b)
 {
 	/* b >= 0 everywhere: every latency and transfer time is. */
 	return a > PK_TIME_MAX - b ? PK_TIME_MAX : a + b;
 }
 
-/* netm_xfer_time, saturating where it would not fit a netm_time. */
-static netm_time xfer_sat(uint64_t bytes, int64_t bw)
+/* netm_xfer_time, saturating where it would not fit a sib_ps. */
+static sib_ps xfer_sat(uint64_t bytes, int64_t bw)
 {
-	unsigned __int128 n = (unsigned __int128)bytes * NETM_PS_PER_S;
+	unsigned __int128 n = (unsigned __int128)bytes * SIB_PS_PER_S;
 	unsigned __int128 x = (n + (uint64_t)bw - 1) / (uint64_t)bw;
-	return x > (unsigned __int128)PK_TIME_MAX ? PK_TIME_MAX : (netm_time)x;
+	return x > (unsigned __int128)PK_TIME_MAX ? PK_TIME_MAX : (sib_ps)x;
 }
 
 /* splitmix64's output function. */
@@ -322,7 +322,7 @@ static inline uint64_t mix64(uint64_t z)
 
 /* ----------------------------------------------------------- events */
 
-static inline void schedule(pktnet *net, netm_time t, unsigned kind,
+static inline void schedule(pktnet *net, sib_ps t, unsigned kind,
 			    uint64_t id)
 {
 	PK_CHECK(id <= EV_ID_MAX, "id %llu", (unsigned long long)id);
@@ -332,11 +332,11 @@ static inline void schedule(pktnet *net, netm_time t, unsigned kind,
 
 /* Transmit `bytes' on link or channel id from `start': its statistics
  * and the host's series.  Returns the end of the transmission. */
-static inline netm_time transmit(pktnet *net, uint32_t id, netm_time start,
+static inline sib_ps transmit(pktnet *net, uint32_t id, sib_ps start,
 				 uint32_t bytes)
 {
 	pk_link *k = &net->link[id];
-	netm_time x;
+	sib_ps x;
 	if (bytes == net->full) {
 		x = net->type[k->type].xfull;
 		k->nfull++;
@@ -347,7 +347,7 @@ static inline netm_time transmit(pktnet *net, uint32_t id, netm_time start,
 		q->packets++;
 		q->busy = tadd(q->busy, x);
 	}
-	netm_time end = tadd(start, x);
+	sib_ps end = tadd(start, x);
 	k->free = end;
 	net->tot.events++;
 	if (net->host.link_busy)
@@ -359,7 +359,7 @@ static inline netm_time transmit(pktnet *net, uint32_t id, netm_time start,
  * end, reaches the router at the far end after the link's latency and
  * is ready to leave it a router latency later: EV_HOP then. */
 static inline void fly(pktnet *net, uint32_t c, uint32_t id, pk_pkt *p,
-		       netm_time end)
+		       sib_ps end)
 {
 	const pk_link *k = &net->link[c];
 	p->at = k->to;
@@ -367,7 +367,7 @@ static inline void fly(pktnet *net, uint32_t c, uint32_t id, pk_pkt *p,
 			   net->p.router_latency), EV_HOP, id);
 }
 
-static inline void add_wait(pktnet *net, netm_time wait)
+static inline void add_wait(pktnet *net, sib_ps wait)
 {
 	net->tot.queue_time = tadd(net->tot.queue_time, wait);
 }
@@ -401,10 +401,10 @@ static inline uint32_t pkt_bytes(const pktnet *net, const pk_pkt *p)
 
 /* A packet leaves buffer `buf' at t: its credit returns to the sender
  * side after the latency of the link into that buffer. */
-static void release(pktnet *net, uint32_t buf, netm_time t)
+static void release(pktnet *net, uint32_t buf, sib_ps t)
 {
 	uint32_t nb = net->nlinks * net->nvcs;
-	netm_time back = buf < nb ?
+	sib_ps back = buf < nb ?
 		tadd(t, net->type[net->link[buf / net->nvcs].type].lat) : t;
 	schedule(net, back, EV_CREDIT, buf);
 }
@@ -412,18 +412,18 @@ static void release(pktnet *net, uint32_t buf, netm_time t)
 /* --------------------------------------------------------- ejection */
 
 static void eject(pktnet *net, uint32_t id, pk_pkt *p, uint32_t at,
-		  netm_time now)
+		  sib_ps now)
 {
 	PK_CHECK(at == p->rt.dst_node, "next() said eject at router %u, "
 		 "but the packet goes to node %u", (unsigned)at,
 		 (unsigned)p->rt.dst_node);
 	uint32_t c0 = net->ej0 + at * net->p.eject_channels, c = c0;
-	const netm_time *fr = net->chfree - net->inj0;
+	const sib_ps *fr = net->chfree - net->inj0;
 	for (uint32_t i = 1; i < net->p.eject_channels; i++)
 		if (fr[c0 + i] < fr[c])
 			c = c0 + i;
-	netm_time start = fr[c] > now ? fr[c] : now;
-	netm_time end = transmit(net, c, start, pkt_bytes(net, p));
+	sib_ps start = fr[c] > now ? fr[c] : now;
+	sib_ps end = transmit(net, c, start, pkt_bytes(net, p));
 	net->chfree[c - net->inj0] = end;
 	add_wait(net, start - now);
 	if (net->credit)
@@ -443,7 +443,7 @@ static void eject(pktnet *net, uint32_t id, pk_pkt *p, uint32_t at,
 
 /* -------------------------------------------------------- injection */
 
-static void pump(pktnet *net, uint32_t n, netm_time now);
+static void pump(pktnet *net, uint32_t n, sib_ps now);
 
 /* Double a ring of elements of `size' bytes holding n from head; returns
  * the new array (elements from index 0) or NULL. */
@@ -473,7 +473,7 @@ static void ring_oom(const char *what, uint64_t n)
 /* Message s of node n becomes ready: it joins the node's round robin
  * last, and the node's channels may take a packet. */
 static void msg_ready(pktnet *net, uint32_t n, const pk_send *s,
-		      netm_time now)
+		      sib_ps now)
 {
 	pk_node *nd = &net->node[n];
 	if (!nd->ring || nd->n > nd->mask) {
@@ -512,13 +512,13 @@ static uint32_t new_packet(pktnet *net, uint32_t n, pk_send *s)
  * free and holding a credit).  Otherwise come back when one frees; a
  * returning credit calls again.
  */
-static void pump(pktnet *net, uint32_t n, netm_time now)
+static void pump(pktnet *net, uint32_t n, sib_ps now)
 {
 	pk_node *nd = &net->node[n];
 	uint32_t nch = net->p.inject_channels;
 	uint32_t c0 = net->inj0 + n * nch;
 	uint32_t nb = net->nlinks * net->nvcs - net->inj0;
-	netm_time *fr = net->chfree - net->inj0;
+	sib_ps *fr = net->chfree - net->inj0;
 	while (nd->n) {
 		uint32_t c = PK_NONE;
 		if (!net->credit) {
@@ -536,7 +536,7 @@ static void pump(pktnet *net, uint32_t n, netm_time now)
 			if (c == PK_NONE)
 				return;
 		}
-		netm_time free_at = fr[c];
+		sib_ps free_at = fr[c];
 		if (free_at > now) {
 			if (nd->pump_at != free_at) {
 				nd->pump_at = free_at;
@@ -548,7 +548,7 @@ static void pump(pktnet *net, uint32_t n, netm_time now)
 		pk_send *s = &nd->ring[nd->head];
 		uint32_t id = new_packet(net, n, s);
 		pk_pkt *p = pkt_at(net, id);
-		netm_time end = transmit(net, c, now, pkt_bytes(net, p));
+		sib_ps end = transmit(net, c, now, pkt_bytes(net, p));
 		fr[c] = end;
 		/* A packet is ready for injection once its message is and
 		 * its predecessor has been injected: waiting beyond that is
@@ -579,7 +579,7 @@ static void pump(pktnet *net, uint32_t n, netm_time now)
  * VCs that have a waiting packet and a credit, first come first served
  * within a VC.
  */
-static void try_link(pktnet *net, uint32_t l, netm_time now)
+static void try_link(pktnet *net, uint32_t l, sib_ps now)
 {
 	pk_link *k = &net->link[l];
 	if (!net->nwait[l])
@@ -614,7 +614,7 @@ static void try_link(pktnet *net, uint32_t l, netm_time now)
 	net->qacc += now;
 	net->credit[q]--;
 
-	netm_time end = transmit(net, l, now, pkt_bytes(net, &f->k));
+	sib_ps end = transmit(net, l, now, pkt_bytes(net, &f->k));
 	release(net, f->buf, now);
 	f->buf = q;
 	fly(net, l, id, &f->k, end);
@@ -625,7 +625,7 @@ static void try_link(pktnet *net, uint32_t l, netm_time now)
 }
 
 static void enqueue(pktnet *net, uint32_t id, pk_pkt *p, uint32_t l,
-		    netm_time now)
+		    sib_ps now)
 {
 	PK_CHECK(p->rt.vc < net->nvcs, "next() chose VC %u of %u",
 		 (unsigned)p->rt.vc, (unsigned)net->nvcs);
@@ -645,7 +645,7 @@ static void enqueue(pktnet *net, uint32_t id, pk_pkt *p, uint32_t l,
 /* -------------------------------------------------------------- hop */
 
 /* Packet id is ready to leave the router it has reached. */
-static void hop(pktnet *net, uint32_t id, netm_time now)
+static void hop(pktnet *net, uint32_t id, sib_ps now)
 {
 	pk_pkt *p = pkt_at(net, id);
 	uint32_t at = p->at;
@@ -668,8 +668,8 @@ static void hop(pktnet *net, uint32_t id, netm_time now)
 		return;
 	}
 	pk_link *k = &net->link[l];
-	netm_time start = k->free > now ? k->free : now;
-	netm_time end = transmit(net, l, start, pkt_bytes(net, p));
+	sib_ps start = k->free > now ? k->free : now;
+	sib_ps end = transmit(net, l, start, pkt_bytes(net, p));
 	add_wait(net, start - now);
 	fly(net, l, id, p, end);
 }
@@ -693,7 +693,7 @@ int pktnet_params_check(const pktnet_params *p, char *err, size_t errlen)
 		{ "eject_latency", offsetof(pktnet_params, eject_latency) },
 	};
 	for (size_t i = 0; i < sizeof times / sizeof times[0]; i++) {
-		netm_time t;
+		sib_ps t;
 		memcpy(&t, (const char *)p + times[i].off, sizeof t);
 		if (t < 0)
 			return netm_errf(err, errlen, "net.%s must not be "
@@ -723,14 +723,14 @@ int pktnet_params_check(const pktnet_params *p, char *err, size_t errlen)
 	return 0;
 }
 
-static uint64_t ltype_hash(int64_t bw, netm_time lat)
+static uint64_t ltype_hash(int64_t bw, sib_ps lat)
 {
 	return mix64((uint64_t)bw ^ mix64((uint64_t)lat));
 }
 
 /* The type of the links of bandwidth bw and latency lat, made if new;
  * PK_NONE when out of memory. */
-static uint32_t ltype_of(pktnet *net, int64_t bw, netm_time lat)
+static uint32_t ltype_of(pktnet *net, int64_t bw, sib_ps lat)
 {
 	if (net->ntypes == net->tcap) {
 		uint32_t cap = net->tcap ? 2 * net->tcap : 8;
@@ -904,7 +904,7 @@ void pktnet_free(pktnet *net)
 }
 
 void pktnet_link_set(pktnet *net, uint32_t id, uint32_t from, uint32_t to,
-		     uint32_t cls, int64_t bw, netm_time latency)
+		     uint32_t cls, int64_t bw, sib_ps latency)
 {
 	PK_CHECK(id < net->nlinks && from < net->topo.nrouters &&
 		 to < net->topo.nrouters && cls < net->nclasses && bw > 0 &&
@@ -927,7 +927,7 @@ void pktnet_link_set(pktnet *net, uint32_t id, uint32_t from, uint32_t to,
 	k->type = type;
 }
 
-netm_time pktnet_link_free(const pktnet *net, uint32_t id)
+sib_ps pktnet_link_free(const pktnet *net, uint32_t id)
 {
 	return net->link[id].free;
 }
@@ -945,7 +945,7 @@ void pktnet_send(pktnet *net, const netm_msg *msg)
 	pk_msg *m = msg_at(net, mid);
 	uint64_t ps = net->p.packet_size;
 	uint64_t npk = msg->bytes ? (msg->bytes - 1) / ps + 1 : 1;
-	netm_time ready = tadd(msg->depart, net->p.inject_latency);
+	sib_ps ready = tadd(msg->depart, net->p.inject_latency);
 	pk_msg_cold *mc = msg_cold(net, mid);
 	m->left = npk;
 	m->ej_end = ready;
@@ -979,7 +979,7 @@ void pktnet_send(pktnet *net, const netm_msg *msg)
 	schedule(net, ready, EV_READY, mid);
 }
 
-void pktnet_event(pktnet *net, netm_time now, void *arg)
+void pktnet_event(pktnet *net, sib_ps now, void *arg)
 {
 	uint64_t a = (uint64_t)(uintptr_t)arg >> 2;
 	uint32_t id = (uint32_t)(a >> EV_KIND_BITS);
@@ -1031,7 +1031,7 @@ void pktnet_totals(const pktnet *net, netm_totals *tot)
 	__int128 w = net->qacc + (__int128)net->nqueued * net->now;
 	if (w > 0)
 		tot->queue_time = tadd(tot->queue_time, w > PK_TIME_MAX ?
-				       PK_TIME_MAX : (netm_time)w);
+				       PK_TIME_MAX : (sib_ps)w);
 }
 
 uint32_t pktnet_nlinks(const pktnet *net)
@@ -1080,7 +1080,7 @@ void pktnet_link(const pktnet *net, uint32_t id, netm_link_info *out)
 	out->packets = k->nfull + q->packets;
 	unsigned __int128 busy = (unsigned __int128)k->nfull *
 				 (uint64_t)t->xfull + (uint64_t)q->busy;
-	out->busy = busy > PK_TIME_MAX ? PK_TIME_MAX : (netm_time)busy;
+	out->busy = busy > PK_TIME_MAX ? PK_TIME_MAX : (sib_ps)busy;
 	if (id < net->inj0) {
 		router_name(net, k->from, out->src);
 		router_name(net, k->to, out->dst);
@@ -1141,7 +1141,7 @@ void pktnet_model_send(netm_model *m, const netm_msg *msg)
 	pktnet_send(model_net(m), msg);
 }
 
-void pktnet_model_event(netm_model *m, netm_time now, void *arg)
+void pktnet_model_event(netm_model *m, sib_ps now, void *arg)
 {
 	pktnet_event(model_net(m), now, arg);
 }

@@ -139,14 +139,14 @@ typedef struct pktnet_topo {
 typedef struct pktnet_params {
 	uint64_t packet_size;       /* payload bytes per packet (>= 1) */
 	uint64_t header;            /* extra bytes each packet carries */
-	netm_time router_latency;   /* per router traversal */
-	netm_time inject_latency;   /* once per message, before its first
+	sib_ps router_latency;   /* per router traversal */
+	sib_ps inject_latency;   /* once per message, before its first
 	                               packet may enter a channel (HFI) */
 	uint32_t inject_channels;   /* per node (>= 1) */
 	int64_t inject_bw;          /* per channel, bytes/s */
 	uint32_t eject_channels;    /* per node (>= 1) */
 	int64_t eject_bw;           /* per channel, bytes/s */
-	netm_time eject_latency;    /* added once per message at the end */
+	sib_ps eject_latency;    /* added once per message at the end */
 	uint32_t buffer_packets;    /* per link per VC; 0 = unbounded */
 	uint64_t seed;
 } pktnet_params;
@@ -167,16 +167,16 @@ void pktnet_free(pktnet *net);
 /* Describe link id: from router `from' to router `to', class `cls',
  * bandwidth bytes/s (> 0), latency (>= 0). */
 void pktnet_link_set(pktnet *net, uint32_t id, uint32_t from, uint32_t to,
-		     uint32_t cls, int64_t bw, netm_time latency);
+		     uint32_t cls, int64_t bw, sib_ps latency);
 
 /* Earliest time link id is free to start a packet (for adaptive routing:
  * the least loaded candidate is the one that frees first). */
-netm_time pktnet_link_free(const pktnet *net, uint32_t id);
+sib_ps pktnet_link_free(const pktnet *net, uint32_t id);
 
 /* The netm_ops entry points, to which a topology's own functions forward
  * (m is the model's netm_model; the topology keeps its pktnet). */
 void pktnet_send(pktnet *net, const netm_msg *msg);
-void pktnet_event(pktnet *net, netm_time now, void *arg);
+void pktnet_event(pktnet *net, sib_ps now, void *arg);
 void pktnet_totals(const pktnet *net, netm_totals *tot);
 uint32_t pktnet_nlinks(const pktnet *net);    /* links + node channels */
 uint32_t pktnet_nclasses(const pktnet *net);  /* nclasses + 2 */
@@ -247,7 +247,7 @@ typedef struct pktnet_model {
 } pktnet_model;
 
 void pktnet_model_send(netm_model *m, const netm_msg *msg);
-void pktnet_model_event(netm_model *m, netm_time now, void *arg);
+void pktnet_model_event(netm_model *m, sib_ps now, void *arg);
 void pktnet_model_totals(const netm_model *m, netm_totals *tot);
 uint32_t pktnet_model_nlinks(const netm_model *m);
 uint32_t pktnet_model_nclasses(const netm_model *m);

@@ -71,46 +71,46 @@ static const netm_param simple_params[] = {
 /* What one link carried: three words per link, six per node. */
 typedef struct simple_link {
 	uint64_t bytes, packets;
-	netm_time busy;
+	sib_ps busy;
 } simple_link;
 
 typedef struct simple_model {
 	netm_model base;          /* first, as netmodel.h requires */
 	netm_host host;
-	netm_time latency, cpp, o, g;
+	sib_ps latency, cpp, o, g;
 	int64_t bandwidth;
 	uint64_t packet_size;
-	uint64_t wire_max_bytes;  /* largest n whose T_wire fits a netm_time */
+	uint64_t wire_max_bytes;  /* largest n whose T_wire fits a sib_ps */
 	uint32_t npes, nnodes;
 	/* Only allocated when the feature is on: at a million ranks the
 	 * plain latency/bandwidth model must cost nothing per rank. */
-	netm_time *next_start;    /* per rank, g > 0: earliest next start */
-	netm_time *nic_free;      /* per node, nic = serialize */
+	sib_ps *next_start;    /* per rank, g > 0: earliest next start */
+	sib_ps *nic_free;      /* per node, nic = serialize */
 	simple_link *links;       /* 2 * nnodes: nic-out, then nic-in */
 	netm_totals tot;
 } simple_model;
 
-static netm_time sat_add(netm_time a, netm_time b)
+static sib_ps sat_add(sib_ps a, sib_ps b)
 {
 	/* b >= 0 everywhere here: every parameter is checked non-negative. */
 	return a > SIMPLE_TIME_MAX - b ? SIMPLE_TIME_MAX : a + b;
 }
 
-static netm_time sat_mul(netm_time a, uint64_t k)
+static sib_ps sat_mul(sib_ps a, uint64_t k)
 {
 	if (k != 0 && (uint64_t)a > (uint64_t)SIMPLE_TIME_MAX / k)
 		return SIMPLE_TIME_MAX;
-	return (netm_time)((uint64_t)a * k);
+	return (sib_ps)((uint64_t)a * k);
 }
 
-static netm_time max_time(netm_time a, netm_time b)
+static sib_ps max_time(sib_ps a, sib_ps b)
 {
 	return a > b ? a : b;
 }
 
-static netm_time wire_time(const simple_model *s, uint64_t bytes)
+static sib_ps wire_time(const simple_model *s, uint64_t bytes)
 {
-	/* netm_xfer_time is exact, but its cast to netm_time wraps beyond
+	/* netm_xfer_time is exact, but its cast to sib_ps wraps beyond
 	 * INT64_MAX ps. */
 	if (bytes > s->wire_max_bytes)
 		return SIMPLE_TIME_MAX;
@@ -123,9 +123,9 @@ static uint64_t packets_of(const simple_model *s, uint64_t bytes)
 }
 
 /* Allocates n times, each set to "no constraint yet". */
-static netm_time *time_array(uint32_t n)
+static sib_ps *time_array(uint32_t n)
 {
-	netm_time *a = malloc((n ? n : 1) * sizeof *a);
+	sib_ps *a = malloc((n ? n : 1) * sizeof *a);
 	for (uint32_t i = 0; a && i < n; i++)
 		a[i] = SIMPLE_TIME_MIN;
 	return a;
@@ -173,7 +173,7 @@ static int simple_create(netm_model **mp, const netm_setup *setup,
 
 	/* T_wire(n) <= INT64_MAX  <=>  n <= INT64_MAX * B / 10^12. */
 	unsigned __int128 wmax = (unsigned __int128)INT64_MAX *
-		(uint64_t)s->bandwidth / (uint64_t)NETM_PS_PER_S;
+		(uint64_t)s->bandwidth / (uint64_t)SIB_PS_PER_S;
 	s->wire_max_bytes = wmax > UINT64_MAX ? UINT64_MAX : (uint64_t)wmax;
 
 	if (s->nnodes > UINT32_MAX / 2) {
@@ -226,7 +226,7 @@ out_with_model:
 
 /* Link `id' transmits a message for `busy' from `start'. */
 static void account(simple_model *s, uint32_t id, uint64_t bytes,
-		    uint64_t packets, netm_time start, netm_time busy)
+		    uint64_t packets, sib_ps start, sib_ps busy)
 {
 	simple_link *l = &s->links[id];
 	l->bytes += bytes;
@@ -244,24 +244,24 @@ static void simple_send(netm_model *m, const netm_msg *msg)
 		     "src_node %u, dst_node %u, nnodes %u",
 		     (unsigned)msg->src_node, (unsigned)msg->dst_node,
 		     (unsigned)s->nnodes);
-	netm_time tw = wire_time(s, msg->bytes);
+	sib_ps tw = wire_time(s, msg->bytes);
 	uint64_t npk = packets_of(s, msg->bytes);
-	netm_time busy = sat_add(tw, sat_mul(s->cpp, npk));
+	sib_ps busy = sat_add(tw, sat_mul(s->cpp, npk));
 
-	netm_time after_o = sat_add(msg->depart, s->o);
-	netm_time ready = after_o;
+	sib_ps after_o = sat_add(msg->depart, s->o);
+	sib_ps ready = after_o;
 	if (s->next_start) {
 		SIMPLE_CHECK(msg->src_pe < s->npes, "src_pe %u, npes %u",
 			     (unsigned)msg->src_pe, (unsigned)s->npes);
 		ready = max_time(ready, s->next_start[msg->src_pe]);
 		s->next_start[msg->src_pe] = sat_add(ready, s->g);
 	}
-	netm_time start = ready;
+	sib_ps start = ready;
 	if (s->nic_free) {
 		start = max_time(ready, s->nic_free[msg->src_node]);
 		s->nic_free[msg->src_node] = sat_add(start, busy);
 	}
-	netm_time arrival = sat_add(sat_add(sat_add(start, s->latency), busy),
+	sib_ps arrival = sat_add(sat_add(sat_add(start, s->latency), busy),
 				    s->o);
 
 	s->tot.messages++;
@@ -274,11 +274,11 @@ static void simple_send(netm_model *m, const netm_msg *msg)
 	uint64_t wait = (uint64_t)start - (uint64_t)after_o;
 	s->tot.queue_time = sat_add(s->tot.queue_time,
 				    wait > (uint64_t)SIMPLE_TIME_MAX ?
-				    SIMPLE_TIME_MAX : (netm_time)wait);
+				    SIMPLE_TIME_MAX : (sib_ps)wait);
 
 	/* The receiving NIC takes the bytes as they come off the wire. */
 	uint32_t out = msg->src_node, in = s->nnodes + msg->dst_node;
-	netm_time in_start = sat_add(start, s->latency);
+	sib_ps in_start = sat_add(start, s->latency);
 	account(s, out, msg->bytes, npk, start, busy);
 	account(s, in, msg->bytes, npk, in_start, busy);
 

@@ -162,7 +162,7 @@ static uint32_t adaptive_next(torus *t, const pktnet *net, uint32_t at,
 	const uint16_t *ca = &t->coord[(size_t)at * t->nd];
 	const uint16_t *ce = &t->coord[(size_t)rt->dst_node * t->nd];
 	uint32_t best = PKTNET_EJECT;
-	netm_time bt = 0;
+	sib_ps bt = 0;
 	for (uint32_t d = 0; d < t->nd; d++) {
 		if (ca[d] == ce[d])
 			continue;
@@ -180,7 +180,7 @@ static uint32_t adaptive_next(torus *t, const pktnet *net, uint32_t at,
 			if (!(dir == DIR_PLUS ? plus : minus))
 				continue;
 			uint32_t l = link_id(t, at, d, dir);
-			netm_time f = pktnet_link_free(net, l);
+			sib_ps f = pktnet_link_free(net, l);
 			if (best == PKTNET_EJECT || f < bt) {
 				best = l;
 				bt = f;

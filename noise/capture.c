@@ -374,7 +374,7 @@ out_with_topo:
 	return rc;
 }
 
-char *noise_fmt_ns(char *buf, size_t len, noise_time ps)
+char *noise_fmt_ns(char *buf, size_t len, sib_ps ps)
 {
 	if (ps % 1000 == 0)
 		snprintf(buf, len, "%" PRId64 " ns", ps / 1000);

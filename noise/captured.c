@@ -19,11 +19,11 @@
 
 struct noise_src {
 	size_t n;
-	noise_time length, total; /* total: scaled durations of one copy */
+	sib_ps length, total; /* total: scaled durations of one copy */
 	uint64_t seed;
 	int cosched;
-	noise_time *start;        /* n */
-	noise_time *cum;          /* n + 1: cum[i] = scaled durations of 0..i-1 */
+	sib_ps *start;        /* n */
+	sib_ps *cum;          /* n + 1: cum[i] = scaled durations of 0..i-1 */
 };
 
 uint64_t noise_splitmix64(uint64_t x)
@@ -34,8 +34,8 @@ uint64_t noise_splitmix64(uint64_t x)
 	return z ^ (z >> 31);
 }
 
-noise_time noise_captured_offset(uint64_t seed, uint32_t node, uint32_t core,
-				 noise_time length)
+sib_ps noise_captured_offset(uint64_t seed, uint32_t node, uint32_t core,
+				 sib_ps length)
 {
 	if (length <= 0)
 		return 0;
@@ -44,13 +44,13 @@ noise_time noise_captured_offset(uint64_t seed, uint32_t node, uint32_t core,
 	h = noise_splitmix64(h ^ ((uint64_t)core << 32 | 0x6e6f697365u));
 	/* A multiply-shift maps h onto [0, length) without modulo bias
 	 * worth speaking of and without a division. */
-	return (noise_time)(((unsigned __int128)h * (uint64_t)length) >> 64);
+	return (sib_ps)(((unsigned __int128)h * (uint64_t)length) >> 64);
 }
 
 /* x = q * length + r, 0 <= r < length; returns the number of detour
  * starts below r. */
 static size_t locate(const noise_src *s, int64_t x, int64_t *q,
-		     noise_time *r)
+		     sib_ps *r)
 {
 	int64_t qq = x / s->length, rr = x % s->length;
 	if (rr < 0) {
@@ -58,7 +58,7 @@ static size_t locate(const noise_src *s, int64_t x, int64_t *q,
 		qq--;
 	}
 	*q = qq;
-	*r = (noise_time)rr;
+	*r = (sib_ps)rr;
 	size_t lo = 0, hi = s->n;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -74,36 +74,36 @@ static size_t locate(const noise_src *s, int64_t x, int64_t *q,
 static __int128 g(const noise_src *s, int64_t x)
 {
 	int64_t q;
-	noise_time r;
+	sib_ps r;
 	size_t i = locate(s, x, &q, &r);
 	return (__int128)q * s->total + s->cum[i];
 }
 
-static noise_time captured_next(const noise_src *s, uint32_t node,
-				uint32_t core, noise_time t)
+static sib_ps captured_next(const noise_src *s, uint32_t node,
+				uint32_t core, sib_ps t)
 {
 	if (!s->n)
 		return INT64_MAX;
-	noise_time phi = noise_captured_offset(s->seed, s->cosched ? 0 : node,
+	sib_ps phi = noise_captured_offset(s->seed, s->cosched ? 0 : node,
 					       core, s->length);
 	int64_t q;
-	noise_time r;
+	sib_ps r;
 	size_t i = locate(s, t - phi, &q, &r);
 	__int128 n = i < s->n ? (__int128)t + (s->start[i] - r) :
 		(__int128)t + (s->length - r) + s->start[0];
-	return n > INT64_MAX ? INT64_MAX : (noise_time)n;
+	return n > INT64_MAX ? INT64_MAX : (sib_ps)n;
 }
 
-static noise_time captured_amount(const noise_src *s, uint32_t node,
-				  uint32_t core, noise_time t0, noise_time t1)
+static sib_ps captured_amount(const noise_src *s, uint32_t node,
+				  uint32_t core, sib_ps t0, sib_ps t1)
 {
 	if (t1 <= t0 || s->total == 0)
 		return 0;
-	noise_time phi = noise_captured_offset(s->seed, s->cosched ? 0 : node,
+	sib_ps phi = noise_captured_offset(s->seed, s->cosched ? 0 : node,
 					       core, s->length);
 	/* t >= 0 and 0 <= phi < length: t - phi cannot overflow. */
 	__int128 a = g(s, t1 - phi) - g(s, t0 - phi);
-	return a > INT64_MAX ? INT64_MAX : (noise_time)a;
+	return a > INT64_MAX ? INT64_MAX : (sib_ps)a;
 }
 
 static void captured_fraction(const noise_src *s, uint64_t *num,
@@ -130,8 +130,8 @@ const noise_ops noise_captured_ops = {
 	.free = captured_free,
 };
 
-noise_src *noise_captured_new(const noise_time *start, const noise_time *dur,
-			      size_t n, noise_time length, uint64_t seed,
+noise_src *noise_captured_new(const sib_ps *start, const sib_ps *dur,
+			      size_t n, sib_ps length, uint64_t seed,
 			      int cosched, int64_t num, int64_t den)
 {
 	noise_src *s = calloc(1, sizeof *s);
@@ -149,7 +149,7 @@ noise_src *noise_captured_new(const noise_time *start, const noise_time *dur,
 	s->cosched = cosched;
 	s->cum[0] = 0;
 	for (size_t i = 0; i < n; i++) {
-		noise_time d = noise_scale_time(dur[i], num, den);
+		sib_ps d = noise_scale_time(dur[i], num, den);
 		s->start[i] = start[i];
 		if (__builtin_add_overflow(s->cum[i], d, &s->cum[i + 1]))
 			s->cum[i + 1] = INT64_MAX;

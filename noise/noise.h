@@ -12,8 +12,8 @@
  *
  * Conventions
  *   - Every exported name starts with "noise_" (types) / "NOISE_" (macros).
- *   - Time is a signed 64-bit number of picoseconds (noise_time), the same
- *     representation as netm_time; no floating point in time arithmetic.
+ *   - Time is a signed 64-bit number of picoseconds (sib_ps), the same
+ *     representation as sib_ps; no floating point in time arithmetic.
  *   - A detour "starts in [t0, t1)" when its start time s has t0 <= s < t1;
  *     amounts are the sum of the (scaled) durations of those detours.
  */
@@ -23,13 +23,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sib_time.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-typedef int64_t noise_time; /* picoseconds */
-
-#define NOISE_PS_PER_S INT64_C(1000000000000)
+/* Times are sib_ps: picoseconds (base/sib_time.h). */
 
 /* ------------------------------------------------------- noise sets */
 
@@ -112,12 +112,12 @@ typedef struct noise_ops {
 	const char *name; /* "pattern", "captured" */
 	/* Sum of the durations of the detours of core `core' of node `node'
 	 * that start in [t0, t1) (0 <= t0 <= t1). */
-	noise_time (*amount)(const noise_src *src, uint32_t node,
-			     uint32_t core, noise_time t0, noise_time t1);
+	sib_ps (*amount)(const noise_src *src, uint32_t node,
+			     uint32_t core, sib_ps t0, sib_ps t1);
 	/* The earliest start >= t of a detour of (node, core) with a
 	 * nonzero duration or not (INT64_MAX when there is none). */
-	noise_time (*next)(const noise_src *src, uint32_t node, uint32_t core,
-			   noise_time t);
+	sib_ps (*next)(const noise_src *src, uint32_t node, uint32_t core,
+			   sib_ps t);
 	/* Long-run fraction of time the detours take, as num/den. */
 	void (*fraction)(const noise_src *src, uint64_t *num, uint64_t *den);
 	void (*free)(noise_src *src);
@@ -151,8 +151,8 @@ int noise_inj_active(const noise_inj *inj);
 
 /* Sum of the scaled durations of detours on (node, core) starting in
  * [t0, t1).  Cores without noise give 0. */
-noise_time noise_amount(const noise_inj *inj, uint32_t node, uint32_t core,
-			noise_time t0, noise_time t1);
+sib_ps noise_amount(const noise_inj *inj, uint32_t node, uint32_t core,
+			sib_ps t0, sib_ps t1);
 
 /* The least fixed point t = s + d + noise_amount(s, t), d >= 0: the end
  * of d picoseconds of work started at s, extended by the detours that
@@ -162,7 +162,7 @@ noise_time noise_amount(const noise_inj *inj, uint32_t node, uint32_t core,
  * the time range. */
 #define NOISE_MAX_ITER 1000000
 int noise_extend(const noise_inj *inj, uint32_t node, uint32_t core,
-		 noise_time s, noise_time d, noise_time *end,
+		 sib_ps s, sib_ps d, sib_ps *end,
 		 char *err, size_t errlen);
 
 /*
@@ -180,34 +180,34 @@ typedef struct noise_cursor {
 	const noise_ops *ops;     /* NULL: the core has no noise */
 	const noise_src *src;
 	uint32_t node, core;
-	noise_time s, pos, acc, next, lastd;
+	sib_ps s, pos, acc, next, lastd;
 } noise_cursor;
 
 void noise_cursor_init(const noise_inj *inj, uint32_t node, uint32_t core,
-		       noise_time s, noise_cursor *c);
-int noise_cursor_at(noise_cursor *c, noise_time d, noise_time *t, char *err,
+		       sib_ps s, noise_cursor *c);
+int noise_cursor_at(noise_cursor *c, sib_ps d, sib_ps *t, char *err,
 		    size_t errlen);
 
 /* The splitmix64 step used for captured offsets (exported for tests). */
 uint64_t noise_splitmix64(uint64_t x);
 
 /* The offset in [0, length) of node `node', core `core' under `seed'. */
-noise_time noise_captured_offset(uint64_t seed, uint32_t node, uint32_t core,
-				 noise_time length);
+sib_ps noise_captured_offset(uint64_t seed, uint32_t node, uint32_t core,
+				 sib_ps length);
 
 /* ------------------------------------------- for the sources (internal) */
 
 /* Constructors of the two sources, used by noise_inj_new.  Durations are
  * scaled by num/den (rounded to nearest) as the source is built; the
  * arrays are copied. */
-noise_src *noise_pattern_new(const noise_time *period, const noise_time *amp,
-			     const noise_time *off, size_t n, int64_t num,
+noise_src *noise_pattern_new(const sib_ps *period, const sib_ps *amp,
+			     const sib_ps *off, size_t n, int64_t num,
 			     int64_t den);
-noise_src *noise_captured_new(const noise_time *start, const noise_time *dur,
-			      size_t n, noise_time length, uint64_t seed,
+noise_src *noise_captured_new(const sib_ps *start, const sib_ps *dur,
+			      size_t n, sib_ps length, uint64_t seed,
 			      int cosched, int64_t num, int64_t den);
 /* d * num / den rounded to nearest (halves up), saturating. */
-noise_time noise_scale_time(noise_time d, int64_t num, int64_t den);
+sib_ps noise_scale_time(sib_ps d, int64_t num, int64_t den);
 
 /* ------------------------------------ capturing noise (capture.c) */
 
@@ -220,11 +220,11 @@ noise_time noise_scale_time(noise_time d, int64_t num, int64_t den);
 #include <signal.h>
 #include <time.h>
 
-#define NOISE_CAPTURE_MAX_DURATION_PS (3600 * NOISE_PS_PER_S)
+#define NOISE_CAPTURE_MAX_DURATION_PS (3600 * SIB_PS_PER_S)
 
 typedef struct noise_capture_opts {
-	noise_time duration_ps;   /* 1 us .. 1 hour */
-	noise_time threshold_ps;  /* 0: max(1 us, 10 x loop minimum) */
+	sib_ps duration_ps;   /* 1 us .. 1 hour */
+	sib_ps threshold_ps;  /* 0: max(1 us, 10 x loop minimum) */
 	const uint32_t *cores;    /* PU logical indexes to measure */
 	uint32_t ncores;
 	/* Optional: the capture stops (and fails) when *stop becomes
@@ -241,20 +241,20 @@ typedef struct noise_capture_core {
 	uint32_t os_index;        /* the OS's number of the PU */
 	int bound;                /* hwloc binding succeeded */
 	int bind_errno;           /* why not, if not */
-	noise_time loop_min_ps;   /* minimum loop iteration on this core */
-	noise_time blind_ps;      /* time not measured (buffer growth) */
+	sib_ps loop_min_ps;   /* minimum loop iteration on this core */
+	sib_ps blind_ps;      /* time not measured (buffer growth) */
 	uint64_t ndetours;
-	noise_time *start_ps;     /* from the capture start, sorted */
-	noise_time *duration_ps;  /* > 0, non-overlapping */
+	sib_ps *start_ps;     /* from the capture start, sorted */
+	sib_ps *duration_ps;  /* > 0, non-overlapping */
 } noise_capture_core;
 
 typedef struct noise_capture {
 	uint32_t ncores;
 	noise_capture_core *cores;
-	noise_time duration_ps;   /* the capture length */
-	noise_time threshold_ps;  /* as used */
-	noise_time loop_min_ps;   /* the largest loop minimum of the cores */
-	noise_time clock_res_ps;
+	sib_ps duration_ps;   /* the capture length */
+	sib_ps threshold_ps;  /* as used */
+	sib_ps loop_min_ps;   /* the largest loop minimum of the cores */
+	sib_ps clock_res_ps;
 	char host[256];
 	time_t date;
 	void *shared;             /* internal, NULL after the run */
@@ -272,7 +272,7 @@ void noise_capture_free(noise_capture *cap);
 int noise_capture_write(const noise_capture *cap, const char *dir,
 			char *err, size_t errlen);
 /* ps as "123 ns" (or "123.456 ns") into buf. */
-char *noise_fmt_ns(char *buf, size_t len, noise_time ps);
+char *noise_fmt_ns(char *buf, size_t len, sib_ps ps);
 
 #ifdef __cplusplus
 }

@@ -33,9 +33,9 @@ typedef struct core_noise {
 	int kind;                /* NOISE_* */
 	int present;             /* a file or lines describe it */
 	size_t n, cap;
-	noise_time *a, *b, *c;   /* pattern: period, amp, offset;
+	sib_ps *a, *b, *c;   /* pattern: period, amp, offset;
 	                            captured: start, duration (c unused) */
-	noise_time length;       /* captured */
+	sib_ps length;       /* captured */
 } core_noise;
 
 struct noise_set {
@@ -45,12 +45,12 @@ struct noise_set {
 	uint64_t lines;          /* detours and patterns, for the limit */
 };
 
-noise_time noise_scale_time(noise_time d, int64_t num, int64_t den)
+sib_ps noise_scale_time(sib_ps d, int64_t num, int64_t den)
 {
 	if (num == den)
 		return d;
 	__int128 v = ((__int128)d * num + den / 2) / den;
-	return v > INT64_MAX ? INT64_MAX : (noise_time)v;
+	return v > INT64_MAX ? INT64_MAX : (sib_ps)v;
 }
 
 /* --------------------------------------------------------- parsing */
@@ -86,7 +86,7 @@ static int perr(const pos *ps, const char *fmt, ...)
  * ten `bare' (as sib_time_unit() gives it; -1: bare numbers are an
  * error).  `what' names the field. */
 static int parse_time(const pos *ps, const char *tok, int bare,
-		      const char *what, noise_time *out)
+		      const char *what, sib_ps *out)
 {
 	const char *unit = tok;
 	int64_t v;
@@ -96,7 +96,7 @@ static int parse_time(const pos *ps, const char *tok, int bare,
 			    "write e.g. 10us", what, tok);
 	switch (sib_parse_ps(tok, bare, SIB_EXACT, &v, &unit)) {
 	case SIB_OK:
-		*out = (noise_time)v;
+		*out = (sib_ps)v;
 		return 0;
 	case SIB_ENOUNIT:
 		return PERR(ps, "%s '%s' has no unit; add one (" SIB_TIME_UNITS
@@ -159,17 +159,17 @@ static int grow(noise_set *s, uint32_t core)
 	return 0;
 }
 
-static int push(core_noise *c, noise_time a, noise_time b, noise_time d)
+static int push(core_noise *c, sib_ps a, sib_ps b, sib_ps d)
 {
 	if (c->n == c->cap) {
 		size_t cap = c->cap ? c->cap * 2 : 8;
-		noise_time *na = realloc(c->a, cap * sizeof *na);
+		sib_ps *na = realloc(c->a, cap * sizeof *na);
 		if (na)
 			c->a = na;
-		noise_time *nb = realloc(c->b, cap * sizeof *nb);
+		sib_ps *nb = realloc(c->b, cap * sizeof *nb);
 		if (nb)
 			c->b = nb;
-		noise_time *nc = realloc(c->c, cap * sizeof *nc);
+		sib_ps *nc = realloc(c->c, cap * sizeof *nc);
 		if (nc)
 			c->c = nc;
 		if (!na || !nb || !nc)
@@ -234,12 +234,12 @@ static int load_file(noise_set *s, const char *path, const noise_file *mem,
 	size_t len;
 	int rc = -1, kind = NOISE_NONE, got;
 	int bare = -1;
-	noise_time length = 0;
+	sib_ps length = 0;
 	unsigned length_line = 0, first_data = 0;
 	int base = fixed_core >= 0 ? 0 : 1;     /* fields before the times */
 	/* captured: per core (slot 0 for a per-core file), the end of the
 	 * previous detour */
-	noise_time *prev_end = NULL;
+	sib_ps *prev_end = NULL;
 	size_t nprev = 0;
 
 	if (fixed_core >= 0) {
@@ -319,7 +319,7 @@ static int load_file(noise_set *s, const char *path, const noise_file *mem,
 		core_noise *c = &s->cores[core];
 		c->present = 1;
 		c->kind = kind;
-		noise_time t[3];
+		sib_ps t[3];
 		static const char *const pnames[] = { "period", "amplitude",
 						      "offset" };
 		static const char *const cnames[] = { "start", "duration" };
@@ -356,7 +356,7 @@ static int load_file(noise_set *s, const char *path, const noise_file *mem,
 			size_t n = nprev ? nprev : 8;
 			while (n <= slot)
 				n *= 2;
-			noise_time *np = realloc(prev_end, n * sizeof *np);
+			sib_ps *np = realloc(prev_end, n * sizeof *np);
 			if (!np)
 				goto oom;
 			for (size_t i = nprev; i < n; i++)
@@ -389,7 +389,7 @@ static int load_file(noise_set *s, const char *path, const noise_file *mem,
 		core_noise *c = &s->cores[core];
 		if (prev_end[slot] < 0)
 			continue;       /* not a core of this file */
-		noise_time end = prev_end[slot];
+		sib_ps end = prev_end[slot];
 		if (length_line && length < end) {
 			ps.line = length_line;
 			PERR(&ps, "length is shorter than the capture of core "
@@ -398,7 +398,7 @@ static int load_file(noise_set *s, const char *path, const noise_file *mem,
 			goto out;
 		}
 		c->length = length_line ? length : end;
-		noise_time sum = 0;
+		sib_ps sum = 0;
 		for (size_t i = 0; i < c->n; i++)
 			sum += c->b[i];
 		if (sum >= c->length) {
@@ -656,13 +656,13 @@ void noise_set_core_stats(const noise_set *s, uint32_t core,
 	if (kind == NOISE_PATTERN) {
 		for (size_t i = 0; i < c->n; i++) {
 			double per = (double)c->a[i], amp = (double)c->b[i];
-			o->detours_per_s += (double)NOISE_PS_PER_S / per;
+			o->detours_per_s += (double)SIB_PS_PER_S / per;
 			o->fraction += amp / per;
 			if (amp > o->max_ps)
 				o->max_ps = amp;
 		}
 		o->mean_ps = o->detours_per_s > 0 ? o->fraction /
-			o->detours_per_s * (double)NOISE_PS_PER_S : 0;
+			o->detours_per_s * (double)SIB_PS_PER_S : 0;
 		o->span_ps = 0;
 		return;
 	}
@@ -674,7 +674,7 @@ void noise_set_core_stats(const noise_set *s, uint32_t core,
 	}
 	o->span_ps = c->length;
 	o->detours_per_s = (double)c->n / ((double)c->length /
-					   (double)NOISE_PS_PER_S);
+					   (double)SIB_PS_PER_S);
 	o->mean_ps = sum / (double)c->n;
 	o->fraction = sum / (double)c->length;
 }
@@ -763,8 +763,8 @@ int noise_inj_active(const noise_inj *in)
 	return in && in->active;
 }
 
-noise_time noise_amount(const noise_inj *in, uint32_t node, uint32_t core,
-			noise_time t0, noise_time t1)
+sib_ps noise_amount(const noise_inj *in, uint32_t node, uint32_t core,
+			sib_ps t0, sib_ps t1)
 {
 	if (core >= in->ncores || !in->core[core].src || t1 <= t0)
 		return 0;
@@ -781,7 +781,7 @@ static void cursor_reset(noise_cursor *c)
 }
 
 void noise_cursor_init(const noise_inj *in, uint32_t node, uint32_t core,
-		       noise_time s, noise_cursor *c)
+		       sib_ps s, noise_cursor *c)
 {
 	c->s = s;
 	c->node = node;
@@ -796,10 +796,10 @@ void noise_cursor_init(const noise_inj *in, uint32_t node, uint32_t core,
 	cursor_reset(c);
 }
 
-int noise_cursor_at(noise_cursor *c, noise_time d, noise_time *t, char *err,
+int noise_cursor_at(noise_cursor *c, sib_ps d, sib_ps *t, char *err,
 		    size_t errlen)
 {
-	noise_time s = c->s;
+	sib_ps s = c->s;
 	*t = s + d;
 	if (!c->ops || d <= 0)
 		return 0;
@@ -809,13 +809,13 @@ int noise_cursor_at(noise_cursor *c, noise_time d, noise_time *t, char *err,
 	/* Invariant: acc = N(s, pos), next = the first detour start >= pos,
 	 * pos <= the least fixed point for d.  Iterating from below with a
 	 * monotone N reaches the least fixed point. */
-	noise_time e = s + d + c->acc;
+	sib_ps e = s + d + c->acc;
 	for (unsigned it = 0; it < NOISE_MAX_ITER; it++) {
 		if (c->next >= e) {
 			*t = e;
 			return 0;
 		}
-		noise_time a = c->ops->amount(c->src, c->node, c->core, c->pos,
+		sib_ps a = c->ops->amount(c->src, c->node, c->core, c->pos,
 					      e);
 		c->acc += a;
 		c->pos = e;
@@ -834,7 +834,7 @@ int noise_cursor_at(noise_cursor *c, noise_time d, noise_time *t, char *err,
 }
 
 int noise_extend(const noise_inj *in, uint32_t node, uint32_t core,
-		 noise_time s, noise_time d, noise_time *end, char *err,
+		 sib_ps s, sib_ps d, sib_ps *end, char *err,
 		 size_t errlen)
 {
 	noise_cursor c;

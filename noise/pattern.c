@@ -16,7 +16,7 @@
 #include "noise.h"
 
 typedef struct pat {
-	noise_time period, amp, off; /* amp already scaled */
+	sib_ps period, amp, off; /* amp already scaled */
 } pat;
 
 struct noise_src {
@@ -25,15 +25,15 @@ struct noise_src {
 };
 
 /* Detours of pattern q that start before t. */
-static inline int64_t starts_before(const pat *q, noise_time t)
+static inline int64_t starts_before(const pat *q, sib_ps t)
 {
 	return t <= q->off ? 0 : (t - q->off - 1) / q->period + 1;
 }
 
-static noise_time pattern_amount(const noise_src *s, uint32_t node,
-				 uint32_t core, noise_time t0, noise_time t1)
+static sib_ps pattern_amount(const noise_src *s, uint32_t node,
+				 uint32_t core, sib_ps t0, sib_ps t1)
 {
-	noise_time sum = 0;
+	sib_ps sum = 0;
 	(void)node;
 	(void)core;
 	for (size_t i = 0; i < s->n; i++) {
@@ -44,15 +44,15 @@ static noise_time pattern_amount(const noise_src *s, uint32_t node,
 	return sum;
 }
 
-static noise_time pattern_next(const noise_src *s, uint32_t node,
-				uint32_t core, noise_time t)
+static sib_ps pattern_next(const noise_src *s, uint32_t node,
+				uint32_t core, sib_ps t)
 {
-	noise_time best = INT64_MAX;
+	sib_ps best = INT64_MAX;
 	(void)node;
 	(void)core;
 	for (size_t i = 0; i < s->n; i++) {
 		const pat *q = &s->p[i];
-		noise_time n = t <= q->off ? q->off :
+		sib_ps n = t <= q->off ? q->off :
 			q->off + starts_before(q, t) * q->period;
 		if (n < best)
 			best = n;
@@ -104,8 +104,8 @@ const noise_ops noise_pattern_ops = {
 	.free = pattern_free,
 };
 
-noise_src *noise_pattern_new(const noise_time *period, const noise_time *amp,
-			     const noise_time *off, size_t n, int64_t num,
+noise_src *noise_pattern_new(const sib_ps *period, const sib_ps *amp,
+			     const sib_ps *off, size_t n, int64_t num,
 			     int64_t den)
 {
 	noise_src *s = malloc(sizeof *s + n * sizeof s->p[0]);
@@ -113,7 +113,7 @@ noise_src *noise_pattern_new(const noise_time *period, const noise_time *amp,
 		return NULL;
 	s->n = 0;
 	for (size_t i = 0; i < n; i++) {
-		noise_time a = noise_scale_time(amp[i], num, den);
+		sib_ps a = noise_scale_time(amp[i], num, den);
 		if (a == 0)
 			continue;    /* no detour at all: skip the divisions */
 		s->p[s->n++] = (pat){ .period = period[i], .amp = a,

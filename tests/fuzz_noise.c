@@ -158,14 +158,14 @@ static void exercise(const noise_set *s, uint64_t seed)
 			   .cosched = (int)(seed & 1) };
 	if (noise_inj_new(&in, s, &p, err, sizeof err))
 		return;
-	static const noise_time starts[] = { 0, 1, 999999, 123456789 };
-	static const noise_time durs[] = { 0, 1000, 1000000, 1000000000 };
+	static const sib_ps starts[] = { 0, 1, 999999, 123456789 };
+	static const sib_ps durs[] = { 0, 1000, 1000000, 1000000000 };
 	for (uint32_t c = 0; c < n + 1 && c < 8; c++)
 		for (int i = 0; i < 4; i++) {
 			noise_cursor cur;
 			noise_cursor_init(in, 3, c, starts[i], &cur);
 			for (int j = 0; j < 4; j++) {
-				noise_time end;
+				sib_ps end;
 				if (noise_amount(in, 3, c, starts[i],
 						 starts[i] + durs[j]) < 0)
 					fz_fail("a negative amount");

@@ -20,7 +20,7 @@
 #include <stdlib.h>
 
 typedef struct nh_event {
-	netm_time t;
+	sib_ps t;
 	uint64_t seq;        /* insertion number: the tie-breaker */
 	int send;            /* a departure of msg, else a model event */
 	netm_msg msg;
@@ -31,7 +31,7 @@ typedef struct nh_queue {
 	nh_event *h;         /* binary min-heap on (t, seq) */
 	size_t n, cap;
 	uint64_t seq;
-	netm_time now;       /* time of the event being run */
+	sib_ps now;       /* time of the event being run */
 } nh_queue;
 
 static inline int nh_before(const nh_event *a, const nh_event *b)
@@ -39,7 +39,7 @@ static inline int nh_before(const nh_event *a, const nh_event *b)
 	return a->t < b->t || (a->t == b->t && a->seq < b->seq);
 }
 
-static inline void nh_push(nh_queue *q, netm_time t, const netm_msg *send,
+static inline void nh_push(nh_queue *q, sib_ps t, const netm_msg *send,
 			   void *arg)
 {
 	if (q->n == q->cap) {
@@ -89,7 +89,7 @@ static inline int nh_pop(nh_queue *q, nh_event *out)
 /* netm_host.schedule: ctx points at the nh_queue.  The model must not
  * schedule into the past, and fastsim keeps the two low bits of an
  * argument for itself. */
-static inline void nh_schedule(void *ctx, netm_time t, void *arg)
+static inline void nh_schedule(void *ctx, sib_ps t, void *arg)
 {
 	nh_queue *q = ctx;
 	if (t < q->now)

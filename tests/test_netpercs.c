@@ -90,14 +90,14 @@ static void set_indirect(cfg *c)
 typedef struct fake {
 	nh_queue q;         /* first: the host's context is the fake */
 	netm_model *m;
-	netm_time depart[MAXMSG], arrive[MAXMSG];
+	sib_ps depart[MAXMSG], arrive[MAXMSG];
 	uint64_t next_token;
 	uint32_t busy[16];  /* links of link_busy calls, in order */
 	int nbusy;
 	uint64_t *shadow;   /* per link: packets route_of() sent over it */
 } fake;
 
-static void fake_deliver(void *ctx, uint64_t token, netm_time t)
+static void fake_deliver(void *ctx, uint64_t token, sib_ps t)
 {
 	fake *f = ctx;
 	if (token >= MAXMSG || f->arrive[token] >= 0) {
@@ -112,8 +112,8 @@ static void fake_deliver(void *ctx, uint64_t token, netm_time t)
 	f->arrive[token] = t;
 }
 
-static void fake_link_busy(void *ctx, uint32_t link, netm_time start,
-			   netm_time end, uint64_t bytes)
+static void fake_link_busy(void *ctx, uint32_t link, sib_ps start,
+			   sib_ps end, uint64_t bytes)
 {
 	fake *f = ctx;
 	if (start > end)
@@ -161,7 +161,7 @@ static void unmake(fake *f)
 
 /* Queue a message; returns its token. */
 static uint64_t send_at(fake *f, uint32_t src, uint32_t dst, uint64_t bytes,
-			netm_time depart)
+			sib_ps depart)
 {
 	uint64_t tok = f->next_token++;
 	if (tok >= MAXMSG) {
@@ -625,15 +625,15 @@ static void test_indirect_routes(void)
 
 typedef struct hop {
 	int64_t bw;
-	netm_time lat;
+	sib_ps lat;
 } hop;
 
 /* The pktnet.h formula for one packet of b payload bytes. */
-static netm_time one_packet(const cfg *c, uint64_t b, const hop *h, int nh)
+static sib_ps one_packet(const cfg *c, uint64_t b, const hop *h, int nh)
 {
 	uint64_t bb = b + (uint64_t)c->v[P_HEADER].i;
-	netm_time lr = c->v[P_ROUTER_LAT].i;
-	netm_time t = c->v[P_INJECT_LAT].i +
+	sib_ps lr = c->v[P_ROUTER_LAT].i;
+	sib_ps t = c->v[P_INJECT_LAT].i +
 		netm_xfer_time(bb, c->v[P_INJECT_BW].i) + lr;
 	for (int i = 0; i < nh; i++)
 		t += netm_xfer_time(bb, h[i].bw) + h[i].lat + lr;
@@ -641,14 +641,14 @@ static netm_time one_packet(const cfg *c, uint64_t b, const hop *h, int nh)
 		c->v[P_EJECT_LAT].i;
 }
 
-static netm_time time_of(const cfg *c, uint32_t src, uint32_t dst,
+static sib_ps time_of(const cfg *c, uint32_t src, uint32_t dst,
 			 uint64_t bytes)
 {
 	fake f;
 	make(&f, c);
 	uint64_t tok = send_at(&f, src, dst, bytes, 1000);
 	run(&f);
-	netm_time t = f.arrive[tok] - 1000;
+	sib_ps t = f.arrive[tok] - 1000;
 	unmake(&f);
 	return t;
 }
@@ -688,15 +688,15 @@ static void test_single_message(void)
 	set(&c, P_EJECT_CH, 1);
 	const uint64_t k = 6, b = 2048, bb = b + 16;
 	assertEqualInt(time_of(&c, 0, 45, k * b), one_packet(&c, b, ldl, 3) +
-		       (netm_time)(k - 1) * netm_xfer_time(bb, 7 * GBS));
+		       (sib_ps)(k - 1) * netm_xfer_time(bb, 7 * GBS));
 	/* Over one LL link the ejection channel (13 GB/s) is the slowest. */
 	assertEqualInt(time_of(&c, 0, 5, k * b), one_packet(&c, b, ll, 1) +
-		       (netm_time)(k - 1) * netm_xfer_time(bb, 13 * GBS));
+		       (sib_ps)(k - 1) * netm_xfer_time(bb, 13 * GBS));
 	/* Four channels of each: the LL link (23 GB/s) is. */
 	set(&c, P_INJECT_CH, 4);
 	set(&c, P_EJECT_CH, 4);
 	assertEqualInt(time_of(&c, 0, 5, k * b), one_packet(&c, b, ll, 1) +
-		       (netm_time)(k - 1) * netm_xfer_time(bb, 23 * GBS));
+		       (sib_ps)(k - 1) * netm_xfer_time(bb, 23 * GBS));
 }
 
 /* Two flows through one D link (hub 1 -> hub 32), which paces both: a
@@ -707,23 +707,23 @@ static void test_shared_dlink(void)
 	cfg c;
 	defaults(&c, 64);
 	const uint64_t k = 16, b = 2048;
-	const netm_time x = netm_xfer_time(b, 10 * GBS);
+	const sib_ps x = netm_xfer_time(b, 10 * GBS);
 	const hop path[] = { { 24 * GBS, 5 * NS }, { 10 * GBS, 100 * NS },
 			     { 24 * GBS, 5 * NS } };
-	netm_time t1 = one_packet(&c, b, path, 3);
+	sib_ps t1 = one_packet(&c, b, path, 3);
 
-	assertEqualInt(time_of(&c, 0, 33, k * b), t1 + (netm_time)(k - 1) * x);
+	assertEqualInt(time_of(&c, 0, 33, k * b), t1 + (sib_ps)(k - 1) * x);
 
 	fake f;
 	make(&f, &c);
 	uint64_t a = send_at(&f, 0, 33, k * b, 0);
 	uint64_t d = send_at(&f, 2, 34, k * b, 0);
 	run(&f);
-	netm_time last = f.arrive[a] > f.arrive[d] ? f.arrive[a] : f.arrive[d];
-	assertEqualInt(last, t1 + (netm_time)(2 * k - 1) * x);
+	sib_ps last = f.arrive[a] > f.arrive[d] ? f.arrive[a] : f.arrive[d];
+	assertEqualInt(last, t1 + (sib_ps)(2 * k - 1) * x);
 	/* Both flows are slowed, not only the second. */
-	assertTrue(f.arrive[a] > t1 + (netm_time)(k - 1) * x);
-	assertTrue(f.arrive[d] > t1 + (netm_time)(k - 1) * x);
+	assertTrue(f.arrive[a] > t1 + (sib_ps)(k - 1) * x);
+	assertTrue(f.arrive[d] > t1 + (sib_ps)(k - 1) * x);
 	netm_totals tot;
 	f.m->ops->totals(f.m, &tot);
 	assertEqualU64(tot.messages, 2);
@@ -779,7 +779,7 @@ static void test_finite_buffers(void)
 {
 	cfg c;
 	fake f;
-	netm_time unb = 0, fin = 0;
+	sib_ps unb = 0, fin = 0;
 	for (int pass = 0; pass < 2; pass++) {
 		defaults(&c, 4 * 32);
 		set_indirect(&c);
@@ -789,11 +789,11 @@ static void test_finite_buffers(void)
 		for (uint32_t s = 0; s < 128; s++)
 			for (uint32_t j = 1; j <= 4; j++) {
 				send_at(&f, s, (s + j * 37) % 128, 8 * 2048,
-					(netm_time)(j * 100));
+					(sib_ps)(j * 100));
 				nmsg++;
 			}
 		run(&f);
-		netm_time last = 0;
+		sib_ps last = 0;
 		for (int k = 0; k < nmsg; k++) {
 			if (f.arrive[k] < 0)
 				TEST_FAIL("message %d never arrived", k);

@@ -58,8 +58,8 @@ static void set_nic_serialize(netm_value v[NP])
 typedef struct fake {
 	nh_queue q;         /* first: the host's context is the fake */
 	netm_model *m;
-	netm_time depart[MAXMSG];
-	netm_time arrive[MAXMSG];
+	sib_ps depart[MAXMSG];
+	sib_ps arrive[MAXMSG];
 	int delivered[MAXMSG];
 	int ndelivered;
 	/* Ping-pong: every delivery of token k < pp_rounds sends token
@@ -69,13 +69,13 @@ typedef struct fake {
 	/* host->link_busy calls, when `record_links' is set. */
 	int record_links;
 	int nbusy;
-	struct { uint32_t link; netm_time start, end; uint64_t bytes; }
+	struct { uint32_t link; sib_ps start, end; uint64_t bytes; }
 		busy[MAXBUSY];
 } fake;
 
 static void send_at(fake *f, uint64_t token, uint32_t src_pe,
 		    uint32_t src_node, uint32_t dst_pe, uint32_t dst_node,
-		    uint64_t bytes, netm_time depart)
+		    uint64_t bytes, sib_ps depart)
 {
 	netm_msg msg = {
 		.token = token, .src_pe = src_pe, .dst_pe = dst_pe,
@@ -87,7 +87,7 @@ static void send_at(fake *f, uint64_t token, uint32_t src_pe,
 	nh_send(&f->q, &msg);
 }
 
-static void fake_deliver(void *ctx, uint64_t token, netm_time t)
+static void fake_deliver(void *ctx, uint64_t token, sib_ps t)
 {
 	fake *f = ctx;
 	if (token >= MAXMSG) {
@@ -116,8 +116,8 @@ static void fake_deliver(void *ctx, uint64_t token, netm_time t)
 	}
 }
 
-static void fake_link_busy(void *ctx, uint32_t link, netm_time start,
-			   netm_time end, uint64_t bytes)
+static void fake_link_busy(void *ctx, uint32_t link, sib_ps start,
+			   sib_ps end, uint64_t bytes)
 {
 	fake *f = ctx;
 	if (f->nbusy == MAXBUSY) {
@@ -176,7 +176,7 @@ static void finish(fake *f)
 }
 
 /* One message of n bytes, rank 0 (node 0) -> rank 1 (node 1) at d. */
-static netm_time one(const netm_value *v, uint64_t n, netm_time d)
+static sib_ps one(const netm_value *v, uint64_t n, sib_ps d)
 {
 	fake f;
 	if (start(&f, v, 2, 2))
@@ -245,7 +245,7 @@ static void pingpong(const netm_value *v, int immediate)
 {
 	fake f;
 	const uint64_t n = 1 << 20; /* 1 MiB: 104857.6 ns -> ceil in ps */
-	const netm_time hop = 1 * US + netm_xfer_time(n, v[P_BANDWIDTH].i);
+	const sib_ps hop = 1 * US + netm_xfer_time(n, v[P_BANDWIDTH].i);
 	assertEqualInt(netm_xfer_time(n, v[P_BANDWIDTH].i), 104857600);
 	if (start(&f, v, 2, 2))
 		return;
@@ -313,7 +313,7 @@ static void test_overhead(void)
 {
 	netm_value v[NP];
 	defaults(v);
-	netm_time base = one(v, 10000, 0);
+	sib_ps base = one(v, 10000, 0);
 	v[P_O].i = 300 * NS;
 	assertEqualInt(one(v, 10000, 0), base + 600 * NS);
 	assertEqualInt(one(v, 10000, 42), base + 600 * NS + 42);
@@ -324,7 +324,7 @@ static void test_gap(void)
 	netm_value v[NP];
 	defaults(v);
 	v[P_G].i = 5 * US;
-	const netm_time alone = 1 * US + 1 * US; /* L + 10000 B */
+	const sib_ps alone = 1 * US + 1 * US; /* L + 10000 B */
 	fake f;
 
 	/* Same rank, same time: the second starts g after the first. */
@@ -359,7 +359,7 @@ static void test_gap(void)
 	send_at(&f, 1, 0, 0, 2, 1, 10000, 2 * US);   /* ready 2.1, starts 5.1 */
 	send_at(&f, 2, 0, 0, 2, 1, 10000, 20 * US);  /* ready 20.1, no wait */
 	run(&f);
-	const netm_time o2 = 200 * NS;
+	const sib_ps o2 = 200 * NS;
 	assertEqualInt(f.arrive[0], alone + o2);
 	assertEqualInt(f.arrive[1], 5 * US + alone + o2);
 	assertEqualInt(f.arrive[2], 20 * US + alone + o2);
@@ -375,7 +375,7 @@ static void test_nic(void)
 	set_nic_serialize(v);
 	v[P_LATENCY].i = 0;
 	v[P_CPP].i = 50 * NS;
-	const netm_time busy = 1 * US + 3 * 50 * NS; /* 10000 B: wire + pkts */
+	const sib_ps busy = 1 * US + 3 * 50 * NS; /* 10000 B: wire + pkts */
 	fake f;
 
 	/* Two ranks of node 0 at once: with L = 0 exactly double. */
@@ -482,7 +482,7 @@ static void test_immediate(void)
  * 0 sends 10000 B to two ranks of node 1 at t = 0), its last arrival
  * under the defaults and with one parameter changed.
  */
-static netm_time workload(const netm_value *v)
+static sib_ps workload(const netm_value *v)
 {
 	fake f;
 	if (start(&f, v, 4, 2))
@@ -499,7 +499,7 @@ static void test_each_parameter(void)
 {
 	netm_value v[NP];
 	defaults(v);
-	const netm_time base = workload(v);
+	const sib_ps base = workload(v);
 	assertEqualInt(base, 2 * US);
 
 	defaults(v);
@@ -517,7 +517,7 @@ static void test_each_parameter(void)
 	/* packet_size only matters through cpp: compare both with cpp set. */
 	defaults(v);
 	v[P_CPP].i = 10 * NS;
-	const netm_time with_cpp = workload(v);
+	const sib_ps with_cpp = workload(v);
 	v[P_PACKET_SIZE].i = 1000;           /* 10 packets instead of 3 */
 	assertEqualInt(workload(v), with_cpp + 70 * NS);
 
@@ -605,8 +605,8 @@ static void test_overflow(void)
 	v[P_BANDWIDTH].i = 1;
 	assertEqualInt(one(v, UINT64_MAX, 0), INT64_MAX);
 	/* The largest size whose wire time still fits is exact. */
-	uint64_t nmax = (uint64_t)(INT64_MAX / NETM_PS_PER_S);
-	assertEqualInt(one(v, nmax, 0) - 1 * US, nmax * (uint64_t)NETM_PS_PER_S);
+	uint64_t nmax = (uint64_t)(INT64_MAX / SIB_PS_PER_S);
+	assertEqualInt(one(v, nmax, 0) - 1 * US, nmax * (uint64_t)SIB_PS_PER_S);
 	assertEqualInt(one(v, nmax + 1, 0), INT64_MAX);
 	/* n * 10^12 just past 2^64: wrapping would give a short 0.93 s. */
 	assertEqualInt(one(v, 18446745, 0), INT64_MAX);
@@ -691,7 +691,7 @@ static netm_link_info link_of(const fake *f, uint32_t id)
 
 static void expect_link(const fake *f, uint32_t id, const char *cls,
 			const char *src, const char *dst, uint64_t bytes,
-			uint64_t packets, netm_time busy)
+			uint64_t packets, sib_ps busy)
 {
 	netm_link_info li = link_of(f, id);
 	assertEqualString(netm_simple.class_name(f->m, li.cls), cls);
@@ -727,7 +727,7 @@ static void test_links(void)
 
 	/* 10000 B: 3 packets, 1 us + 150 ns; 4096 B: 1 packet, 409.6 ns +
 	 * 50 ns; 0 B: nothing but a zero-length call. */
-	const netm_time w1 = 1 * US + 150 * NS, w2 = 409600 + 50 * NS;
+	const sib_ps w1 = 1 * US + 150 * NS, w2 = 409600 + 50 * NS;
 	send_at(&f, 0, 0, 0, 2, 1, 10000, 0);
 	send_at(&f, 1, 4, 2, 3, 1, 4096, 5 * US);
 	send_at(&f, 2, 2, 1, 0, 0, 0, 7 * US);
@@ -741,7 +741,7 @@ static void test_links(void)
 
 	/* Every transmission was reported, from the start after o. */
 	assertEqualInt(f.nbusy, 6);
-	static const struct { uint32_t link; netm_time s, e; uint64_t b; }
+	static const struct { uint32_t link; sib_ps s, e; uint64_t b; }
 	want[] = {
 		{ 0, 20 * NS, 20 * NS + w1, 10000 },
 		{ 4, 1 * US + 20 * NS, 1 * US + 20 * NS + w1, 10000 },

@@ -34,7 +34,7 @@
 #define PSZ 512
 
 /* One packet of b wire bytes over h links, default parameters. */
-static netm_time t1(uint64_t b, int h)
+static sib_ps t1(uint64_t b, int h)
 {
 	return LINJ + X(b, BW) + LR + h * (X(b, BW) + LW + LR) + X(b, BW) +
 	       LEJ;
@@ -56,13 +56,13 @@ typedef struct host {
 	nh_queue q;              /* first: the host's context is the host */
 	netm_model *m;
 	netm_msg msgs[MAXTOK];
-	netm_time arrive[MAXTOK];
+	sib_ps arrive[MAXTOK];
 	int ndeliv[MAXTOK];
 	uint32_t start_link[MAXSTARTS];  /* links in the order they start */
 	size_t nstarts;
 } host;
 
-static void host_deliver(void *ctx, uint64_t token, netm_time t)
+static void host_deliver(void *ctx, uint64_t token, sib_ps t)
 {
 	host *h = ctx;
 	if (token >= MAXTOK || t < h->q.now) {
@@ -75,8 +75,8 @@ static void host_deliver(void *ctx, uint64_t token, netm_time t)
 	h->arrive[token] = t;
 }
 
-static void host_link_busy(void *ctx, uint32_t link, netm_time start,
-			   netm_time end, uint64_t bytes)
+static void host_link_busy(void *ctx, uint32_t link, sib_ps start,
+			   sib_ps end, uint64_t bytes)
 {
 	host *h = ctx;
 	(void)start, (void)end, (void)bytes;
@@ -143,7 +143,7 @@ static void host_free(host *h)
 }
 
 static void send(host *h, uint64_t token, uint32_t src, uint32_t dst,
-		 uint64_t bytes, netm_time depart)
+		 uint64_t bytes, sib_ps depart)
 {
 	h->msgs[token] = (netm_msg){
 		.token = token, .src_pe = src, .dst_pe = dst,
@@ -326,7 +326,7 @@ static void test_dor_path(void)
  */
 static void test_adaptive(void)
 {
-	netm_time arr[2];
+	sib_ps arr[2];
 	for (int ad = 0; ad <= 1; ad++) {
 		const char *sets[] = { "net.dims=5x4", ad ?
 			"net.routing=adaptive" : "net.routing=dor", NULL };
@@ -427,7 +427,7 @@ static void test_finite(void)
 	for (size_t d = 0; d < 3; d++)
 		for (size_t wi = 0; wi < 2; wi++) {
 			uint64_t bytes0 = 0;
-			netm_time last0 = 0;
+			sib_ps last0 = 0;
 			for (size_t b = 0; b < 3; b++) {
 				char ds[32];
 				snprintf(ds, sizeof ds, "net.dims=%s", dims[d]);
@@ -439,7 +439,7 @@ static void test_finite(void)
 				for (uint32_t s = 0; s < n; s++)
 					send(h, s, s, (s + 3) % n, 20 * PSZ, 0);
 				run(h);
-				netm_time last = 0;
+				sib_ps last = 0;
 				for (uint32_t s = 0; s < n; s++) {
 					assertEqualInt(h->ndeliv[s], 1);
 					if (h->arrive[s] > last)
@@ -528,7 +528,7 @@ static void test_geometry(void)
 /* Same inputs, same outputs. */
 static void test_determinism(void)
 {
-	netm_time a[64];
+	sib_ps a[64];
 	for (int r = 0; r < 2; r++)
 		for (int ad = 0; ad <= 1; ad++) {
 			const char *sets[] = { "net.dims=4x4x4", ad ?
@@ -537,7 +537,7 @@ static void test_determinism(void)
 			host *h = make_ok(64, sets);
 			for (uint32_t s = 0; s < 64; s++)
 				send(h, s, s, (s * 37 + 11) % 64, 3000 + s,
-				     (netm_time)(s % 5) * 100 * NS);
+				     (sib_ps)(s % 5) * 100 * NS);
 			run(h);
 			for (int s = 0; s < 64; s++) {
 				assertEqualInt(h->ndeliv[s], 1);
@@ -569,7 +569,7 @@ static void test_params_matter(void)
 	host *h = make_ok(64, base);
 	send(h, 1, 0, 3 + 4 + 16, 1000, 0);
 	run(h);
-	netm_time t0 = h->arrive[1];
+	sib_ps t0 = h->arrive[1];
 	host_free(h);
 	for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++) {
 		const char *s2[] = { base[0], base[1], sets[i], NULL };

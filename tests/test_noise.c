@@ -64,10 +64,10 @@ static noise_inj *inj_of(const noise_set *s, uint64_t seed, int64_t num,
 	return in;
 }
 
-static noise_time extend(const noise_inj *in, uint32_t node, uint32_t core,
-			 noise_time s, noise_time d)
+static sib_ps extend(const noise_inj *in, uint32_t node, uint32_t core,
+			 sib_ps s, sib_ps d)
 {
-	noise_time e = -1;
+	sib_ps e = -1;
 	char err[512] = "";
 	if (noise_extend(in, node, core, s, d, &e, err, sizeof err))
 		TEST_FAIL("noise_extend: %s", err);
@@ -77,44 +77,44 @@ static noise_time extend(const noise_inj *in, uint32_t node, uint32_t core,
 /* ---------------------------------------------------------- oracle */
 
 typedef struct det {
-	noise_time start, dur;
+	sib_ps start, dur;
 } det;
 
 static det odet[200000];
 static size_t nodet;
 
-static void oracle_pattern(noise_time period, noise_time amp, noise_time off,
-			   noise_time horizon)
+static void oracle_pattern(sib_ps period, sib_ps amp, sib_ps off,
+			   sib_ps horizon)
 {
-	for (noise_time t = off; t < horizon; t += period)
+	for (sib_ps t = off; t < horizon; t += period)
 		odet[nodet++] = (det){ t, amp };
 }
 
 /* Captured copy shifted by phi, repeated with period len, up to horizon. */
-static void oracle_captured(const noise_time *st, const noise_time *du,
-			    size_t n, noise_time len, noise_time phi,
-			    noise_time horizon)
+static void oracle_captured(const sib_ps *st, const sib_ps *du,
+			    size_t n, sib_ps len, sib_ps phi,
+			    sib_ps horizon)
 {
-	for (noise_time base = phi - len; base < horizon; base += len)
+	for (sib_ps base = phi - len; base < horizon; base += len)
 		for (size_t i = 0; i < n; i++)
 			if (base + st[i] >= 0 && base + st[i] < horizon)
 				odet[nodet++] = (det){ base + st[i], du[i] };
 }
 
-static noise_time oracle_amount(noise_time t0, noise_time t1)
+static sib_ps oracle_amount(sib_ps t0, sib_ps t1)
 {
-	noise_time a = 0;
+	sib_ps a = 0;
 	for (size_t i = 0; i < nodet; i++)
 		if (odet[i].start >= t0 && odet[i].start < t1)
 			a += odet[i].dur;
 	return a;
 }
 
-static noise_time oracle_extend(noise_time s, noise_time d)
+static sib_ps oracle_extend(sib_ps s, sib_ps d)
 {
-	noise_time e = s + d;
+	sib_ps e = s + d;
 	for (;;) {
-		noise_time n = s + d + oracle_amount(s, e);
+		sib_ps n = s + d + oracle_amount(s, e);
 		if (n == e)
 			return e;
 		e = n;
@@ -154,8 +154,8 @@ static void test_pattern(const char *base)
 	/* Amounts counted arithmetically equal the listed detours. */
 	nodet = 0;
 	oracle_pattern(250 * US, 10 * US, 0, 20 * MS);
-	for (noise_time t0 = 0; t0 < 3 * MS; t0 += 37 * US + 123)
-		for (noise_time l = 0; l < 2 * MS; l += 101 * US + 7) {
+	for (sib_ps t0 = 0; t0 < 3 * MS; t0 += 37 * US + 123)
+		for (sib_ps l = 0; l < 2 * MS; l += 101 * US + 7) {
 			assertEqualInt(noise_amount(in, 0, 0, t0, t0 + l),
 				       oracle_amount(t0, t0 + l));
 			assertEqualInt(extend(in, 0, 0, t0, l),
@@ -214,16 +214,16 @@ static void test_two_patterns(const char *base)
 	nodet = 0;
 	oracle_pattern(250 * US, 10 * US, 0, 30 * MS);
 	oracle_pattern(1 * MS, 100 * US, 500 * US, 30 * MS);
-	for (noise_time t0 = 0; t0 < 5 * MS; t0 += 173 * US + 11) {
+	for (sib_ps t0 = 0; t0 < 5 * MS; t0 += 173 * US + 11) {
 		noise_cursor cur;
 		noise_cursor_init(in, 5, 0, t0, &cur);
-		for (noise_time l = 0; l < 3 * MS; l += 17 * US + 3) {
-			noise_time got = -1;
+		for (sib_ps l = 0; l < 3 * MS; l += 17 * US + 3) {
+			sib_ps got = -1;
 			assertEqualInt(noise_cursor_at(&cur, l, &got, NULL, 0),
 				       0);
 			assertEqualInt(got, oracle_extend(t0, l));
 		}
-		noise_time l = 3 * MS + t0 / 7;
+		sib_ps l = 3 * MS + t0 / 7;
 		assertEqualInt(noise_amount(in, 0, 0, t0, t0 + l),
 			       noise_amount(in, 0, 1, t0, t0 + l) +
 			       (oracle_amount(t0, t0 + l) -
@@ -242,8 +242,8 @@ static void test_two_patterns(const char *base)
 	noise_set_free(s);
 }
 
-static const noise_time cst[] = { 100 * US, 600 * US, 700 * US };
-static const noise_time cdu[] = { 5 * US, 20 * US, 50 * US };
+static const sib_ps cst[] = { 100 * US, 600 * US, 700 * US };
+static const sib_ps cdu[] = { 5 * US, 20 * US, 50 * US };
 
 static void test_captured(const char *base)
 {
@@ -268,7 +268,7 @@ static void test_captured(const char *base)
 
 	/* Seeded offsets: deterministic, in [0, length), differing with
 	 * the seed and the node. */
-	noise_time o1 = noise_captured_offset(1, 0, 2, 1 * MS);
+	sib_ps o1 = noise_captured_offset(1, 0, 2, 1 * MS);
 	assertEqualInt(o1, noise_captured_offset(1, 0, 2, 1 * MS));
 	assertTrue(o1 >= 0 && o1 < 1 * MS);
 	assertTrue(o1 != noise_captured_offset(2, 0, 2, 1 * MS));
@@ -279,7 +279,7 @@ static void test_captured(const char *base)
 	noise_inj *c = inj_of(s, 2, 1, 1, 0), *co = inj_of(s, 1, 1, 1, 1);
 	int differ_seed = 0, differ_node = 0;
 	for (uint32_t node = 0; node < 6; node++) {
-		noise_time phi = noise_captured_offset(1, node, 2, 1 * MS);
+		sib_ps phi = noise_captured_offset(1, node, 2, 1 * MS);
 		nodet = 0;
 		oracle_captured(cst, cdu, 3, 1 * MS, phi, 40 * MS);
 		/* A whole capture length holds every detour once, at any
@@ -288,30 +288,30 @@ static void test_captured(const char *base)
 			       75 * US);
 		assertEqualInt(noise_amount(a, node, 2, 5, 5 + 10 * MS),
 			       750 * US);
-		for (noise_time t0 = 0; t0 < 3 * MS; t0 += 211 * US + 3) {
+		for (sib_ps t0 = 0; t0 < 3 * MS; t0 += 211 * US + 3) {
 			/* A cursor, with growing durations then a smaller
 			 * one (a restart), agrees with the definition. */
 			noise_cursor cur;
 			noise_cursor_init(a, node, 2, t0, &cur);
-			for (noise_time l = 0; l < 2 * MS; l += 29 * US + 1) {
-				noise_time got = -1;
+			for (sib_ps l = 0; l < 2 * MS; l += 29 * US + 1) {
+				sib_ps got = -1;
 				assertEqualInt(noise_cursor_at(&cur, l, &got,
 							       NULL, 0), 0);
 				assertEqualInt(got, oracle_extend(t0, l));
 			}
-			noise_time got = -1;
+			sib_ps got = -1;
 			assertEqualInt(noise_cursor_at(&cur, 100 * US, &got,
 						       NULL, 0), 0);
 			assertEqualInt(got, oracle_extend(t0, 100 * US));
 			/* SEBs longer than the capture wrap around. */
-			for (noise_time l = 0; l < 7 * MS; l += 433 * US) {
+			for (sib_ps l = 0; l < 7 * MS; l += 433 * US) {
 				assertEqualInt(noise_amount(a, node, 2, t0,
 							    t0 + l),
 					       oracle_amount(t0, t0 + l));
 				assertEqualInt(extend(a, node, 2, t0, l),
 					       oracle_extend(t0, l));
 			}
-			noise_time l = 600 * US;
+			sib_ps l = 600 * US;
 			assertEqualInt(extend(a, node, 2, t0, l),
 				       extend(b, node, 2, t0, l));
 			differ_seed |= extend(a, node, 2, t0, l) !=

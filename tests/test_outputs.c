@@ -106,7 +106,7 @@ static void unselect(fake *fk, uint32_t pe)
 }
 
 static fsim_seb_rec seb(uint32_t pe, uint32_t name, uint64_t index,
-			netm_time start, netm_time end, uint32_t ns,
+			sib_ps start, sib_ps end, uint32_t ns,
 			uint32_t nw)
 {
 	fsim_seb_rec r = { .pe = pe, .name = name, .index = index,
@@ -116,8 +116,8 @@ static fsim_seb_rec seb(uint32_t pe, uint32_t name, uint64_t index,
 }
 
 static fsim_msg_rec msg(uint32_t src, uint32_t dst, uint64_t seq,
-			uint64_t src_seb, uint64_t bytes, netm_time sent,
-			netm_time arrived)
+			uint64_t src_seb, uint64_t bytes, sib_ps sent,
+			sib_ps arrived)
 {
 	fsim_msg_rec r = { .src = src, .dst = dst, .seq = seq,
 			   .src_seb = src_seb, .tag = 7, .bytes = bytes,
@@ -309,8 +309,8 @@ static void test_chrome_ring(void)
 	assertEqualInt(fsim_out_chrome.open(&st, dir, &fk.info, err,
 					    sizeof err), 0);
 	for (uint64_t i = 0; i < 6; i++) {
-		fsim_seb_rec r = seb(0, 0, i, (netm_time)i * 10000000,
-				     (netm_time)i * 10000000 + 5000000, 1, 0);
+		fsim_seb_rec r = seb(0, 0, i, (sib_ps)i * 10000000,
+				     (sib_ps)i * 10000000 + 5000000, 1, 0);
 		fsim_out_chrome.seb(st, &r);
 	}
 	fsim_msg_rec mr = msg(0, 1, 0, 0, 1, 5000000, 70000000);
@@ -601,20 +601,20 @@ static void run_many(const char *dir, uint32_t npes, unsigned nseb)
 	uint64_t seq = 0;
 	for (unsigned k = 0; k < nseb + 3; k++) {
 		for (uint32_t pe = 0; pe < npes && k < nseb; pe++) {
-			netm_time t = (netm_time)k * 10000000 + pe * 7;
+			sib_ps t = (sib_ps)k * 10000000 + pe * 7;
 			fsim_seb_rec r = seb(pe, k % NNAMES, k, t, t + 8000000,
 					     1, k > 0);
 			fsim_out_projections.seb(st, &r);
 		}
 		for (uint32_t pe = 0; pe < npes && k >= 3; pe++) {
-			netm_time t = (netm_time)(k - 3) * 10000000 + pe * 7;
+			sib_ps t = (sib_ps)(k - 3) * 10000000 + pe * 7;
 			fsim_msg_rec mr = msg(pe, (pe + 1) % npes, seq++, k - 3,
 					      100 + k, t + 8000000,
 					      t + 29000000);
 			fsim_out_projections.msg(st, &mr);
 		}
 	}
-	assertEqualInt(fsim_out_projections.close(st, (netm_time)nseb *
+	assertEqualInt(fsim_out_projections.close(st, (sib_ps)nseb *
 						  10000000, err, sizeof err),
 		       0);
 	free(fk.sel);
@@ -729,7 +729,7 @@ static void test_disk_full(void)
 	assertEqualInt(fsim_out_chrome.open(&st, dir, &fk.info, err,
 					    sizeof err), 0);
 	for (uint64_t i = 0; i < 20000; i++) {
-		fsim_seb_rec r = seb(0, 0, i, (netm_time)i, (netm_time)i + 1,
+		fsim_seb_rec r = seb(0, 0, i, (sib_ps)i, (sib_ps)i + 1,
 				     0, 0);
 		fsim_out_chrome.seb(st, &r);
 	}

@@ -88,11 +88,11 @@ typedef struct fake {
 	pktnet *net;
 	pktnet_model pm;     /* the engine as a model, for nh_run() */
 	topo tp;
-	netm_time arrive[MAXTOK];
+	sib_ps arrive[MAXTOK];
 	int ndeliv[MAXTOK];
-	netm_time depart[MAXTOK];
+	sib_ps depart[MAXTOK];
 	/* link_busy, per link */
-	netm_time busy[MAXLINK], first[MAXLINK], last_end[MAXLINK];
+	sib_ps busy[MAXLINK], first[MAXLINK], last_end[MAXLINK];
 	uint64_t bytes[MAXLINK], calls[MAXLINK];
 	int overlap;
 } fake;
@@ -103,7 +103,7 @@ static const netm_ops engine_ops = {
 	.event = pktnet_model_event,
 };
 
-static void fake_deliver(void *ctx, uint64_t token, netm_time t)
+static void fake_deliver(void *ctx, uint64_t token, sib_ps t)
 {
 	fake *f = ctx;
 	if (token >= MAXTOK) {
@@ -118,8 +118,8 @@ static void fake_deliver(void *ctx, uint64_t token, netm_time t)
 	f->arrive[token] = t;
 }
 
-static void fake_link_busy(void *ctx, uint32_t link, netm_time start,
-			   netm_time end, uint64_t bytes)
+static void fake_link_busy(void *ctx, uint32_t link, sib_ps start,
+			   sib_ps end, uint64_t bytes)
 {
 	fake *f = ctx;
 	if (link >= MAXLINK || end < start) {
@@ -151,7 +151,7 @@ static pktnet_params base_params(void)
 
 typedef struct linkp {
 	int64_t bw;
-	netm_time lat;
+	sib_ps lat;
 } linkp;
 
 static fake *fake_new(int kind, uint32_t n, const pktnet_params *p,
@@ -201,7 +201,7 @@ static void fake_free(fake *f)
 }
 
 static void send_msg(fake *f, uint64_t token, uint32_t src, uint32_t dst,
-		     uint64_t bytes, netm_time depart)
+		     uint64_t bytes, sib_ps depart)
 {
 	f->depart[token] = depart;
 	nh_send(&f->q, &(netm_msg){
@@ -216,7 +216,7 @@ static void run(fake *f)
 }
 
 /* T1: one packet of b wire bytes over h links. */
-static netm_time t1(const pktnet_params *p, linkp lp, uint64_t b, int h)
+static sib_ps t1(const pktnet_params *p, linkp lp, uint64_t b, int h)
 {
 	return p->inject_latency + X(b, p->inject_bw) + p->router_latency +
 	       h * (X(b, lp.bw) + lp.lat + p->router_latency) +
@@ -224,14 +224,14 @@ static netm_time t1(const pktnet_params *p, linkp lp, uint64_t b, int h)
 }
 
 /* One message alone: its delivery time after departure. */
-static netm_time alone(const pktnet_params *p, linkp lp, uint32_t n,
+static sib_ps alone(const pktnet_params *p, linkp lp, uint32_t n,
 		       uint32_t src, uint32_t dst, uint64_t bytes)
 {
 	fake *f = fake_new(LINE, n, p, lp, 0, 0);
 	send_msg(f, 1, src, dst, bytes, 1000 * NS);
 	run(f);
 	assertEqualInt(f->ndeliv[1], 1);
-	netm_time d = f->arrive[1] - 1000 * NS;
+	sib_ps d = f->arrive[1] - 1000 * NS;
 	fake_free(f);
 	return d;
 }
@@ -266,7 +266,7 @@ static void test_multi_packet(void)
 {
 	pktnet_params p = base_params();
 	linkp lp = { INT64_C(1000000000), 7 * NS };
-	netm_time x = X(1024, lp.bw);          /* a full packet: 1024 ns */
+	sib_ps x = X(1024, lp.bw);          /* a full packet: 1024 ns */
 	/* Equal bandwidths, k full packets: T1 + (k-1) X. */
 	assertEqualInt(alone(&p, lp, 5, 0, 3, 5000),
 		       t1(&p, lp, 1024, 3) + 4 * x);
@@ -294,7 +294,7 @@ static void test_channels(void)
 {
 	pktnet_params p = base_params();
 	linkp lp = { INT64_C(4000000000), 7 * NS };    /* X(1024) = 256 ns */
-	netm_time xi = X(1024, p.inject_bw), xl = X(1024, lp.bw),
+	sib_ps xi = X(1024, p.inject_bw), xl = X(1024, lp.bw),
 		  xe = X(1024, p.eject_bw);
 	/* One channel each: injection is the bottleneck. */
 	assertEqualInt(alone(&p, lp, 3, 0, 1, 2000),
@@ -303,7 +303,7 @@ static void test_channels(void)
 	 * other, leave by different ejection channels. */
 	p.inject_channels = 2;
 	p.eject_channels = 2;
-	netm_time r = p.inject_latency + xi + p.router_latency;
+	sib_ps r = p.inject_latency + xi + p.router_latency;
 	assertEqualInt(alone(&p, lp, 3, 0, 1, 2000),
 		       r + 2 * xl + lp.lat + p.router_latency + xe +
 		       p.eject_latency);
@@ -321,9 +321,9 @@ static void test_channels(void)
 typedef struct shared {
 	pktnet_params p;
 	linkp lp;
-	netm_time x;         /* a full packet on the shared link */
-	netm_time rb;        /* B's first packet is ready for it */
-	netm_time tail;      /* from the end on it to delivery */
+	sib_ps x;         /* a full packet on the shared link */
+	sib_ps rb;        /* B's first packet is ready for it */
+	sib_ps tail;      /* from the end on it to delivery */
 } shared;
 
 static shared shared_setup(uint32_t buffer_packets)
@@ -344,24 +344,24 @@ static void test_shared_link(void)
 {
 	shared s = shared_setup(0);
 	const uint64_t k = 8;
-	netm_time x = s.x, rb = s.rb, tail = s.tail;
+	sib_ps x = s.x, rb = s.rb, tail = s.tail;
 
 	fake *f = fake_new(LINE, 4, &s.p, s.lp, 0, 1);
 	send_msg(f, 2, 1, 2, k * 1000, 0);
 	run(f);
-	assertEqualInt(f->arrive[2], rb + (netm_time)k * x + tail);
-	assertEqualInt(f->last_end[1] - f->first[1], (netm_time)k * x);
+	assertEqualInt(f->arrive[2], rb + (sib_ps)k * x + tail);
+	assertEqualInt(f->last_end[1] - f->first[1], (sib_ps)k * x);
 	fake_free(f);
 
 	f = fake_new(LINE, 4, &s.p, s.lp, 0, 1);
 	send_msg(f, 1, 0, 2, k * 1000, 0);
 	send_msg(f, 2, 1, 2, k * 1000, 0);
 	run(f);
-	netm_time last = f->arrive[1] > f->arrive[2] ? f->arrive[1] :
+	sib_ps last = f->arrive[1] > f->arrive[2] ? f->arrive[1] :
 			 f->arrive[2];
-	assertEqualInt(last, rb + 2 * (netm_time)k * x + tail);
+	assertEqualInt(last, rb + 2 * (sib_ps)k * x + tail);
 	assertEqualInt(f->first[1], rb);
-	assertEqualInt(f->last_end[1] - f->first[1], 2 * (netm_time)k * x);
+	assertEqualInt(f->last_end[1] - f->first[1], 2 * (sib_ps)k * x);
 	assertEqualInt(f->overlap, 0);
 	/* Queueing: A and B queue at the shared link only; their waits are
 	 * positive and the run totals count them. */
@@ -381,7 +381,7 @@ static void test_conservation(void)
 	linkp lp = { INT64_C(2000000000), 7 * NS };
 	fake *f = fake_new(LINE, 5, &p, lp, 0, 1);
 	/* token, src, dst, bytes, depart */
-	static const struct { uint32_t s, d; uint64_t n; netm_time t; } m[] = {
+	static const struct { uint32_t s, d; uint64_t n; sib_ps t; } m[] = {
 		{ 0, 4, 2500, 0 }, { 4, 0, 1000, 0 }, { 1, 3, 0, 50 * NS },
 		{ 2, 1, 999, 70 * NS }, { 0, 4, 3001, 90 * NS },
 		{ 3, 2, 1, 90 * NS }, { 1, 3, 1000, 90 * NS },
@@ -482,11 +482,11 @@ static void test_credits(void)
 {
 	pktnet_params p = base_params();
 	linkp lp = { INT64_C(1000000000), 7 * NS };
-	netm_time x = X(1024, lp.bw);
-	netm_time pp = x + 2 * lp.lat + p.router_latency;
+	sib_ps x = X(1024, lp.bw);
+	sib_ps pp = x + 2 * lp.lat + p.router_latency;
 	for (int h = 1; h <= 3; h++) {
 		p.buffer_packets = 0;
-		netm_time unb = alone(&p, lp, 5, 0, (uint32_t)h, 6000);
+		sib_ps unb = alone(&p, lp, 5, 0, (uint32_t)h, 6000);
 		assertEqualInt(unb, t1(&p, lp, 1024, h) + 5 * x);
 		p.buffer_packets = 1;
 		assertEqualInt(alone(&p, lp, 5, 0, (uint32_t)h, 6000),

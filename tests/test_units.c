@@ -9,6 +9,12 @@
 
 #include "sib_units.h"
 #include "sibtest.h"
+#include "sibyl_trace.h"
+
+/* The trace format's public time type is Sibyl's one time type. */
+_Static_assert(_Generic((sibt_time)0, sib_ps: 1, default: 0),
+	       "sibt_time and sib_ps are one type");
+_Static_assert(SIB_PS_PER_S == INT64_C(1000000000000), "ps per second");
 
 #define MICRO_SIGN "\xc2\xb5"   /* U+00B5 */
 #define GREEK_MU "\xce\xbc"     /* U+03BC */

@@ -190,7 +190,7 @@ typedef struct series {
 	uint32_t nids;            /* max id + 1 */
 	fsim_names classes;
 	uint64_t nbins;
-	netm_time interval;
+	sib_ps interval;
 } series;
 
 enum { C_START, C_END, C_LINK, C_CLASS, C_BUSY, NCOLS };
@@ -243,10 +243,10 @@ static int series_scan(series *s)
 			goto fail;
 		}
 		if (!s->interval) {
-			s->interval = (netm_time)(en - st);
+			s->interval = (sib_ps)(en - st);
 			first_start = st;
 		}
-		if ((netm_time)(en - st) != s->interval ||
+		if ((sib_ps)(en - st) != s->interval ||
 		    st % (uint64_t)s->interval || first_start != 0) {
 			tool_error("%s: the intervals are not all %" PRId64 " ps "
 				   "long starting at 0 (interval %" PRIu64 "..%"
@@ -330,7 +330,7 @@ static int series_load(series *s, const uint8_t *sel)
 }
 
 /* A unit for the time axis so that its numbers stay readable. */
-static void time_unit(netm_time end, double *div, const char **name)
+static void time_unit(sib_ps end, double *div, const char **name)
 {
 	static const struct { double div; const char *name; } u[] = {
 		{ 1e12, "s" }, { 1e9, "ms" }, { 1e6, "us" }, { 1e3, "ns" },
@@ -357,7 +357,7 @@ static char *series_script(const series *s, const uint8_t *sel,
 		return NULL;
 	double div;
 	const char *unit;
-	netm_time end = (netm_time)s->nbins * s->interval;
+	sib_ps end = (sib_ps)s->nbins * s->interval;
 	time_unit(end, &div, &unit);
 	fprintf(f, "$data << EOD\n");
 	double *cum = calloc(nsel + 1, sizeof *cum);

@@ -254,7 +254,7 @@ static int parse_timelines(const char *s, const fsim_out_ops **tl)
 }
 
 /* --link-trace: a time with its unit, as --set reads TIME keys. */
-static int parse_link_trace(const char *s, netm_time *out)
+static int parse_link_trace(const char *s, sib_ps *out)
 {
 	static const netm_param p = {
 		"--link-trace", NETM_P_TIME, NULL, NULL, NULL

@@ -376,42 +376,16 @@ static struct {
 	int64_t event;                  /* wall time of the last stamp */
 	int valid;
 	uint64_t readings, spans;       /* for SIBYL_TIMING_DEBUG */
-	uint64_t cpu_reads;             /* readings that read the CPU clock */
 } L;
 
-/*
- * The CPU clock is the costlier of the two system calls on a virtual
- * machine (the kernel reads the hypervisor's clock with interrupts off),
- * and what it tells beyond the wall clock is only that the thread left
- * its core: the scheduler preempted it, or it slept.  Either is a context
- * switch, which getrusage() counts.  So a reading takes the counts first
- * and the CPU clock only when the thread switched since the last reading;
- * otherwise the CPU time advanced with the wall time.  (A core the
- * hypervisor took is no switch the guest sees, and the guest's CPU clock
- * does not see it either: its CPU time runs on with the wall time.)
- */
 static void take_reading(void)
 {
 	int first = !L.valid && !L.wall;
-	struct rusage ru;
-	int64_t switches;
-
 	L.readings++;
-	getrusage(RUSAGE_THREAD, &ru);
-	L.faults = ru.ru_minflt + ru.ru_majflt;
-	switches = ru.ru_nvcsw + ru.ru_nivcsw;
-	if (first || switches != L.switches) {
-		L.cpu = read_ns(CLOCK_THREAD_CPUTIME_ID);
-		L.wall = read_ns(CLOCK_MONOTONIC);
-		L.cpu_reads++;
-	} else {
-		int64_t now = read_ns(CLOCK_MONOTONIC);
-		L.cpu += now - L.wall;
-		L.wall = now;
-	}
-	L.switches = switches;
+	usage(&L.cpu, &L.faults, &L.switches);
 	if (first)
 		L.switches_seen = L.switches;
+	L.wall = read_ns(CLOCK_MONOTONIC);
 	L.valid = 1;
 }
 
@@ -1009,9 +983,8 @@ void emu_timing_fini(void)
 {
 	if (getenv("SIBYL_TIMING_DEBUG") && L.spans)
 		fprintf(stderr, "sibyl: %" PRIu64 " spans timed, %" PRIu64
-			" readings of the fault and switch counts, %" PRIu64
-			" of them with the CPU clock (%" PRId64 " ns for "
-			"both)\n", L.spans, L.readings, L.cpu_reads,
+			" readings of the CPU clock and fault counts (%"
+			PRId64 " ns each)\n", L.spans, L.readings,
 			T.cpu_read_ns);
 	for (size_t i = 0; i < T.cap; i++)
 		if (T.tab[i]) {

@@ -378,6 +378,10 @@ static struct {
 	uint64_t readings, spans;       /* for SIBYL_TIMING_DEBUG */
 } L;
 
+/* Both clocks at every reading: the CPU clock is the costlier system
+ * call, but a guest that accounts steal time leaves what the hypervisor
+ * took out of it, which no context switch shows (docs/emulator.md,
+ * "Clocks"). */
 static void take_reading(void)
 {
 	int first = !L.valid && !L.wall;

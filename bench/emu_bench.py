@@ -5,6 +5,8 @@ Open MPI, memory per virtual rank, and the 65,536-rank runs.
   bench/emu_bench.py [--build DIR] [--markdown] [--big RANKS]
   bench/emu_bench.py [--build DIR] [--markdown] --busy-loop [--ranks V]
                      [--repeat N] [--idle block|spin]
+  bench/emu_bench.py [--build DIR] [--markdown] --timing-cost [--ranks V]
+                     [--repeat N] [--perf]
 
 Run from a build directory (or give --build).  Sections:
 
@@ -36,6 +38,15 @@ both wall times, their ratio, the CPU time of the emulation and the share
 of a core the busy loop got, and the load average before each run (other
 work on the machine shows there).  --idle passes SIBYL_IDLE (block, the
 default, or spin: poll Open MPI while no rank can run) to compare.
+
+--timing-cost runs only what the corrected timing costs that emulation:
+one uncounted run, then N rounds (--repeat) of --timing corrected and
+--timing raw --clock wall in alternating order, on an idle machine; it
+prints each round's ratio, their median and the ratio of the fastest
+runs.  With --perf, one more corrected run under `perf record -g' gives
+the share of the emulating processes' samples in the timing's own code
+(emulator/timing.c and the system calls it makes): a ratio within one
+run, which the machine's drift from run to run does not move.
 """
 import argparse
 import os

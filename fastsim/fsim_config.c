@@ -514,7 +514,7 @@ static int parse_ratio(const char *s, int64_t *num, int64_t *den)
 static int bad_value(char *err, size_t errlen, const char *name,
 		     const char *s, size_t len, netm_ptype t)
 {
-	return netm_errf(err, errlen, "%s: '%.*s' is not %s; %s", name, (int)len,
+	return sib_errf(err, errlen, "%s: '%.*s' is not %s; %s", name, (int)len,
 		    s, type_what(t), type_example(t));
 }
 
@@ -555,9 +555,9 @@ static int parse_enum(const netm_param *p, const char *name, const char *s,
 			break;
 		c = bar + 1;
 	}
-	netm_errf(err, errlen, "%s: '%.*s' is not one of: ", name, (int)len, s);
+	sib_errf(err, errlen, "%s: '%.*s' is not one of: ", name, (int)len, s);
 	for (c = p->choices ? p->choices : ""; *c; c++)
-		netm_errcat(err, errlen, *c == '|' ? ", " : "%c", *c);
+		sib_errcat(err, errlen, *c == '|' ? ", " : "%c", *c);
 	return -1;
 }
 
@@ -568,11 +568,11 @@ static int parse_ratio_value(const char *name, const char *s, size_t len,
 	int rc;
 
 	if (*s == '-')
-		return netm_errf(err, errlen, "%s: '%.*s' is negative; a ratio must "
+		return sib_errf(err, errlen, "%s: '%.*s' is negative; a ratio must "
 			    "be 0 or more, e.g. 0.5 or 3/4", name, (int)len,
 			    s);
 	if (len >= sizeof buf)
-		return netm_errf(err, errlen, "%s: '%.40s...' is too long for a "
+		return sib_errf(err, errlen, "%s: '%.40s...' is too long for a "
 			    "ratio; write e.g. 1.25 or 3/4", name, s);
 	memcpy(buf, s, len);
 	buf[len] = '\0';
@@ -580,11 +580,11 @@ static int parse_ratio_value(const char *name, const char *s, size_t len,
 	if (rc == DEC_SYNTAX)
 		return bad_value(err, errlen, name, s, len, NETM_P_RATIO);
 	if (rc == DEC_OVERFLOW)
-		return netm_errf(err, errlen, "%s: '%s' is too large for a ratio "
+		return sib_errf(err, errlen, "%s: '%s' is too large for a ratio "
 			    "(the limit is %lld)", name, buf,
 			    (long long)INT64_MAX);
 	if (rc != DEC_OK)
-		return netm_errf(err, errlen, "%s: '%s' has too many digits for an "
+		return sib_errf(err, errlen, "%s: '%s' has too many digits for an "
 			    "exact ratio; use at most 18 significant digits "
 			    "in each part", name, buf);
 	return 0;
@@ -603,18 +603,18 @@ static int parse_unit(const netm_param *p, const char *name, const char *s,
 		if (!*unit && d->mant == 0)
 			return 0;
 		if (!*unit)
-			return netm_errf(err, errlen, "%s: '%.*s' has no unit; say "
+			return sib_errf(err, errlen, "%s: '%.*s' has no unit; say "
 				    "the unit, e.g. 1us, 250ns or 2ms", name,
 				    (int)len, s);
 		if ((*e10 = sib_time_unit(unit)) < 0)
-			return netm_errf(err, errlen, "%s: '%.*s' is not a "
+			return sib_errf(err, errlen, "%s: '%.*s' is not a "
 				    "duration; write e.g. 1us, 250ns or 1.5ms "
 				    "(units: " SIB_TIME_UNITS ")", name,
 				    (int)len, s);
 		return 0;
 	case NETM_P_BW:
 		if (!*unit)
-			return netm_errf(err, errlen, "%s: '%.*s' has no unit; say "
+			return sib_errf(err, errlen, "%s: '%.*s' has no unit; say "
 				    "the unit, e.g. 24GB/s, 5GiB/s or "
 				    "100Gb/s", name, (int)len, s);
 		if (parse_byte_unit(unit, e10, e2, div, &persec) || !persec)
@@ -630,7 +630,7 @@ static int parse_unit(const netm_param *p, const char *name, const char *s,
 			return bad_value(err, errlen, name, s, len, p->type);
 		return 0;
 	default:
-		return netm_errf(err, errlen, "%s: internal error: parameter type "
+		return sib_errf(err, errlen, "%s: internal error: parameter type "
 			    "%d has no unit", name, (int)p->type);
 	}
 }
@@ -659,7 +659,7 @@ static int parse_named(const netm_param *p, const char *name,
 	while (len && is_space(s[len - 1]))
 		len--;
 	if (len == 0)
-		return netm_errf(err, errlen, "%s: the value is empty; %s", name,
+		return sib_errf(err, errlen, "%s: the value is empty; %s", name,
 			    p->type == NETM_P_ENUM ? "give one of the choices" :
 			    type_example(p->type));
 
@@ -683,7 +683,7 @@ static int parse_named(const netm_param *p, const char *name,
 	if (rc == DEC_SYNTAX)
 		return bad_value(err, errlen, name, s, len, p->type);
 	if (rc == DEC_DIGITS)
-		return netm_errf(err, errlen, "%s: '%.*s' has more than 19 "
+		return sib_errf(err, errlen, "%s: '%.*s' has more than 19 "
 			    "significant digits", name, (int)len, s);
 	while (end < s + len && is_space(*end))
 		end++;
@@ -693,7 +693,7 @@ static int parse_named(const netm_param *p, const char *name,
 	memcpy(unit, end, ulen);
 	unit[ulen] = '\0';
 	if (neg && p->type != NETM_P_INT)
-		return netm_errf(err, errlen, "%s: '%.*s' is negative; it must be "
+		return sib_errf(err, errlen, "%s: '%.*s' is negative; it must be "
 			    "%s", name, (int)len, s, p->type == NETM_P_BW ?
 			    "greater than 0" : "0 or more");
 	if (parse_unit(p, name, s, len, unit, &d, &e10, &e2, &div, err,
@@ -702,27 +702,27 @@ static int parse_named(const netm_param *p, const char *name,
 
 	rc = dec_to_int(&d, e10, e2, div, INT64_MAX, &u);
 	if (rc == DEC_NOT_WHOLE && p->type == NETM_P_INT)
-		return netm_errf(err, errlen, "%s: '%.*s' is not a whole number",
+		return sib_errf(err, errlen, "%s: '%.*s' is not a whole number",
 			    name, (int)len, s);
 	if (rc == DEC_NOT_WHOLE)
-		return netm_errf(err, errlen, "%s: '%.*s' is not a whole number of "
+		return sib_errf(err, errlen, "%s: '%.*s' is not a whole number of "
 			    "%s", name, (int)len, s, unit_name(p->type));
 	if (rc == DEC_OVERFLOW)
-		return netm_errf(err, errlen, "%s: '%.*s' is too large (the limit "
+		return sib_errf(err, errlen, "%s: '%.*s' is too large (the limit "
 			    "is %lld %s)", name, (int)len, s,
 			    (long long)INT64_MAX, p->type == NETM_P_INT ?
 			    "in magnitude" : unit_name(p->type));
 	v->i = neg ? -(int64_t)u : (int64_t)u;
 
 	if (p->type == NETM_P_BW && v->i <= 0)
-		return netm_errf(err, errlen, "%s: the bandwidth must be greater "
+		return sib_errf(err, errlen, "%s: the bandwidth must be greater "
 			    "than 0, e.g. 10GB/s", name);
 	if (p->type == NETM_P_INT && p->choices) {
 		long long lo, hi;
 		char dots[3] = "";
 		if (sscanf(p->choices, "%lld%2[.]%lld", &lo, dots, &hi) == 3 &&
 		    strcmp(dots, "..") == 0 && (v->i < lo || v->i > hi))
-			return netm_errf(err, errlen, "%s: %lld is out of range; it "
+			return sib_errf(err, errlen, "%s: %lld is out of range; it "
 				    "must be from %lld to %lld", name,
 				    (long long)v->i, lo, hi);
 	}
@@ -733,7 +733,7 @@ int fsim_parse_value(const netm_param *p, const char *text, netm_value *v,
 		     char *err, size_t errlen)
 {
 	if (!p || !text || !v)
-		return netm_errf(err, errlen, "fsim_parse_value: internal error: "
+		return sib_errf(err, errlen, "fsim_parse_value: internal error: "
 			    "called without a parameter, text or value");
 	return parse_named(p, p->key, text, v, err, errlen);
 }
@@ -943,7 +943,7 @@ static int load_line(entry_list *l, char **section, char *line,
 		while (rest && is_space(*rest))
 			rest++;
 		if (!close || (*rest && *rest != '#'))
-			return netm_errf(err, errlen, "%s: malformed section "
+			return sib_errf(err, errlen, "%s: malformed section "
 				    "header '%s'; write it as [name], e.g. "
 				    "[machine]", origin, trim(s));
 		*close = '\0';
@@ -952,7 +952,7 @@ static int load_line(entry_list *l, char **section, char *line,
 			if (!is_name_char(*p))
 				name = "";
 		if (!*name)
-			return netm_errf(err, errlen, "%s: malformed section "
+			return sib_errf(err, errlen, "%s: malformed section "
 				    "header; a section name is made of "
 				    "letters, digits, '_' and '-', e.g. "
 				    "[machine]", origin);
@@ -960,7 +960,7 @@ static int load_line(entry_list *l, char **section, char *line,
 		if (!(*section = strdup(name)) ||
 		    make_entry(&e, name, NULL, NULL, origin, path) ||
 		    list_put(l, &e))
-			return netm_errf(err, errlen, "%s: out of memory", origin);
+			return sib_errf(err, errlen, "%s: out of memory", origin);
 		return 0;
 	}
 
@@ -971,17 +971,17 @@ static int load_line(entry_list *l, char **section, char *line,
 	while (is_space(*s))
 		s++;
 	if (*s == '.' && klen)
-		return netm_errf(err, errlen, "%s: '%.*s.': in a file a key is "
+		return sib_errf(err, errlen, "%s: '%.*s.': in a file a key is "
 			    "written without its section, under the "
 			    "[section] header, e.g. [net] then latency = "
 			    "1us", origin, (int)klen, k);
 	if (!klen || *s != '=')
-		return netm_errf(err, errlen, "%s: expected 'key = value', a "
+		return sib_errf(err, errlen, "%s: expected 'key = value', a "
 			    "[section] header or a # comment, found '%s'",
 			    origin, trim(k));
 	k[klen] = '\0';
 	if (!*section)
-		return netm_errf(err, errlen, "%s: key '%s' comes before any "
+		return sib_errf(err, errlen, "%s: key '%s' comes before any "
 			    "[section] header; put it under its section, "
 			    "e.g. [machine]", origin, k);
 	s++;
@@ -990,17 +990,17 @@ static int load_line(entry_list *l, char **section, char *line,
 	if (*s == '"') {
 		const char *end;
 		if (!(value = unquote(s + 1, &end)))
-			return netm_errf(err, errlen, "%s: out of memory", origin);
+			return sib_errf(err, errlen, "%s: out of memory", origin);
 		if (!end) {
 			free(value);
-			return netm_errf(err, errlen, "%s: the quoted value of '%s' "
+			return sib_errf(err, errlen, "%s: the quoted value of '%s' "
 				    "has no closing quote", origin, k);
 		}
 		while (is_space(*end))
 			end++;
 		if (*end && *end != '#') {
 			free(value);
-			return netm_errf(err, errlen, "%s: unexpected text '%s' "
+			return sib_errf(err, errlen, "%s: unexpected text '%s' "
 				    "after the quoted value of '%s'; put "
 				    "everything inside the quotes", origin,
 				    end, k);
@@ -1014,12 +1014,12 @@ static int load_line(entry_list *l, char **section, char *line,
 				break;
 		*p = '\0';
 		if (!(value = strdup(trim(s))))
-			return netm_errf(err, errlen, "%s: out of memory", origin);
+			return sib_errf(err, errlen, "%s: out of memory", origin);
 	}
 	int rc = make_entry(&e, *section, k, value, origin, path);
 	free(value);
 	if (rc || list_put(l, &e))
-		return netm_errf(err, errlen, "%s: out of memory", origin);
+		return sib_errf(err, errlen, "%s: out of memory", origin);
 	return 0;
 }
 
@@ -1051,7 +1051,7 @@ int fsim_config_load(fsim_config *c, const char *path, char *err,
 	if (got < 0)
 		goto out_with_list;
 	if (merge(c, &l)) {
-		netm_errf(err, errlen, "out of memory loading %s", path);
+		sib_errf(err, errlen, "out of memory loading %s", path);
 		goto out_with_file;
 	}
 	rc = 0;
@@ -1075,11 +1075,11 @@ int fsim_config_set(fsim_config *c, const char *assignment, char *err,
 
 	CFG_CHECK(c);
 	if (!assignment || !(eq = strchr(assignment, '=')))
-		return netm_errf(err, errlen, "--set '%s': expected "
+		return sib_errf(err, errlen, "--set '%s': expected "
 			    "section.key=value, e.g. machine.nodes=4",
 			    assignment ? assignment : "");
 	if (!(buf = strdup(assignment)))
-		return netm_errf(err, errlen, "--set: out of memory");
+		return sib_errf(err, errlen, "--set: out of memory");
 	buf[eq - assignment] = '\0';
 	char *name = (char *)trim(buf);
 	char *dot = strchr(name, '.');
@@ -1089,14 +1089,14 @@ int fsim_config_set(fsim_config *c, const char *assignment, char *err,
 		if (p != dot && !is_name_char(*p))
 			ok = 0;
 	if (!ok) {
-		netm_errf(err, errlen, "--set '%s': expected section.key=value, "
+		sib_errf(err, errlen, "--set '%s': expected section.key=value, "
 		     "e.g. machine.nodes=4 or net.latency=1us", assignment);
 		goto out_with_buf;
 	}
 	*dot = '\0';
 	for (const char *p = value; *p; p++)
 		if ((unsigned char)*p < 0x20 && *p != '\t') {
-			netm_errf(err, errlen, "--set '%s': the value contains a "
+			sib_errf(err, errlen, "--set '%s': the value contains a "
 			     "control character", assignment);
 			goto out_with_buf;
 		}
@@ -1108,12 +1108,12 @@ int fsim_config_set(fsim_config *c, const char *assignment, char *err,
 		value[vlen - 1] = '\0';
 		char *uq = unquote(value + 1, &end);
 		if (!uq) {
-			netm_errf(err, errlen, "--set: out of memory");
+			sib_errf(err, errlen, "--set: out of memory");
 			goto out_with_buf;
 		}
 		if (end) {
 			free(uq);
-			netm_errf(err, errlen, "--set '%s': a quote inside a quoted "
+			sib_errf(err, errlen, "--set '%s': a quote inside a quoted "
 			     "value must be written \\\"", assignment);
 			goto out_with_buf;
 		}
@@ -1130,7 +1130,7 @@ int fsim_config_set(fsim_config *c, const char *assignment, char *err,
 	return 0;
 
 out_of_memory:
-	netm_errf(err, errlen, "--set: out of memory");
+	sib_errf(err, errlen, "--set: out of memory");
 	list_free(&l);
 out_with_buf:
 	free(buf);
@@ -1225,9 +1225,9 @@ static int find_section(const char *name)
 
 static void list_sections(char *err, size_t errlen)
 {
-	netm_errcat(err, errlen, "; the sections are");
+	sib_errcat(err, errlen, "; the sections are");
 	for (int s = 0; s < NSECTIONS; s++)
-		netm_errcat(err, errlen, "%s [%s]", s ? "," : "", sections[s].name);
+		sib_errcat(err, errlen, "%s [%s]", s ? "," : "", sections[s].name);
 }
 
 static int unknown_section(const cfg_entry *e, char *err, size_t errlen)
@@ -1235,9 +1235,9 @@ static int unknown_section(const cfg_entry *e, char *err, size_t errlen)
 	suggest sg = { e->section, "", SIZE_MAX };
 	for (int s = 0; s < NSECTIONS; s++)
 		suggest_try(&sg, sections[s].name, NULL);
-	netm_errf(err, errlen, "%s: unknown section '[%s]'", e->origin, e->section);
+	sib_errf(err, errlen, "%s: unknown section '[%s]'", e->origin, e->section);
 	if (sg.best[0])
-		netm_errcat(err, errlen, " (did you mean '[%s]'?)", sg.best);
+		sib_errcat(err, errlen, " (did you mean '[%s]'?)", sg.best);
 	else
 		list_sections(err, errlen);
 	return -1;
@@ -1251,9 +1251,9 @@ static int unknown_key(const cfg_entry *e, int s, const netm_ops *model,
 	suggest sg = { typed, "", SIZE_MAX };
 	suggest_key(&sg, model);
 
-	netm_errf(err, errlen, "%s: unknown key '%s'", e->origin, typed);
+	sib_errf(err, errlen, "%s: unknown key '%s'", e->origin, typed);
 	if (sg.best[0]) {
-		netm_errcat(err, errlen, " (did you mean '%s'?)", sg.best);
+		sib_errcat(err, errlen, " (did you mean '%s'?)", sg.best);
 		return -1;
 	}
 	if (s < 0) {
@@ -1269,7 +1269,7 @@ static int unknown_key(const cfg_entry *e, int s, const netm_ops *model,
 				continue;
 			for (const netm_param *p = o->params; p && p->key; p++)
 				if (strcmp(p->key, e->key) == 0) {
-					netm_errcat(err, errlen, "%s%s",
+					sib_errcat(err, errlen, "%s%s",
 					       other++ ? ", " :
 					       "; it is a parameter of "
 					       "net.model = ", o->name);
@@ -1277,16 +1277,16 @@ static int unknown_key(const cfg_entry *e, int s, const netm_ops *model,
 				}
 		}
 		if (other)
-			netm_errcat(err, errlen, ", not of the selected model "
+			sib_errcat(err, errlen, ", not of the selected model "
 			       "'%s'", model->name);
 	}
-	netm_errcat(err, errlen, "; the keys of [%s] are", e->section);
+	sib_errcat(err, errlen, "; the keys of [%s] are", e->section);
 	int first = 1;
 	for (const netm_param *p = sections[s].params; p->key; p++, first = 0)
-		netm_errcat(err, errlen, "%s %s", first ? "" : ",", p->key);
+		sib_errcat(err, errlen, "%s %s", first ? "" : ",", p->key);
 	if (s == S_NET)
 		for (const netm_param *p = model->params; p && p->key; p++)
-			netm_errcat(err, errlen, ", %s", p->key);
+			sib_errcat(err, errlen, ", %s", p->key);
 	return -1;
 }
 
@@ -1311,7 +1311,7 @@ static int values_init(cfg_values *cv, const netm_param *params,
 	cv->v = calloc(cv->n + 1, sizeof *cv->v);
 	cv->from = calloc(cv->n + 1, sizeof *cv->from);
 	if (!cv->v || !cv->from)
-		return netm_errf(err, errlen, "out of memory resolving the "
+		return sib_errf(err, errlen, "out of memory resolving the "
 			    "configuration");
 	for (size_t i = 0; i < cv->n; i++) {
 		char name[256];
@@ -1321,7 +1321,7 @@ static int values_init(cfg_values *cv, const netm_param *params,
 			break;
 		if (parse_named(&params[i], name, params[i].def, &cv->v[i],
 				err, errlen)) {
-			netm_errcat(err, errlen, " (internal error: the default "
+			sib_errcat(err, errlen, " (internal error: the default "
 			       "of %s does not parse; report this bug)", name);
 			return -1;
 		}
@@ -1336,7 +1336,7 @@ static int set_value(cfg_values *cv, const netm_param *params, size_t i,
 	snprintf(name, sizeof name, "%s.%s", e->section, e->key);
 	if (parse_named(&params[i], name, e->value, &cv->v[i], msg,
 			sizeof msg))
-		return netm_errf(err, errlen, "%s: %s", e->origin, msg);
+		return sib_errf(err, errlen, "%s: %s", e->origin, msg);
 	cv->v[i].set = 1;
 	cv->from[i] = e;
 	return 0;
@@ -1352,20 +1352,20 @@ static int select_model(fsim_config *c, char *err, size_t errlen)
 		if (!(m = netm_find(CFG_DEFAULT_MODEL)))
 			m = netm_registry[0];
 		if (!m)
-			return netm_errf(err, errlen, "no network model is built "
+			return sib_errf(err, errlen, "no network model is built "
 				    "into this program; rebuild Sibyl with "
 				    "netmodels/");
 	} else if (!(m = netm_find(e->value))) {
 		suggest sg = { e->value, "", SIZE_MAX };
-		netm_errf(err, errlen, "%s: net.model: '%s' is not one of:",
+		sib_errf(err, errlen, "%s: net.model: '%s' is not one of:",
 		     e->origin, e->value);
 		for (size_t i = 0; netm_registry[i]; i++) {
-			netm_errcat(err, errlen, "%s %s", i ? "," : "",
+			sib_errcat(err, errlen, "%s %s", i ? "," : "",
 			       netm_registry[i]->name);
 			suggest_try(&sg, netm_registry[i]->name, NULL);
 		}
 		if (sg.best[0])
-			netm_errcat(err, errlen, " (did you mean '%s'?)", sg.best);
+			sib_errcat(err, errlen, " (did you mean '%s'?)", sg.best);
 		return -1;
 	}
 	c->model = m;
@@ -1453,14 +1453,14 @@ static int topology_pus(const char *desc, const char *origin, uint64_t *pus,
 	 * on some malformed strings. */
 	if (!bad) {
 		if (hwloc_topology_init(&t))
-			return netm_errf(err, errlen, "%s: machine.topology: "
+			return sib_errf(err, errlen, "%s: machine.topology: "
 				    "hwloc cannot create a topology: %s",
 				    origin, strerror(errno));
 		bad = hwloc_topology_set_synthetic(t, desc);
 		hwloc_topology_destroy(t);
 	}
 	if (bad)
-		return netm_errf(err, errlen, "%s: machine.topology: '%s' is not "
+		return sib_errf(err, errlen, "%s: machine.topology: '%s' is not "
 			    "a valid hwloc synthetic topology; write levels "
 			    "as TYPE:COUNT from the outside in, ending with "
 			    "the pu level, e.g. \"package:2 core:16 pu:1\" "
@@ -1505,12 +1505,12 @@ static int check_machine(fsim_config *c, char *err, size_t errlen)
 		if (topology_pus(topo->s, origin, &pus, err, errlen))
 			return -1;
 		if (pus > CFG_MAX_CORES)
-			return netm_errf(err, errlen, "%s: machine.topology: '%s' "
+			return sib_errf(err, errlen, "%s: machine.topology: '%s' "
 				    "has more than %d PUs, the most cores per "
 				    "node supported; describe a smaller node",
 				    origin, topo->s, CFG_MAX_CORES);
 		if (cores->set && (uint64_t)cores->i != pus)
-			return netm_errf(err, errlen, "%s: machine.cores_per_node "
+			return sib_errf(err, errlen, "%s: machine.cores_per_node "
 				    "= %lld disagrees with machine.topology "
 				    "'%s' (%s), which has %llu PUs; drop one "
 				    "of the two keys", m->from[M_CORES]->origin,
@@ -1525,13 +1525,13 @@ static int check_machine(fsim_config *c, char *err, size_t errlen)
 	if (resolve_path(&m->v[M_MAP], m->from[M_MAP], &c->map_path) ||
 	    resolve_path(&c->sec[S_NOISE].v[N_DIR],
 			 c->sec[S_NOISE].from[N_DIR], &c->noise_path))
-		return netm_errf(err, errlen, "out of memory resolving "
+		return sib_errf(err, errlen, "out of memory resolving "
 			    "machine.map or noise.dir");
 
 	netm_value *f = &c->sec[S_CPU].v[0];
 	const cfg_entry *fe = c->sec[S_CPU].from[0];
 	if (f->num <= 0)
-		return netm_errf(err, errlen, "%s: cpu.factor must be greater than "
+		return sib_errf(err, errlen, "%s: cpu.factor must be greater than "
 			    "0 (a factor of 0 would make every computation "
 			    "free); write e.g. 0.5 for a CPU twice as fast",
 			    fe ? fe->origin : "default");
@@ -1549,7 +1549,7 @@ static int check_rules(fsim_config *c, char *err, size_t errlen)
 	if (!v->s || !v->s[0])
 		return 0;
 	if (fsim_rules_new(&r))
-		return netm_errf(err, errlen, "out of memory checking "
+		return sib_errf(err, errlen, "out of memory checking "
 			    "replace.rules");
 	rc = fsim_rules_add(r, v->s, c->sec[S_REPLACE].from[0]->origin, err,
 			    errlen);

@@ -152,7 +152,7 @@ static int csv_line(fsim_csv *c, char *err, size_t errlen)
 	errno = 0;
 	if (getline(&c->line, &c->cap, c->f) < 0) {
 		if (ferror(c->f))
-			return netm_errf(err, errlen, "%s:%" PRIu64 ": read error: "
+			return sib_errf(err, errlen, "%s:%" PRIu64 ": read error: "
 				    "%s", c->path, c->lineno + 1,
 				    strerror(errno ? errno : EIO));
 		return 0;
@@ -160,10 +160,10 @@ static int csv_line(fsim_csv *c, char *err, size_t errlen)
 	c->lineno++;
 	int n = csv_split(c->line, c->fields, CSV_MAXF);
 	if (n < 0)
-		return netm_errf(err, errlen, "%s:%" PRIu64 ": a quoted field "
+		return sib_errf(err, errlen, "%s:%" PRIu64 ": a quoted field "
 			    "is not closed properly", c->path, c->lineno);
 	if (n > CSV_MAXF)
-		return netm_errf(err, errlen, "%s:%" PRIu64 ": more than %d "
+		return sib_errf(err, errlen, "%s:%" PRIu64 ": more than %d "
 			    "fields", c->path, c->lineno, CSV_MAXF);
 	return n;
 }
@@ -173,25 +173,25 @@ int fsim_csv_open(fsim_csv **cp, const char *path, const char *const *cols,
 {
 	*cp = NULL;
 	if (ncols > CSV_MAXF)
-		return netm_errf(err, errlen, "internal error: %d columns",
+		return sib_errf(err, errlen, "internal error: %d columns",
 			    ncols);
 	fsim_csv *c = calloc(1, sizeof *c);
 	if (!c || !(c->path = strdup(path))) {
 		free(c);
-		return netm_errf(err, errlen, "out of memory");
+		return sib_errf(err, errlen, "out of memory");
 	}
 	c->ncols = ncols;
 	c->names = cols;
 	c->f = fopen(path, "r");
 	if (!c->f) {
-		netm_errf(err, errlen, "%s: %s", path, strerror(errno));
+		sib_errf(err, errlen, "%s: %s", path, strerror(errno));
 		goto fail;
 	}
 	int n = csv_line(c, err, errlen);
 	if (n < 0)
 		goto fail;
 	if (n == 0) {
-		netm_errf(err, errlen, "%s: the file is empty (it should start "
+		sib_errf(err, errlen, "%s: the file is empty (it should start "
 			  "with a header line)", path);
 		goto fail;
 	}
@@ -202,7 +202,7 @@ int fsim_csv_open(fsim_csv **cp, const char *path, const char *const *cols,
 			if (strcmp(c->fields[k], cols[i]) == 0)
 				c->idx[i] = k;
 		if (c->idx[i] < 0) {
-			netm_errf(err, errlen, "%s:1: the header has no column "
+			sib_errf(err, errlen, "%s:1: the header has no column "
 				  "'%s' (is it a file written by sibyl sim?)",
 				  path, cols[i]);
 			goto fail;
@@ -221,10 +221,10 @@ int fsim_csv_next(fsim_csv *c, char *err, size_t errlen)
 	if (n <= 0)
 		return n;
 	if (n == 1 && !c->fields[0][0])
-		return netm_errf(err, errlen, "%s:%" PRIu64 ": an empty line",
+		return sib_errf(err, errlen, "%s:%" PRIu64 ": an empty line",
 			    c->path, c->lineno);
 	if (n != c->nfields)
-		return netm_errf(err, errlen, "%s:%" PRIu64 ": %d field%s where "
+		return sib_errf(err, errlen, "%s:%" PRIu64 ": %d field%s where "
 			    "the header has %d (the file is damaged or cut "
 			    "short)", c->path, c->lineno, n, n == 1 ? "" : "s",
 			    c->nfields);
@@ -266,11 +266,11 @@ int fsim_csv_fixed(const fsim_csv *c, int i, unsigned decimals,
 	return 0;
 bad:
 	if (decimals)
-		return netm_errf(err, errlen, "%s:%" PRIu64 ": column '%s': '%s' "
+		return sib_errf(err, errlen, "%s:%" PRIu64 ": column '%s': '%s' "
 			    "is not a non-negative decimal with at most %u "
 			    "digits after the point", c->path, c->lineno,
 			    c->names[i], s, decimals);
-	return netm_errf(err, errlen, "%s:%" PRIu64 ": column '%s': '%s' is "
+	return sib_errf(err, errlen, "%s:%" PRIu64 ": column '%s': '%s' is "
 		    "not a whole number", c->path, c->lineno, c->names[i], s);
 }
 
@@ -342,10 +342,10 @@ static void list_classes(char *err, size_t errlen,
 			 const char *const *class_names, uint32_t nclasses)
 {
 	for (uint32_t c = 0; c < nclasses; c++)
-		netm_errcat(err, errlen, "%s%s", c ? ", " : "",
+		sib_errcat(err, errlen, "%s%s", c ? ", " : "",
 			    class_names[c] ? class_names[c] : "?");
 	if (!nclasses)
-		netm_errcat(err, errlen, "none");
+		sib_errcat(err, errlen, "none");
 }
 
 /* One token of a selection: a class, an id, a range or "all". */
@@ -355,7 +355,7 @@ static int select_token(const char *tok, const char *what, const char *where,
 			uint8_t *sel, char *err, size_t errlen)
 {
 	if (!*tok)
-		return netm_errf(err, errlen, "%s: an empty item in the list; "
+		return sib_errf(err, errlen, "%s: an empty item in the list; "
 			    "write class names and link ids separated by "
 			    "commas, e.g. nic-out,0-30,55", what);
 	if (strcmp(tok, "all") == 0) {
@@ -371,10 +371,10 @@ static int select_token(const char *tok, const char *what, const char *where,
 					sel[l] = 1;
 			return 0;
 		}
-		netm_errf(err, errlen, "%s: '%s' is not a link class of %s; "
+		sib_errf(err, errlen, "%s: '%s' is not a link class of %s; "
 			  "its classes are: ", what, tok, where);
 		list_classes(err, errlen, class_names, nclasses);
-		netm_errcat(err, errlen, " (or give link ids such as 0-30,55)");
+		sib_errcat(err, errlen, " (or give link ids such as 0-30,55)");
 		return -1;
 	}
 	uint64_t lo, hi;
@@ -389,17 +389,17 @@ static int select_token(const char *tok, const char *what, const char *where,
 	if (*e)
 		goto bad;
 	if (hi < lo)
-		return netm_errf(err, errlen, "%s: the range '%s' is empty; "
+		return sib_errf(err, errlen, "%s: the range '%s' is empty; "
 			    "write LOW-HIGH with LOW <= HIGH", what, tok);
 	if (hi >= nlinks)
-		return netm_errf(err, errlen, "%s: there is no link %" PRIu64
+		return sib_errf(err, errlen, "%s: there is no link %" PRIu64
 			    " in %s, whose links are numbered 0 to %lld",
 			    what, hi, where, (long long)nlinks - 1);
 	for (uint64_t l = lo; l <= hi; l++)
 		sel[l] = 1;
 	return 0;
 bad:
-	return netm_errf(err, errlen, "%s: '%s' is neither a link class nor "
+	return sib_errf(err, errlen, "%s: '%s' is neither a link class nor "
 		    "a link id or range (such as 55 or 0-30)", what, tok);
 }
 
@@ -410,7 +410,7 @@ int fsim_link_select(const char *text, const char *what, const char *where,
 {
 	char *copy = strdup(text ? text : "");
 	if (!copy)
-		return netm_errf(err, errlen, "out of memory");
+		return sib_errf(err, errlen, "out of memory");
 	memset(sel, 0, nlinks);
 	int rc = 0;
 	char *p = copy;
@@ -486,7 +486,7 @@ static FILE *csv_create(const char *dir, const char *name, const char *head,
 	snprintf(path, 4096, "%s/%s", dir, name);
 	FILE *f = fopen(path, "w");
 	if (!f)
-		netm_errf(err, errlen, "%s: %s", path, strerror(errno));
+		sib_errf(err, errlen, "%s: %s", path, strerror(errno));
 	else
 		fprintf(f, "%s\n", head);
 	return f;
@@ -496,7 +496,7 @@ static FILE *csv_create(const char *dir, const char *name, const char *head,
 static int csv_close(FILE *f, const char *path, char *err, size_t errlen)
 {
 	if (ferror(f) | fclose(f))
-		return netm_errf(err, errlen, "%s: write error", path);
+		return sib_errf(err, errlen, "%s: write error", path);
 	return 0;
 }
 
@@ -541,7 +541,7 @@ int fsim_links_write(const netm_model *m, const char *dir, fsim_result *r,
 	r->link_classes = calloc(ncls ? ncls : 1, sizeof *r->link_classes);
 	if (!r->link_classes) {
 		fclose(f);
-		return netm_errf(err, errlen, "out of memory");
+		return sib_errf(err, errlen, "out of memory");
 	}
 	r->nlink_classes = ncls;
 	for (uint32_t c = 0; c < ncls; c++)
@@ -553,7 +553,7 @@ int fsim_links_write(const netm_model *m, const char *dir, fsim_result *r,
 		m->ops->link(m, id, &li);
 		if (li.cls >= ncls) {
 			fclose(f);
-			return netm_errf(err, errlen, "internal error: network "
+			return sib_errf(err, errlen, "internal error: network "
 				    "model '%s' puts link %u in class %u of %u",
 				    m->ops->name, id, li.cls, ncls);
 		}
@@ -606,7 +606,7 @@ static int series_limit(uint64_t *out, char *err, size_t errlen)
 		x = x * 10 + (uint64_t)(*p - '0');
 	}
 	if (*p || x == 0)
-		return netm_errf(err, errlen, "SIBYL_LINK_TRACE_MEM='%s': give "
+		return sib_errf(err, errlen, "SIBYL_LINK_TRACE_MEM='%s': give "
 			    "the memory the link time series may use as a "
 			    "number of bytes, e.g. 1073741824", v);
 	*out = x;
@@ -618,11 +618,11 @@ int fsim_series_new(fsim_series **sp, sib_ps interval, char *err,
 {
 	*sp = NULL;
 	if (interval <= 0)
-		return netm_errf(err, errlen, "the link trace interval must be "
+		return sib_errf(err, errlen, "the link trace interval must be "
 			    "greater than 0 (got %" PRId64 " ps)", interval);
 	fsim_series *s = calloc(1, sizeof *s);
 	if (!s)
-		return netm_errf(err, errlen, "out of memory");
+		return sib_errf(err, errlen, "out of memory");
 	s->interval = interval;
 	if (series_limit(&s->mem_limit, err, errlen)) {
 		free(s);
@@ -655,7 +655,7 @@ int fsim_series_select(fsim_series *s, const netm_model *m,
 		       const char *text, char *err, size_t errlen)
 {
 	if (!has_links(m) || m->ops->nlinks(m) == 0)
-		return netm_errf(err, errlen, "--link-trace: network model '%s' "
+		return sib_errf(err, errlen, "--link-trace: network model '%s' "
 			    "has no links to record", m->ops->name);
 	uint32_t n = m->ops->nlinks(m), ncls = m->ops->nclasses(m);
 	uint32_t *class_of = malloc((size_t)n * sizeof *class_of);
@@ -663,7 +663,7 @@ int fsim_series_select(fsim_series *s, const netm_model *m,
 	uint8_t *sel = malloc(n);
 	int rc = -1;
 	if (!class_of || !names || !sel) {
-		netm_errf(err, errlen, "out of memory for a selection of %u "
+		sib_errf(err, errlen, "out of memory for a selection of %u "
 			  "links", n);
 		goto out;
 	}
@@ -682,20 +682,20 @@ int fsim_series_select(fsim_series *s, const netm_model *m,
 	s->nsel = 0;
 	s->slot = malloc((size_t)n * sizeof *s->slot);
 	if (!s->slot) {
-		netm_errf(err, errlen, "out of memory");
+		sib_errf(err, errlen, "out of memory");
 		goto out;
 	}
 	for (uint32_t id = 0; id < n; id++)
 		s->slot[id] = sel[id] ? s->nsel++ : UINT32_MAX;
 	if (!s->nsel) {
-		netm_errf(err, errlen, "--link-select: '%s' chooses no link (the "
+		sib_errf(err, errlen, "--link-select: '%s' chooses no link (the "
 			  "model has no link of those classes)",
 			  text ? text : "all");
 		goto out;
 	}
 	s->link_of = malloc((s->nsel ? s->nsel : 1) * sizeof *s->link_of);
 	if (!s->link_of) {
-		netm_errf(err, errlen, "out of memory");
+		sib_errf(err, errlen, "out of memory");
 		goto out;
 	}
 	for (uint32_t id = 0; id < n; id++)
@@ -704,7 +704,7 @@ int fsim_series_select(fsim_series *s, const netm_model *m,
 	if ((uint64_t)s->nsel * sizeof(int64_t) > s->mem_limit) {
 		char lim[64];
 		mem_words(lim, sizeof lim, s->mem_limit);
-		netm_errf(err, errlen, "--link-trace: %u links selected need "
+		sib_errf(err, errlen, "--link-trace: %u links selected need "
 			  "more than %s for a single interval; record fewer "
 			  "with --link-select (a class such as --link-select "
 			  "%s, or id ranges such as 0-999), or raise "
@@ -730,7 +730,7 @@ static int series_grow(fsim_series *s, uint64_t bin, char *err,
 		char lim[64], iv[64];
 		mem_words(lim, sizeof lim, s->mem_limit);
 		snprintf(iv, sizeof iv, "%" PRId64 " ps", s->interval);
-		return netm_errf(err, errlen, "--link-trace: the time series "
+		return sib_errf(err, errlen, "--link-trace: the time series "
 			    "of %u links at intervals of %s needs more than "
 			    "%s, which holds %" PRIu64 " intervals, %" PRIu64
 			    " ps of simulated time, and the run goes on; "
@@ -746,7 +746,7 @@ static int series_grow(fsim_series *s, uint64_t bin, char *err,
 		cap = maxbins;
 	int64_t *c = realloc(s->cells, (size_t)(cap * per));
 	if (!c)
-		return netm_errf(err, errlen, "out of memory for the link time "
+		return sib_errf(err, errlen, "out of memory for the link time "
 			    "series (%" PRIu64 " intervals of %u links)", cap,
 			    s->nsel);
 	memset(c + s->cap_bins * s->nsel, 0,
@@ -760,7 +760,7 @@ int fsim_series_add(fsim_series *s, uint32_t link, sib_ps start,
 		    sib_ps end, char *err, size_t errlen)
 {
 	if (link >= s->nlinks || start < 0 || end < start)
-		return netm_errf(err, errlen, "internal error: the network "
+		return sib_errf(err, errlen, "internal error: the network "
 			    "model reported link %u busy from %" PRId64 " to %"
 			    PRId64 " ps (it has %u links)", link, start, end,
 			    s->nlinks);
@@ -803,7 +803,7 @@ int fsim_series_write(const fsim_series *s, const netm_model *m,
 	const char **cls = malloc((s->nsel ? s->nsel : 1) * sizeof *cls);
 	if (!cls) {
 		fclose(f);
-		return netm_errf(err, errlen, "out of memory");
+		return sib_errf(err, errlen, "out of memory");
 	}
 	for (uint32_t j = 0; j < s->nsel; j++) {
 		netm_link_info li;

@@ -119,7 +119,7 @@ static int place_node(fsim_machine *m, placed *recs, size_t n, placed *tmp,
 	size_t nexp = 0, u = 0;
 
 	if (n > cores)
-		return netm_errf(err, errlen, "%s:%lu: node %lu is over-full: its "
+		return sib_errf(err, errlen, "%s:%lu: node %lu is over-full: its "
 			    "%lu cores (machine.cores_per_node) are taken by "
 			    "the ranks on earlier lines, so rank %lu does "
 			    "not fit; move ranks to other nodes or raise "
@@ -134,7 +134,7 @@ static int place_node(fsim_machine *m, placed *recs, size_t n, placed *tmp,
 		qsort(tmp, nexp, sizeof *tmp, by_core_line);
 	for (size_t i = 1; i < nexp; i++)
 		if (tmp[i].core == tmp[i - 1].core)
-			return netm_errf(err, errlen, "%s:%lu: core %lu of node %lu "
+			return sib_errf(err, errlen, "%s:%lu: core %lu of node %lu "
 				    "is already taken by rank %lu at line %lu; "
 				    "give each rank of a node its own core",
 				    path, (unsigned long)tmp[i].line,
@@ -177,7 +177,7 @@ static int check_size(uint64_t nnodes, uint64_t used, const char *why,
 	uint64_t max = fsim_machine_max_nodes(used);
 	if (nnodes <= max)
 		return 0;
-	return netm_errf(err, errlen, "%s a machine of %llu nodes, but the "
+	return sib_errf(err, errlen, "%s a machine of %llu nodes, but the "
 		    "ranks use only %llu of them; Sibyl simulates at most "
 		    "%llu nodes here (%d times the nodes used, or %d, "
 		    "whichever is more): describe a smaller machine", why,
@@ -214,7 +214,7 @@ static int read_map(fsim_machine *m, const char *path, uint64_t nodes,
 	m->node_of = malloc((size_t)npes * sizeof *m->node_of);
 	m->core_of = malloc((size_t)npes * sizeof *m->core_of);
 	if (!line_of || !recs || !m->node_of || !m->core_of) {
-		netm_errf(err, errlen, "out of memory reading the mapping file %s "
+		sib_errf(err, errlen, "out of memory reading the mapping file %s "
 		     "for %lu ranks", path, (unsigned long)npes);
 		goto out;
 	}
@@ -227,33 +227,33 @@ static int read_map(fsim_machine *m, const char *path, uint64_t nodes,
 			continue;
 		line[strcspn(line, "\r\n")] = '\0';
 		if (r < 0) {
-			netm_errf(err, errlen, "%s:%lu: expected 'RANK NODE [CORE]' "
+			sib_errf(err, errlen, "%s:%lu: expected 'RANK NODE [CORE]' "
 			     "(whole numbers, an optional # comment), found "
 			     "'%.60s'", path, lineno, line);
 			goto out;
 		}
 		if (lineno > UINT32_MAX) {
-			netm_errf(err, errlen, "%s:%lu: too many lines", path,
+			sib_errf(err, errlen, "%s:%lu: too many lines", path,
 			     lineno);
 			goto out;
 		}
 		p.line = (uint32_t)lineno;
 		if (p.rank >= npes) {
-			netm_errf(err, errlen, "%s:%lu: rank %lu does not exist: "
+			sib_errf(err, errlen, "%s:%lu: rank %lu does not exist: "
 			     "the trace has %lu ranks, 0 to %lu", path,
 			     lineno, (unsigned long)p.rank,
 			     (unsigned long)npes, (unsigned long)npes - 1);
 			goto out;
 		}
 		if (line_of[p.rank]) {
-			netm_errf(err, errlen, "%s:%lu: rank %lu is placed twice, "
+			sib_errf(err, errlen, "%s:%lu: rank %lu is placed twice, "
 			     "here and at line %lu; give each rank one line",
 			     path, lineno, (unsigned long)p.rank,
 			     (unsigned long)line_of[p.rank]);
 			goto out;
 		}
 		if (nodes && p.node >= nodes) {
-			netm_errf(err, errlen, "%s:%lu: node %lu does not exist: "
+			sib_errf(err, errlen, "%s:%lu: node %lu does not exist: "
 			     "machine.nodes is %llu (nodes 0 to %llu); raise "
 			     "machine.nodes or set it to 0 to use as many "
 			     "nodes as the map names", path, lineno,
@@ -262,7 +262,7 @@ static int read_map(fsim_machine *m, const char *path, uint64_t nodes,
 			goto out;
 		}
 		if (p.core != NO_CORE && p.core >= m->cores_per_node) {
-			netm_errf(err, errlen, "%s:%lu: core %lu does not exist: "
+			sib_errf(err, errlen, "%s:%lu: core %lu does not exist: "
 			     "machine.cores_per_node is %lu (cores 0 to "
 			     "%lu)", path, lineno, (unsigned long)p.core,
 			     (unsigned long)m->cores_per_node,
@@ -281,17 +281,17 @@ static int read_map(fsim_machine *m, const char *path, uint64_t nodes,
 
 	if (nrec < npes) {
 		size_t missing = npes - nrec, shown = 0;
-		netm_errf(err, errlen, "%s: %s", path, missing > 1 ? "ranks" :
+		sib_errf(err, errlen, "%s: %s", path, missing > 1 ? "ranks" :
 		     "rank");
 		for (uint32_t r = 0; r < npes && shown < MAP_MISSING_SHOWN;
 		     r++)
 			if (!line_of[r])
-				netm_errcat(err, errlen, "%s%lu", shown++ ? ", " :
+				sib_errcat(err, errlen, "%s%lu", shown++ ? ", " :
 				       " ", (unsigned long)r);
 		if (missing > shown)
-			netm_errcat(err, errlen, " and %lu more",
+			sib_errcat(err, errlen, " and %lu more",
 			       (unsigned long)(missing - shown));
-		netm_errcat(err, errlen, " %s missing; the mapping file must place "
+		sib_errcat(err, errlen, " %s missing; the mapping file must place "
 		       "every rank from 0 to %lu exactly once",
 		       missing > 1 ? "are" : "is", (unsigned long)npes - 1);
 		goto out;
@@ -299,7 +299,7 @@ static int read_map(fsim_machine *m, const char *path, uint64_t nodes,
 
 	m->nnodes = nodes ? (uint32_t)nodes : maxnode + 1;
 	if (!nodes && maxnode == UINT32_MAX) {
-		netm_errf(err, errlen, "%s: node %lu is one more than the largest "
+		sib_errf(err, errlen, "%s: node %lu is one more than the largest "
 		     "node number supported", path, (unsigned long)maxnode);
 		goto out;
 	}
@@ -307,7 +307,7 @@ static int read_map(fsim_machine *m, const char *path, uint64_t nodes,
 	tmp = malloc((size_t)(npes < m->cores_per_node ? npes :
 			      m->cores_per_node) * sizeof *tmp + 1);
 	if (!tmp) {
-		netm_errf(err, errlen, "out of memory reading the mapping file %s",
+		sib_errf(err, errlen, "out of memory reading the mapping file %s",
 		     path);
 		goto out;
 	}
@@ -354,26 +354,26 @@ int fsim_machine_build(fsim_machine **mp, const fsim_config *c,
 	fsim_machine *m;
 
 	if (!nodes || !cores || !topo || !map || !lat || !bw)
-		return netm_errf(err, errlen, "fsim_machine_build: internal error: "
+		return sib_errf(err, errlen, "fsim_machine_build: internal error: "
 			    "the configuration is not resolved; call "
 			    "fsim_config_resolve first");
 	if (npes == 0)
-		return netm_errf(err, errlen, "the trace has no ranks; there is "
+		return sib_errf(err, errlen, "the trace has no ranks; there is "
 			    "nothing to place on the machine");
 	if (!(m = calloc(1, sizeof *m)))
-		return netm_errf(err, errlen, "out of memory building the machine");
+		return sib_errf(err, errlen, "out of memory building the machine");
 	m->npes = npes;
 	m->cores_per_node = (uint32_t)cores->i;
 	m->intra_latency = lat->i;
 	m->intra_bandwidth = bw->i;
 	if (topo->s && topo->s[0] && !(m->topology = strdup(topo->s))) {
-		netm_errf(err, errlen, "out of memory building the machine");
+		sib_errf(err, errlen, "out of memory building the machine");
 		goto out_with_machine;
 	}
 
 	uint64_t n = (uint64_t)nodes->i, ncores = m->cores_per_node;
 	if (n && n * ncores < npes) {
-		netm_errf(err, errlen, "the machine has %llu cores (%llu nodes of "
+		sib_errf(err, errlen, "the machine has %llu cores (%llu nodes of "
 		     "%llu) for %lu ranks: raise machine.nodes or "
 		     "machine.cores_per_node, or set machine.nodes to 0",
 		     (unsigned long long)(n * ncores), (unsigned long long)n,

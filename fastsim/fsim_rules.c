@@ -153,7 +153,7 @@ static int rule_value(netm_ptype type, const char *what, const char *text,
 	while (len && is_space(text[len - 1]))
 		len--;
 	if (len >= sizeof buf)
-		return netm_errf(err, errlen, "%s: '%.40s...' is too long", what,
+		return sib_errf(err, errlen, "%s: '%.40s...' is too long", what,
 			    text);
 	memcpy(buf, text, len);
 	buf[len] = '\0';
@@ -222,9 +222,9 @@ static int parse_named_rule(const char *body, int want_cut, char **name,
 	if (*s == '"') {
 		const char *end;
 		if (!(*name = quoted_name(s + 1, &end)))
-			return netm_errf(err, errlen, "out of memory");
+			return sib_errf(err, errlen, "out of memory");
 		if (!end)
-			return netm_errf(err, errlen, "the quoted %s has no "
+			return sib_errf(err, errlen, "the quoted %s has no "
 				    "closing quote", what);
 		while (is_space(*end))
 			end++;
@@ -233,14 +233,14 @@ static int parse_named_rule(const char *body, int want_cut, char **name,
 			*cut = end + 1;
 			*cutlen = (size_t)(eq - *cut);
 		} else if (*end != '=') {
-			return netm_errf(err, errlen, "expected '%s' after the "
+			return sib_errf(err, errlen, "expected '%s' after the "
 				    "quoted name", want_cut ? "=DUR or >CUT=DUR"
 				    : "=F");
 		}
 	} else {
 		eq = strrchr(s, '=');
 		if (!eq)
-			return netm_errf(err, errlen, "expected %s",
+			return sib_errf(err, errlen, "expected %s",
 				    want_cut ? "seb:NAME=DUR or "
 				    "seb:NAME>CUT=DUR" : "scale:NAME=F");
 		const char *gt = want_cut ? last_of(s, (size_t)(eq - s), '>')
@@ -251,10 +251,10 @@ static int parse_named_rule(const char *body, int want_cut, char **name,
 			*cutlen = (size_t)(eq - *cut);
 		}
 		if (!(*name = trimmed_dup(s, (size_t)(nend - s))))
-			return netm_errf(err, errlen, "out of memory");
+			return sib_errf(err, errlen, "out of memory");
 	}
 	if (!**name)
-		return netm_errf(err, errlen, "the %s is empty", what);
+		return sib_errf(err, errlen, "the %s is empty", what);
 	*val = eq + 1;
 	return 0;
 }
@@ -281,7 +281,7 @@ static int parse_region_rule(const char *body, rule *x, const char **cut,
 	*cutlen = 0;
 	eq = strrchr(s, '=');
 	if (!eq)
-		return netm_errf(err, errlen, "expected region:PATTERN=DUR or "
+		return sib_errf(err, errlen, "expected region:PATTERN=DUR or "
 			    "region:PATTERN>CUT=DUR");
 	gt = last_of(s, (size_t)(eq - s), '>');
 	if (gt) {
@@ -298,9 +298,9 @@ static int parse_region_rule(const char *body, rule *x, const char **cut,
 		}
 	}
 	if (!(x->name = trimmed_dup(s, (size_t)((gt ? gt : eq) - s))))
-		return netm_errf(err, errlen, "out of memory");
+		return sib_errf(err, errlen, "out of memory");
 	if (!*x->name)
-		return netm_errf(err, errlen, "the region pattern is empty");
+		return sib_errf(err, errlen, "the region pattern is empty");
 	*val = eq + 1;
 	return 0;
 }
@@ -324,12 +324,12 @@ static int parse_rule(const char *text, rule *x, char *err, size_t errlen)
 			x->kind = R_SIZE_EQ;
 			s++;
 		} else {
-			return netm_errf(err, errlen, "expected size>=CUT:NEW or "
+			return sib_errf(err, errlen, "expected size>=CUT:NEW or "
 				    "size=S:NEW");
 		}
 		const char *colon = strchr(s, ':');
 		if (!colon)
-			return netm_errf(err, errlen, "expected ':' before the new "
+			return sib_errf(err, errlen, "expected ':' before the new "
 				    "size, as in %s",
 				    x->kind == R_SIZE_GE ? "size>=1MiB:4KiB"
 				    : "size=4096:0");
@@ -353,7 +353,7 @@ static int parse_rule(const char *text, rule *x, char *err, size_t errlen)
 			s++;
 	}
 	if ((!is_seb && !is_scale && !is_region) || *s != ':')
-		return netm_errf(err, errlen, "unknown rule; a rule starts with "
+		return sib_errf(err, errlen, "unknown rule; a rule starts with "
 			    "size>=, size=, seb:, region: or scale:");
 	s++;
 	if (is_region) {
@@ -523,7 +523,7 @@ int fsim_rules_add(fsim_rules *r, const char *text, const char *origin,
 		tmp = p;
 		if (parse_rule(one, &tmp[ntmp], msg, sizeof msg)) {
 			rule_free(&tmp[ntmp]);
-			netm_errf(err, errlen, "%s: rule '%s': %s", origin, one,
+			sib_errf(err, errlen, "%s: rule '%s': %s", origin, one,
 			     msg);
 			free(one);
 			goto out_with_tmp;
@@ -548,7 +548,7 @@ int fsim_rules_add(fsim_rules *r, const char *text, const char *origin,
 			for (; i < ntmp; i++)
 				rule_free(&tmp[i]);
 			free(tmp);
-			return netm_errf(err, errlen, "%s: too many replacement "
+			return sib_errf(err, errlen, "%s: too many replacement "
 				    "rules", origin);
 		}
 		r->r[r->n++] = tmp[i];
@@ -557,7 +557,7 @@ int fsim_rules_add(fsim_rules *r, const char *text, const char *origin,
 			for (i++; i < ntmp; i++)
 				rule_free(&tmp[i]);
 			free(tmp);
-			return netm_errf(err, errlen, "%s: out of memory adding "
+			return sib_errf(err, errlen, "%s: out of memory adding "
 				    "replacement rules", origin);
 		}
 	}
@@ -565,7 +565,7 @@ int fsim_rules_add(fsim_rules *r, const char *text, const char *origin,
 	return 0;
 
 out_of_memory:
-	netm_errf(err, errlen, "%s: out of memory reading replacement rules",
+	sib_errf(err, errlen, "%s: out of memory reading replacement rules",
 	     origin);
 out_with_tmp:
 	for (i = 0; i < ntmp; i++)

@@ -28,6 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sib_err.h"
 #include "sib_time.h"
 #include <stdio.h>
 
@@ -93,14 +94,8 @@ static inline sib_ps netm_xfer_time(uint64_t bytes, int64_t bw)
 	return q >= (unsigned __int128)INT64_MAX ? INT64_MAX : (sib_ps)q;
 }
 
-/* Error helpers shared by models and the simulator: format a sentence
- * into err (netm_errf, returns -1 for `return netm_errf(...)') or append
- * to the one already there (netm_errcat).  NULL or empty buffers are
- * ignored. */
-int netm_errf(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-void netm_errcat(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+/* Errors: a sentence in the caller's buffer, sib_errf() and sib_errcat()
+ * (base/sib_err.h). */
 
 /* --------------------------------------------------------- the model */
 

@@ -292,27 +292,27 @@ static int check_values(const netm_value *v, char *err, size_t errlen)
 
 	for (size_t i = 0; i < sizeof bws / sizeof bws[0]; i++)
 		if (v[bws[i]].i <= 0)
-			return netm_errf(err, errlen, "net.%s must be greater "
+			return sib_errf(err, errlen, "net.%s must be greater "
 				    "than 0 bytes/s, e.g. 10GB/s (got %lld)",
 				    percs_params[bws[i]].key,
 				    (long long)v[bws[i]].i);
 	for (size_t i = 0; i < sizeof lats / sizeof lats[0]; i++)
 		if (v[lats[i]].i < 0)
-			return netm_errf(err, errlen, "net.%s must not be "
+			return sib_errf(err, errlen, "net.%s must not be "
 				    "negative (got %lld ps)",
 				    percs_params[lats[i]].key,
 				    (long long)v[lats[i]].i);
 	for (size_t i = 0; i < sizeof ones / sizeof ones[0]; i++)
 		if (v[ones[i]].i < 1 || v[ones[i]].i > UINT32_MAX)
-			return netm_errf(err, errlen, "net.%s must be at least "
+			return sib_errf(err, errlen, "net.%s must be at least "
 				    "1 (got %lld)", percs_params[ones[i]].key,
 				    (long long)v[ones[i]].i);
 	if (v[P_SUPERNODES].i < 0 || v[P_SUPERNODES].i > UINT32_MAX)
-		return netm_errf(err, errlen, "net.supernodes must be 0 (as "
+		return sib_errf(err, errlen, "net.supernodes must be 0 (as "
 			    "many as the nodes need) or a positive number "
 			    "(got %lld)", (long long)v[P_SUPERNODES].i);
 	if (v[P_ROUTING].i != ROUTE_DIRECT && v[P_ROUTING].i != ROUTE_INDIRECT)
-		return netm_errf(err, errlen, "net.routing must be direct or "
+		return sib_errf(err, errlen, "net.routing must be direct or "
 			    "indirect (got choice number %lld)",
 			    (long long)v[P_ROUTING].i);
 	return 0;
@@ -328,7 +328,7 @@ static int size_machine(percs_model *p, const netm_value *v,
 	p->dl = (uint32_t)v[P_D_LINKS].i;
 	uint64_t snsize = (uint64_t)p->drawers * p->npd;
 	if (snsize > UINT32_MAX / 2)
-		return netm_errf(err, errlen, "net.drawers x "
+		return sib_errf(err, errlen, "net.drawers x "
 			    "net.nodes_per_drawer = %llu nodes per supernode "
 			    "is too large", (unsigned long long)snsize);
 	p->snsize = (uint32_t)snsize;
@@ -338,7 +338,7 @@ static int size_machine(percs_model *p, const netm_value *v,
 	uint64_t need = nnodes ? (nnodes + snsize - 1) / snsize : 1;
 	uint64_t sn = v[P_SUPERNODES].i ? (uint64_t)v[P_SUPERNODES].i : need;
 	if (sn < need)
-		return netm_errf(err, errlen, "the machine has %lu nodes but "
+		return sib_errf(err, errlen, "the machine has %lu nodes but "
 			    "net.supernodes = %llu supernodes of %llu nodes "
 			    "(net.drawers x net.nodes_per_drawer) hold only "
 			    "%llu; raise net.supernodes to at least %llu or "
@@ -353,7 +353,7 @@ static int size_machine(percs_model *p, const netm_value *v,
 	uint64_t llr = hubs * (snsize - 1);
 	uint64_t dls = sn * (sn - 1) * p->dl;
 	if (hubs > UINT32_MAX / 2 || llr + dls + channels >= UINT32_MAX)
-		return netm_errf(err, errlen, "the machine is too large for "
+		return sib_errf(err, errlen, "the machine is too large for "
 			    "the percs model: %llu supernodes of %llu nodes "
 			    "with net.d_links = %lu need %llu links and node "
 			    "channels, more than 2^32 - 1; lower "
@@ -374,7 +374,7 @@ static int percs_create(netm_model **mp, const netm_setup *setup,
 {
 	if (!setup || !setup->values || !host || !host->deliver ||
 	    !host->schedule)
-		return netm_errf(err, errlen, "the percs network model needs "
+		return sib_errf(err, errlen, "the percs network model needs "
 			    "its parameter values and a host that schedules "
 			    "events and delivers messages");
 	const netm_value *v = setup->values;
@@ -388,7 +388,7 @@ static int percs_create(netm_model **mp, const netm_setup *setup,
 
 	percs_model *p = calloc(1, sizeof *p);
 	if (!p)
-		return netm_errf(err, errlen, "out of memory creating the percs "
+		return sib_errf(err, errlen, "out of memory creating the percs "
 			    "network model");
 	p->pm.base.ops = &netm_percs;
 	if (size_machine(p, v, setup->nnodes, err, errlen))

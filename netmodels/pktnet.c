@@ -679,13 +679,13 @@ static void hop(pktnet *net, uint32_t id, sib_ps now)
 int pktnet_params_check(const pktnet_params *p, char *err, size_t errlen)
 {
 	if (!p)
-		return netm_errf(err, errlen, "no packet network parameters");
+		return sib_errf(err, errlen, "no packet network parameters");
 	if (p->packet_size < 1 || p->packet_size > PK_PART_MAX)
-		return netm_errf(err, errlen, "net.packet_size must be from 1 "
+		return sib_errf(err, errlen, "net.packet_size must be from 1 "
 			    "byte to 1GiB (got %llu)",
 			    (unsigned long long)p->packet_size);
 	if (p->header > PK_PART_MAX)
-		return netm_errf(err, errlen, "net.header must be at most 1GiB "
+		return sib_errf(err, errlen, "net.header must be at most 1GiB "
 			    "(got %llu)", (unsigned long long)p->header);
 	static const struct { const char *key; size_t off; } times[] = {
 		{ "router_latency", offsetof(pktnet_params, router_latency) },
@@ -696,28 +696,28 @@ int pktnet_params_check(const pktnet_params *p, char *err, size_t errlen)
 		sib_ps t;
 		memcpy(&t, (const char *)p + times[i].off, sizeof t);
 		if (t < 0)
-			return netm_errf(err, errlen, "net.%s must not be "
+			return sib_errf(err, errlen, "net.%s must not be "
 				    "negative (got %lld ps)", times[i].key,
 				    (long long)t);
 	}
 	if (p->inject_channels < 1 || p->inject_channels > PK_CHANNELS_MAX)
-		return netm_errf(err, errlen, "net.inject_channels must be from "
+		return sib_errf(err, errlen, "net.inject_channels must be from "
 			    "1 to %d (got %u)", PK_CHANNELS_MAX,
 			    (unsigned)p->inject_channels);
 	if (p->eject_channels < 1 || p->eject_channels > PK_CHANNELS_MAX)
-		return netm_errf(err, errlen, "net.eject_channels must be from "
+		return sib_errf(err, errlen, "net.eject_channels must be from "
 			    "1 to %d (got %u)", PK_CHANNELS_MAX,
 			    (unsigned)p->eject_channels);
 	if (p->inject_bw <= 0)
-		return netm_errf(err, errlen, "net.inject_bandwidth must be "
+		return sib_errf(err, errlen, "net.inject_bandwidth must be "
 			    "greater than 0 bytes/s, e.g. 2GB/s (got %lld)",
 			    (long long)p->inject_bw);
 	if (p->eject_bw <= 0)
-		return netm_errf(err, errlen, "net.eject_bandwidth must be "
+		return sib_errf(err, errlen, "net.eject_bandwidth must be "
 			    "greater than 0 bytes/s, e.g. 2GB/s (got %lld)",
 			    (long long)p->eject_bw);
 	if (p->buffer_packets > PK_BUFFER_MAX)
-		return netm_errf(err, errlen, "net.buffer_packets must be from "
+		return sib_errf(err, errlen, "net.buffer_packets must be from "
 			    "0 (unbounded) to %d (got %u)", PK_BUFFER_MAX,
 			    (unsigned)p->buffer_packets);
 	return 0;
@@ -783,7 +783,7 @@ pktnet *pktnet_new(const pktnet_topo *topo, const pktnet_params *p,
 	    topo->nvcs > UINT16_MAX || topo->nnodes > topo->nrouters ||
 	    !host || !host->schedule || !host->deliver ||
 	    (nclasses && !class_names)) {
-		netm_errf(err, errlen, "the packet network needs a topology "
+		sib_errf(err, errlen, "the packet network needs a topology "
 		     "with a next() function, 1 to %u VCs and at least one "
 		     "router, class names, and a host that schedules and "
 		     "delivers", (unsigned)UINT16_MAX);
@@ -795,7 +795,7 @@ pktnet *pktnet_new(const pktnet_topo *topo, const pktnet_params *p,
 	uint64_t nb = (uint64_t)nlinks * topo->nvcs;
 	if ((uint64_t)nlinks + nch >= PK_NONE ||
 	    nb + nnodes * (uint64_t)p->inject_channels >= PK_NONE) {
-		netm_errf(err, errlen, "the network is too large: %u links, "
+		sib_errf(err, errlen, "the network is too large: %u links, "
 		     "%u nodes with %u injection and %u ejection channels and "
 		     "%u VCs make more than 2^32 links or buffers",
 		     (unsigned)nlinks, (unsigned)nnodes,
@@ -874,7 +874,7 @@ pktnet *pktnet_new(const pktnet_topo *topo, const pktnet_params *p,
 out_with_net:
 	pktnet_free(net);
 out_of_memory:
-	netm_errf(err, errlen, "out of memory for a packet network of %u "
+	sib_errf(err, errlen, "out of memory for a packet network of %u "
 	     "links and %u nodes", (unsigned)nlinks, (unsigned)nnodes);
 	return NULL;
 }
@@ -1111,7 +1111,7 @@ int pktnet_params_from(const netm_value *v, uint64_t seed, pktnet_params *p,
 	for (size_t i = 0; i < sizeof narrow / sizeof narrow[0]; i++) {
 		int64_t x = v[narrow[i]].i;
 		if (x < 0 || x > UINT32_MAX)
-			return netm_errf(err, errlen, "net.%s is out of range "
+			return sib_errf(err, errlen, "net.%s is out of range "
 				    "(got %lld)", keys[narrow[i]],
 				    (long long)x);
 	}

@@ -135,30 +135,30 @@ static int simple_create(netm_model **mp, const netm_setup *setup,
 			 const netm_host *host, char *err, size_t errlen)
 {
 	if (!setup || !setup->values || !host || !host->deliver)
-		return netm_errf(err, errlen, "the simple network model needs "
+		return sib_errf(err, errlen, "the simple network model needs "
 			    "its parameter values and a host to deliver "
 			    "messages to");
 	const netm_value *v = setup->values;
 	static const int times[] = { P_LATENCY, P_CPP, P_O, P_G };
 	for (size_t i = 0; i < sizeof times / sizeof times[0]; i++)
 		if (v[times[i]].i < 0)
-			return netm_errf(err, errlen, "net.%s must not be negative "
+			return sib_errf(err, errlen, "net.%s must not be negative "
 				    "(got %lld ps)", simple_params[times[i]].key,
 				    (long long)v[times[i]].i);
 	if (v[P_BANDWIDTH].i <= 0)
-		return netm_errf(err, errlen, "net.bandwidth must be greater "
+		return sib_errf(err, errlen, "net.bandwidth must be greater "
 			    "than 0 bytes/s, e.g. 10GB/s (got %lld)",
 			    (long long)v[P_BANDWIDTH].i);
 	if (v[P_PACKET_SIZE].i < 1)
-		return netm_errf(err, errlen, "net.packet_size must be at least "
+		return sib_errf(err, errlen, "net.packet_size must be at least "
 			    "1 byte (got %lld)", (long long)v[P_PACKET_SIZE].i);
 	if (v[P_NIC].i != NIC_NONE && v[P_NIC].i != NIC_SERIALIZE)
-		return netm_errf(err, errlen, "net.nic must be none or serialize "
+		return sib_errf(err, errlen, "net.nic must be none or serialize "
 			    "(got choice number %lld)", (long long)v[P_NIC].i);
 
 	simple_model *s = calloc(1, sizeof *s);
 	if (!s)
-		return netm_errf(err, errlen, "out of memory creating the simple "
+		return sib_errf(err, errlen, "out of memory creating the simple "
 			    "network model");
 	s->base.ops = &netm_simple;
 	s->host = *host;
@@ -177,7 +177,7 @@ static int simple_create(netm_model **mp, const netm_setup *setup,
 	s->wire_max_bytes = wmax > UINT64_MAX ? UINT64_MAX : (uint64_t)wmax;
 
 	if (s->nnodes > UINT32_MAX / 2) {
-		netm_errf(err, errlen, "the simple network model numbers two "
+		sib_errf(err, errlen, "the simple network model numbers two "
 		     "links per node with 32-bit ids: at most %lu nodes (got "
 		     "%lu)", (unsigned long)(UINT32_MAX / 2),
 		     (unsigned long)s->nnodes);
@@ -185,7 +185,7 @@ static int simple_create(netm_model **mp, const netm_setup *setup,
 	}
 	s->links = calloc(2 * (size_t)s->nnodes + 1, sizeof *s->links);
 	if (!s->links) {
-		netm_errf(err, errlen, "out of memory for the link statistics: "
+		sib_errf(err, errlen, "out of memory for the link statistics: "
 		     "they need 48 bytes per node (%lu nodes)",
 		     (unsigned long)s->nnodes);
 		goto out_with_model;
@@ -193,7 +193,7 @@ static int simple_create(netm_model **mp, const netm_setup *setup,
 	if (s->g > 0) {
 		s->next_start = time_array(s->npes);
 		if (!s->next_start) {
-			netm_errf(err, errlen, "out of memory for net.g: a gap needs "
+			sib_errf(err, errlen, "out of memory for net.g: a gap needs "
 			     "8 bytes per rank (%lu ranks)",
 			     (unsigned long)s->npes);
 			goto out_with_links;
@@ -202,7 +202,7 @@ static int simple_create(netm_model **mp, const netm_setup *setup,
 	if (v[P_NIC].i == NIC_SERIALIZE) {
 		s->nic_free = time_array(s->nnodes);
 		if (!s->nic_free) {
-			netm_errf(err, errlen, "out of memory for net.nic = "
+			sib_errf(err, errlen, "out of memory for net.nic = "
 			     "serialize: it needs 8 bytes per node (%lu nodes)",
 			     (unsigned long)s->nnodes);
 			goto out_with_gap;

@@ -268,7 +268,7 @@ static int parse_dims(torus *t, const char *s, uint32_t nnodes, char *err,
 			v = v * 10 + (uint64_t)(*q++ - '0');
 		if (q == p || v < 1 || v > TORUS_KMAX ||
 		    t->nd == TORUS_MAXD || (*q && *q != 'x'))
-			return netm_errf(err, errlen, "net.dims: '%s' is not "
+			return sib_errf(err, errlen, "net.dims: '%s' is not "
 				    "a list of dimension sizes such as 8x8x8 "
 				    "(1 to %d dimensions, each of 1 to %d "
 				    "routers, joined by 'x'); for %u nodes "
@@ -283,12 +283,12 @@ static int parse_dims(torus *t, const char *s, uint32_t nnodes, char *err,
 	for (uint32_t d = 0; d < t->nd; d++) {
 		prod *= t->k[d];
 		if (prod >= UINT32_MAX)
-			return netm_errf(err, errlen, "net.dims: '%s' makes "
+			return sib_errf(err, errlen, "net.dims: '%s' makes "
 				    "more than 2^32-2 routers; give fewer or "
 				    "smaller dimensions", s);
 	}
 	if (prod < nnodes)
-		return netm_errf(err, errlen, "net.dims: '%s' has %llu "
+		return sib_errf(err, errlen, "net.dims: '%s' has %llu "
 			    "routers, but the machine has %u nodes (one per "
 			    "router); give dimensions whose product is at "
 			    "least %u, e.g. %s, or leave net.dims empty", s,
@@ -311,22 +311,22 @@ static int torus_create(netm_model **mp, const netm_setup *setup,
 			const netm_host *host, char *err, size_t errlen)
 {
 	if (!setup || !setup->values || !host)
-		return netm_errf(err, errlen, "the torus network model needs "
+		return sib_errf(err, errlen, "the torus network model needs "
 			    "its parameter values and a host");
 	const netm_value *v = setup->values;
 	if (v[P_LINK_BW].i <= 0)
-		return netm_errf(err, errlen, "net.link_bandwidth must be "
+		return sib_errf(err, errlen, "net.link_bandwidth must be "
 			    "greater than 0 bytes/s, e.g. 2GB/s (got %lld)",
 			    (long long)v[P_LINK_BW].i);
 	if (v[P_LINK_LAT].i < 0)
-		return netm_errf(err, errlen, "net.link_latency must not be "
+		return sib_errf(err, errlen, "net.link_latency must not be "
 			    "negative (got %lld ps)", (long long)v[P_LINK_LAT].i);
 	pktnet_params pp;
 	if (pktnet_params_from(&v[P_PACKET_SIZE], setup->seed, &pp, err,
 			       errlen))
 		return -1;
 	if (v[P_ROUTING].i == ROUTE_ADAPTIVE && pp.buffer_packets)
-		return netm_errf(err, errlen, "net.routing = adaptive needs "
+		return sib_errf(err, errlen, "net.routing = adaptive needs "
 			    "unbounded buffers (net.buffer_packets = 0): "
 			    "minimal adaptive routing with finite buffers can "
 			    "deadlock, and the torus model has no escape "
@@ -335,7 +335,7 @@ static int torus_create(netm_model **mp, const netm_setup *setup,
 
 	torus *t = calloc(1, sizeof *t);
 	if (!t)
-		return netm_errf(err, errlen, "out of memory creating the torus "
+		return sib_errf(err, errlen, "out of memory creating the torus "
 			    "network model");
 	t->pm.base.ops = &netm_torus;
 	if (parse_dims(t, v[P_DIMS].s, setup->nnodes, err, errlen))
@@ -360,7 +360,7 @@ static int torus_create(netm_model **mp, const netm_setup *setup,
 			if (nlinks + per >= UINT32_MAX) {
 				char dt[TORUS_MAXD * 6 + 1];
 				dims_text(t->k, t->nd, dt, sizeof dt);
-				netm_errf(err, errlen, "net.dims = %s makes "
+				sib_errf(err, errlen, "net.dims = %s makes "
 				     "more than 2^32-2 links; give fewer or "
 				     "smaller dimensions", dt);
 				goto out_with_model;
@@ -383,7 +383,7 @@ static int torus_create(netm_model **mp, const netm_setup *setup,
 
 	t->coord = malloc((size_t)n * t->nd * sizeof *t->coord);
 	if (!t->coord) {
-		netm_errf(err, errlen, "out of memory for the coordinates of "
+		sib_errf(err, errlen, "out of memory for the coordinates of "
 		     "%u routers", (unsigned)n);
 		goto out_with_model;
 	}

@@ -33,8 +33,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "netmodel.h"
 #include "noise.h"
+#include "sib_err.h"
 
 /* Calibration: the loop's minimum iteration time over this long. */
 #define CAL_NS 20000000LL
@@ -173,12 +173,12 @@ int noise_capture_host_cores(uint32_t *n, char *err, size_t errlen)
 	int k;
 
 	if (hwloc_topology_init(&topo) || hwloc_topology_load(topo))
-		return netm_errf(err, errlen, "hwloc cannot read the topology "
+		return sib_errf(err, errlen, "hwloc cannot read the topology "
 				 "of this host");
 	k = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU);
 	hwloc_topology_destroy(topo);
 	if (k <= 0)
-		return netm_errf(err, errlen, "hwloc finds no processing "
+		return sib_errf(err, errlen, "hwloc finds no processing "
 				 "unit on this host");
 	*n = (uint32_t)k;
 	return 0;
@@ -202,7 +202,7 @@ static int start_threads(noise_capture *cap, cap_thread *th, uint32_t n,
 	for (uint32_t i = 0; i < n; i++) {
 		int rc = pthread_create(&th[i].tid, NULL, measure, &th[i]);
 		if (rc)
-			return netm_errf(err, errlen, "cannot start measuring "
+			return sib_errf(err, errlen, "cannot start measuring "
 					 "thread %" PRIu32 " of %" PRIu32 ": %s",
 					 i + 1, n, strerror(rc));
 	}
@@ -222,20 +222,20 @@ int noise_capture_run(const noise_capture_opts *o, noise_capture **out,
 
 	*out = NULL;
 	if (n == 0)
-		return netm_errf(err, errlen, "no core to measure");
+		return sib_errf(err, errlen, "no core to measure");
 	if (o->duration_ps < 1000000 ||
 	    o->duration_ps > NOISE_CAPTURE_MAX_DURATION_PS)
-		return netm_errf(err, errlen, "the capture duration must be "
+		return sib_errf(err, errlen, "the capture duration must be "
 				 "from 1 us to 3600 s");
 	if (hwloc_topology_init(&topo) || hwloc_topology_load(topo))
-		return netm_errf(err, errlen, "hwloc cannot read the topology "
+		return sib_errf(err, errlen, "hwloc cannot read the topology "
 				 "of this host");
 	npu = (uint32_t)hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU);
 
 	cap = calloc(1, sizeof *cap);
 	th = calloc(n, sizeof *th);
 	if (!cap || !th || !(cap->cores = calloc(n, sizeof *cap->cores))) {
-		netm_errf(err, errlen, "out of memory");
+		sib_errf(err, errlen, "out of memory");
 		goto out_with_topo;
 	}
 	cap->ncores = n;
@@ -255,7 +255,7 @@ int noise_capture_run(const noise_capture_opts *o, noise_capture **out,
 	for (uint32_t i = 0; i < n; i++) {
 		noise_capture_core *c = &cap->cores[i];
 		if (o->cores[i] >= npu) {
-			netm_errf(err, errlen, "core %" PRIu32 " does not "
+			sib_errf(err, errlen, "core %" PRIu32 " does not "
 				  "exist: this host has %" PRIu32 " (0 to %"
 				  PRIu32 ")", o->cores[i], npu, npu - 1);
 			goto out_with_cap;
@@ -272,7 +272,7 @@ int noise_capture_run(const noise_capture_opts *o, noise_capture **out,
 		c->start_ps = malloc(initial * sizeof *c->start_ps);
 		c->duration_ps = malloc(initial * sizeof *c->duration_ps);
 		if (!c->start_ps || !c->duration_ps) {
-			netm_errf(err, errlen, "out of memory for %zu detours "
+			sib_errf(err, errlen, "out of memory for %zu detours "
 				  "per core", initial);
 			goto out_with_cap;
 		}
@@ -282,7 +282,7 @@ int noise_capture_run(const noise_capture_opts *o, noise_capture **out,
 
 	if (pthread_barrier_init(&sh.calibrated, NULL, n + 1) ||
 	    pthread_barrier_init(&sh.started, NULL, n + 1)) {
-		netm_errf(err, errlen, "cannot create thread barriers");
+		sib_errf(err, errlen, "cannot create thread barriers");
 		goto out_with_cap;
 	}
 	if (start_threads(cap, th, n, err, errlen)) {
@@ -339,7 +339,7 @@ int noise_capture_run(const noise_capture_opts *o, noise_capture **out,
 	cap->shared = NULL;
 	if (too_low) {
 		char a[32], b[32];
-		netm_errf(err, errlen, "threshold %s is below %d times the "
+		sib_errf(err, errlen, "threshold %s is below %d times the "
 			  "loop's minimum iteration time (%s): detours cannot "
 			  "be told from the loop itself; use a larger "
 			  "--threshold", noise_fmt_ns(a, sizeof a, thr),
@@ -347,13 +347,13 @@ int noise_capture_run(const noise_capture_opts *o, noise_capture **out,
 		goto out_with_cap;
 	}
 	if (failed) {
-		netm_errf(err, errlen, "out of memory while recording "
+		sib_errf(err, errlen, "out of memory while recording "
 			  "detours; use a larger --threshold or a shorter "
 			  "--duration");
 		goto out_with_cap;
 	}
 	if (o->stop && *o->stop) {
-		netm_errf(err, errlen, "interrupted");
+		sib_errf(err, errlen, "interrupted");
 		goto out_with_cap;
 	}
 	for (uint32_t i = 0; i < n; i++) {
@@ -397,7 +397,7 @@ int noise_capture_write(const noise_capture *cap, const char *dir,
 		snprintf(path, sizeof path, "%s/core%" PRIu32, dir, c->core);
 		FILE *f = fopen(path, "w");
 		if (!f)
-			return netm_errf(err, errlen, "%s: cannot create: %s",
+			return sib_errf(err, errlen, "%s: cannot create: %s",
 					 path, strerror(errno));
 		fprintf(f, "# Sibyl noise capture (selfish detour loop)\n"
 			"# host: %s\n# date: %s\n"
@@ -424,7 +424,7 @@ int noise_capture_write(const noise_capture *cap, const char *dir,
 				c->start_ps[k] / 1000,
 				c->duration_ps[k] / 1000);
 		if (ferror(f) | fclose(f))
-			return netm_errf(err, errlen, "%s: write error: %s",
+			return sib_errf(err, errlen, "%s: write error: %s",
 					 path, strerror(errno));
 	}
 	return 0;

@@ -22,8 +22,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "netmodel.h"
 #include "noise.h"
+#include "sib_err.h"
 #include "sib_text.h"
 #include "sib_units.h"
 
@@ -418,7 +418,7 @@ static int load_file(noise_set *s, const char *path, const noise_file *mem,
 	rc = 0;
 	goto out;
 oom:
-	netm_errf(err, errlen, "%s: out of memory", path);
+	sib_errf(err, errlen, "%s: out of memory", path);
 out:
 	free(prev_end);
 	sib_lines_close(fp);
@@ -487,13 +487,13 @@ static int load_entries(noise_set **out, const char *dir, set_entry *e,
 		snprintf(path, sizeof path, "%s/%s", dir, name);
 		if (e[i].mem && (!name[0] || strchr(name, '/') ||
 				 !strcmp(name, ".") || !strcmp(name, ".."))) {
-			netm_errf(err, errlen, "%s: '%s' is not a file name; "
+			sib_errf(err, errlen, "%s: '%s' is not a file name; "
 				  "name the files of a noise set core0, "
 				  "core1, ... or 'cores'", dir, name);
 			goto out;
 		}
 		if (e[i].mem && i > 0 && !strcmp(name, e[i - 1].name)) {
-			netm_errf(err, errlen, "%s: two files named '%s'; a "
+			sib_errf(err, errlen, "%s: two files named '%s'; a "
 				  "noise set has one file of each name", dir,
 				  name);
 			goto out;
@@ -504,13 +504,13 @@ static int load_entries(noise_set **out, const char *dir, set_entry *e,
 		struct stat st;
 		if (!e[i].mem && stat(path, &st) == 0 &&
 		    !S_ISREG(st.st_mode)) {
-			netm_errf(err, errlen, "%s: not a regular file; a noise set "
+			sib_errf(err, errlen, "%s: not a regular file; a noise set "
 			     "holds only files core0, core1, ... or 'cores' "
 			     "(and README or *.md notes)", path);
 			goto out;
 		}
 		if (cf < 0) {
-			netm_errf(err, errlen, "%s: %s; core files are named core0, "
+			sib_errf(err, errlen, "%s: %s; core files are named core0, "
 			     "core1, ... (decimal, no leading zero)", path,
 			     cf == -1 ? "core index with a leading zero" :
 			     "core index out of range");
@@ -521,7 +521,7 @@ static int load_entries(noise_set **out, const char *dir, set_entry *e,
 		} else if (strcmp(name, "cores") == 0) {
 			have_cores = 1;
 		} else {
-			netm_errf(err, errlen, "%s: unknown file in the noise set; "
+			sib_errf(err, errlen, "%s: unknown file in the noise set; "
 			     "a noise set holds core0, core1, ... or one file "
 			     "'cores' (README and *.md are ignored): rename or "
 			     "remove it", path);
@@ -529,7 +529,7 @@ static int load_entries(noise_set **out, const char *dir, set_entry *e,
 		}
 	}
 	if (have_cores && have_core_files) {
-		netm_errf(err, errlen, "%s: holds both 'cores' and per-core files "
+		sib_errf(err, errlen, "%s: holds both 'cores' and per-core files "
 		     "(coreN); use one form: move the lines of the coreN files "
 		     "into 'cores' with a core column, or split 'cores'", dir);
 		goto out;
@@ -552,7 +552,7 @@ static int load_entries(noise_set **out, const char *dir, set_entry *e,
 	rc = 0;
 	goto out;
 oom:
-	netm_errf(err, errlen, "%s: out of memory loading the noise set", dir);
+	sib_errf(err, errlen, "%s: out of memory loading the noise set", dir);
 out:
 	noise_set_free(s);
 	return rc;
@@ -565,7 +565,7 @@ int noise_set_load(noise_set **out, const char *dir, char *err, size_t errlen)
 		err[0] = 0;
 	DIR *d = opendir(dir);
 	if (!d)
-		return netm_errf(err, errlen, "%s: cannot open the noise set: %s "
+		return sib_errf(err, errlen, "%s: cannot open the noise set: %s "
 			    "(a noise set is a directory holding core0, "
 			    "core1, ... or one file 'cores')", dir,
 			    strerror(errno));
@@ -590,7 +590,7 @@ int noise_set_load(noise_set **out, const char *dir, char *err, size_t errlen)
 	rc = load_entries(out, dir, e, nn, err, errlen);
 	goto out;
 oom:
-	netm_errf(err, errlen, "%s: out of memory loading the noise set", dir);
+	sib_errf(err, errlen, "%s: out of memory loading the noise set", dir);
 out:
 	for (size_t i = 0; i < nn; i++)
 		free((char *)e[i].name);
@@ -608,7 +608,7 @@ int noise_set_load_files(noise_set **out, const char *dir,
 		err[0] = 0;
 	set_entry *e = malloc((n ? n : 1) * sizeof *e);
 	if (!e)
-		return netm_errf(err, errlen, "%s: out of memory loading the "
+		return sib_errf(err, errlen, "%s: out of memory loading the "
 				 "noise set", dir);
 	for (size_t i = 0; i < n; i++) {
 		e[i].name = files[i].name;
@@ -697,7 +697,7 @@ int noise_inj_new(noise_inj **out, const noise_set *set,
 {
 	*out = NULL;
 	if (p->scale_den <= 0 || p->scale_num < 0)
-		return netm_errf(err, errlen, "noise scale %" PRId64 "/%" PRId64
+		return sib_errf(err, errlen, "noise scale %" PRId64 "/%" PRId64
 			    " is not a ratio >= 0", p->scale_num,
 			    p->scale_den);
 	noise_inj *in = calloc(1, sizeof *in);
@@ -728,7 +728,7 @@ int noise_inj_new(noise_inj **out, const noise_set *set,
 		uint64_t fn, fd;
 		in->core[c].ops->fraction(in->core[c].src, &fn, &fd);
 		if (fn >= fd && fn) {
-			netm_errf(err, errlen, "noise scale %" PRId64 "/%" PRId64
+			sib_errf(err, errlen, "noise scale %" PRId64 "/%" PRId64
 			     " makes the %s noise of core %u take %.4g%% of "
 			     "the time or more: the core would never finish "
 			     "anything; use a smaller scale", p->scale_num,
@@ -744,7 +744,7 @@ int noise_inj_new(noise_inj **out, const noise_set *set,
 	return 0;
 oom:
 	noise_inj_free(in);
-	return netm_errf(err, errlen, "out of memory building the noise");
+	return sib_errf(err, errlen, "out of memory building the noise");
 }
 
 void noise_inj_free(noise_inj *in)
@@ -821,12 +821,12 @@ int noise_cursor_at(noise_cursor *c, sib_ps d, sib_ps *t, char *err,
 		c->pos = e;
 		c->next = c->ops->next(c->src, c->node, c->core, e);
 		if (__builtin_add_overflow(e, a, &e))
-			return netm_errf(err, errlen, "noise on node %u core %u "
+			return sib_errf(err, errlen, "noise on node %u core %u "
 				    "extends work started at %" PRId64 " ps "
 				    "beyond the time range", c->node, c->core,
 				    s);
 	}
-	return netm_errf(err, errlen, "noise on node %u core %u: the end of %"
+	return sib_errf(err, errlen, "noise on node %u core %u: the end of %"
 		    PRId64 " ps of work started at %" PRId64 " ps did not "
 		    "settle after %d extensions (the noise takes nearly all "
 		    "the time); use a smaller --noise-scale", c->node, c->core,

@@ -176,7 +176,7 @@ static int choose_classes(hist *h, const char *list)
 		if (c == h->classes.n) {
 			char known[1024] = "";
 			for (uint32_t k = 0; k < h->classes.n; k++)
-				netm_errcat(known, sizeof known, "%s%s",
+				sib_errcat(known, sizeof known, "%s%s",
 					    k ? ", " : "", h->classes.v[k]);
 			tool_error("--class: no link class '%s' in the runs "
 				   "given; their classes are: %s", t,

@@ -35,6 +35,7 @@
 #include "fsim_mbox.h"
 #include "fsim_queue.h"
 #include "noise.h"
+#include "sib_util.h"
 
 /* Event kinds, in the low two bits of an event's argument. */
 enum { EV_START = 0, EV_DEPART = 1, EV_NET = 2 };
@@ -1078,14 +1079,6 @@ static int check_leftovers(engine *e)
 		    first_dst, first_t);
 }
 
-static uint64_t peak_rss(void)
-{
-	struct rusage ru;
-	if (getrusage(RUSAGE_SELF, &ru))
-		return 0;
-	return (uint64_t)ru.ru_maxrss * 1024;
-}
-
 static int pe_stats(engine *e)
 {
 	fsim_result *r = e->res;
@@ -1406,7 +1399,7 @@ int fsim_run(const fsim_opts *o, fsim_result *res, char *err, size_t errlen)
 	e.prints = NULL;
 	res->wall_s = now_s() - t0;
 	res->events_per_s = res->wall_s > 0 ? res->events / res->wall_s : 0;
-	res->peak_rss = peak_rss();
+	res->peak_rss = sib_peak_rss();
 	if (write_links(&e) || write_summaries(&e))
 		goto out;
 out:

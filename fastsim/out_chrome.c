@@ -42,6 +42,7 @@
 #include <sys/stat.h>
 
 #include "fsim.h"
+#include "sib_util.h"
 
 #define CHROME_MAGIC 0x4d524843u /* "CHRM" */
 #define CHROME_DEAD 0xdeadbeefu
@@ -155,33 +156,6 @@ static void sb_us(sbuf *b, sib_ps ps)
 	sb_mem(b, frac, 6);
 }
 
-/* Length of the valid UTF-8 sequence at s (at most n bytes), 0 if not. */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-	unsigned c = s[0];
-	size_t len;
-	uint32_t cp, min;
-	if (c < 0xc2 || c > 0xf4)
-		return 0;
-	if (c < 0xe0) {
-		len = 2; cp = c & 0x1f; min = 0x80;
-	} else if (c < 0xf0) {
-		len = 3; cp = c & 0x0f; min = 0x800;
-	} else {
-		len = 4; cp = c & 0x07; min = 0x10000;
-	}
-	if (len > n)
-		return 0;
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3f);
-	}
-	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return len;
-}
-
 /* A JSON string: control characters escaped, invalid UTF-8 replaced by
  * U+FFFD so that strict parsers accept the file whatever the names. */
 static void sb_jstr(sbuf *b, const char *str)
@@ -205,7 +179,7 @@ static void sb_jstr(sbuf *b, const char *str)
 			sb_mem(b, (const char *)s + i, 1);
 			i++;
 		} else {
-			size_t l = utf8_len(s + i, n - i);
+			size_t l = sib_utf8_len(s + i, n - i);
 			if (l) {
 				sb_mem(b, (const char *)s + i, l);
 				i += l;

@@ -962,14 +962,6 @@ static void on_signal(int sig, siginfo_t *si, void *ctx)
 		kill(child_pid, sig);
 }
 
-static double now_seconds(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /*
  * Run av and wait for it.  Returns 0 with its wait status in *status, or
  * -1 when it could not be started (after a message).
@@ -1419,10 +1411,10 @@ int cmd_emulate(int argc, char **argv)
 			goto out;
 		}
 
-	t0 = now_seconds();
+	t0 = sib_now_seconds();
 	if (run_mpirun(av, &status) != 0)
 		goto out;
-	seconds = now_seconds() - t0;
+	seconds = sib_now_seconds() - t0;
 
 	rc = EXIT_PROBLEMS;
 	if (WIFEXITED(status) && WEXITSTATUS(status) != 0 &&

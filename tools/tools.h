@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "sib_util.h"
 #include "sibyl_trace.h"
 
 #define EXIT_PROBLEMS 1
@@ -238,8 +239,5 @@ int tool_out_begin(tool_out *o);
 int tool_out_commit(tool_out *o);
 void tool_out_abort(tool_out *o);
 void tool_out_free(tool_out *o);
-
-/* Peak resident set size of this process in bytes (from getrusage). */
-uint64_t tool_peak_rss(void);
 
 #endif /* SIBYL_TOOLS_H */

@@ -140,7 +140,7 @@ static void print_summary(const check_ui *ui, const char *path,
 {
 	char b1[32], b2[32], b3[32], b4[32];
 	sibt_totals tot;
-	uint64_t rss = tool_peak_rss();
+	uint64_t rss = sib_peak_rss();
 	unsigned long hidden = (unsigned long)nproblems - ui->printed;
 
 	sibt_trace_totals(t, &tot);

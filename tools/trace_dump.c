@@ -73,25 +73,6 @@ static const char *marker_name(uint32_t kind)
 	}
 }
 
-/* Length of the well-formed UTF-8 sequence at s (n bytes left), or 0. */
-static size_t utf8_seq(const unsigned char *s, size_t n)
-{
-	size_t k = s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : 2, i;
-	uint32_t cp = s[0] & (0x3f >> (k - 1));
-
-	if (s[0] < 0xc2 || s[0] > 0xf4 || k > n)
-		return 0;
-	for (i = 1; i < k; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3f);
-	}
-	if ((k == 3 && cp < 0x800) || (k == 4 && cp < 0x10000) ||
-	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
-		return 0;
-	return k;
-}
-
 /* A string for the readable listing: quoted, C escapes; bytes that are
  * not UTF-8 as \xHH so the listing shows exactly what is stored. */
 static void print_quoted(const char *s, size_t len)
@@ -104,7 +85,7 @@ static void print_quoted(const char *s, size_t len)
 		unsigned char c = p[i];
 
 		if (c >= 0x80) {
-			k = utf8_seq(p + i, len - i);
+			k = sib_utf8_len(p + i, len - i);
 			if (k == 0) {
 				printf("\\x%02x", c);
 			} else {

@@ -179,14 +179,6 @@ static int sink_add(void *arg, const sibt_seb *seb)
 	return sibt_writer_add(s->w, seb, NULL);
 }
 
-static double now_seconds(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* --------------------------------------------------------------- parsing */
 
 static int parse_u32(const char *what, const char *s, uint32_t min,
@@ -683,7 +675,7 @@ static void print_summary(const struct gen_opts *o, const gen_counts *c,
 	printf("  time       %.2f s (%s SEBs/s), peak RSS %s\n", seconds,
 	       fmt_count(b4, sizeof(b4), seconds > 0 ?
 			 (uint64_t)((double)c->sebs / seconds) : c->sebs),
-	       fmt_bytes(b1, sizeof(b1), (double)tool_peak_rss()));
+	       fmt_bytes(b1, sizeof(b1), (double)sib_peak_rss()));
 }
 
 /* ----------------------------------------------------------------- main */
@@ -974,7 +966,7 @@ static int gen_main(struct gen_opts *o, int argc, char **argv)
 		return rc;
 	cmdline = join_cmdline(argc, argv);
 
-	t0 = now_seconds();
+	t0 = sib_now_seconds();
 	rc = generate(o, out.stage, cmdline, &counts);
 	free(cmdline);
 	if (rc == 0)
@@ -985,7 +977,7 @@ static int gen_main(struct gen_opts *o, int argc, char **argv)
 	if (rc != 0)
 		return EXIT_USAGE;
 	if (!o->quiet)
-		print_summary(o, &counts, now_seconds() - t0);
+		print_summary(o, &counts, sib_now_seconds() - t0);
 	return 0;
 }
 

@@ -567,7 +567,7 @@ static void print_human(const char *path, const struct stats *st,
 		printf(", compression %.2f : 1",
 		       (double)tot->raw_bytes / (double)tot->stored_bytes);
 	printf("\n  peak memory    %s (resident, this process)\n",
-	       fmt_bytes(b1, sizeof(b1), (double)tool_peak_rss()));
+	       fmt_bytes(b1, sizeof(b1), (double)sib_peak_rss()));
 
 	if (top && nshow > top)
 		nshow = top;
@@ -748,7 +748,7 @@ static void print_json(const char *path, const struct stats *st,
 		json_string(stdout, st->fail[i].msg, strlen(st->fail[i].msg));
 		putchar('}');
 	}
-	printf("],\"peak_rss_bytes\":%" PRIu64 "}\n", tool_peak_rss());
+	printf("],\"peak_rss_bytes\":%" PRIu64 "}\n", sib_peak_rss());
 }
 
 /* ---------------------------------------------------------- --regions */
@@ -891,7 +891,7 @@ static void print_regions_json(const char *path, const struct stats *st,
 		json_string(stdout, st->fail[i].msg, strlen(st->fail[i].msg));
 		putchar('}');
 	}
-	printf("],\"peak_rss_bytes\":%" PRIu64 "}\n", tool_peak_rss());
+	printf("],\"peak_rss_bytes\":%" PRIu64 "}\n", sib_peak_rss());
 }
 
 int cmd_trace_stats(int argc, char **argv)

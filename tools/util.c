@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "sib_units.h"
+#include "sib_util.h"
 #include "tools.h"
 
 const char *tool_name = "sibyl";
@@ -497,40 +498,6 @@ char *fmt_count(char *buf, size_t len, uint64_t n)
 
 /* ---------------------------------------------------------------- JSON */
 
-/* Length of the valid UTF-8 sequence at s (at most n bytes), or 0. */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-	size_t k, i;
-	uint32_t cp;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
-		k = 2;
-		cp = s[0] & 0x1f;
-	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
-		k = 3;
-		cp = s[0] & 0x0f;
-	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
-		k = 4;
-		cp = s[0] & 0x07;
-	} else {
-		return 0;
-	}
-	if (k > n)
-		return 0;
-	for (i = 1; i < k; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3f);
-	}
-	/* Overlong forms, surrogates and code points past U+10FFFF. */
-	if ((k == 3 && cp < 0x800) || (k == 4 && cp < 0x10000) ||
-	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
-		return 0;
-	return k;
-}
-
 void json_string(FILE *f, const char *s, size_t len)
 {
 	const unsigned char *p = (const unsigned char *)s;
@@ -557,7 +524,7 @@ void json_string(FILE *f, const char *s, size_t len)
 			i++;
 			continue;
 		}
-		k = utf8_len(p + i, len - i);
+		k = sib_utf8_len(p + i, len - i);
 		if (k == 0) {
 			/* Not UTF-8: JSON text must be, so substitute. */
 			fputs("\\ufffd", f);
@@ -594,7 +561,7 @@ void tool_print_text(FILE *f, const char *s)
 			i++;
 			continue;
 		}
-		k = utf8_len(p + i, n - i);
+		k = sib_utf8_len(p + i, n - i);
 		if (c < 0x20 || c == 0x7f || k == 0 ||
 		    (k == 2 && c == 0xc2 && p[i + 1] < 0xa0)) {
 			/* control characters (C0, DEL, C1) and bytes that
@@ -626,14 +593,6 @@ char *tool_config_assignment(const char *key, const char *value)
 
 /* ------------------------------------------------------------ progress */
 
-static double now_seconds(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static void progress_draw(const progress *p, uint64_t done)
 {
 	enum { WIDTH = 30 };
@@ -660,7 +619,7 @@ void progress_begin(progress *p, const char *label, uint64_t total, int quiet)
 	p->last = 0;
 	if (p->active) {
 		progress_draw(p, 0);
-		p->last = now_seconds();
+		p->last = sib_now_seconds();
 	}
 }
 
@@ -670,7 +629,7 @@ void progress_update(progress *p, uint64_t done)
 
 	if (!p->active)
 		return;
-	t = now_seconds();
+	t = sib_now_seconds();
 	if (t - p->last < 0.2)
 		return;
 	p->last = t;
@@ -1588,11 +1547,3 @@ void tool_out_free(tool_out *o)
 	o->stage = NULL;
 }
 
-uint64_t tool_peak_rss(void)
-{
-	struct rusage ru;
-
-	if (getrusage(RUSAGE_SELF, &ru) != 0)
-		return 0;
-	return (uint64_t)ru.ru_maxrss * 1024; /* Linux reports KiB */
-}

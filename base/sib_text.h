@@ -60,6 +60,14 @@ int sib_lines_next(sib_lines *l, char **line, size_t *len, char *err,
 unsigned long sib_lines_lineno(const sib_lines *l);
 void sib_lines_close(sib_lines *l);
 
+/*
+ * The value of a quoted string, s pointing just after its opening quote:
+ * \" and \\ are escapes; any other backslash is kept (paths with
+ * backslashes need no doubling).  A new string (malloc; NULL when out of
+ * memory), and *end after the closing quote, or NULL when there is none.
+ */
+char *sib_unquote(const char *s, const char **end);
+
 #ifdef __cplusplus
 }
 #endif

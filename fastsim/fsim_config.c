@@ -746,25 +746,6 @@ static int is_name_char(char ch)
 	       is_digit(ch) || ch == '_' || ch == '-';
 }
 
-/* Undo the quoting of a value: s points after the opening quote.  \" and
- * \\ are escapes; any other backslash is kept, so that paths with
- * backslashes need no doubling. */
-static char *unquote(const char *s, const char **end)
-{
-	size_t n = 0;
-	char *out = malloc(strlen(s) + 1);
-	if (!out)
-		return NULL;
-	for (; *s && *s != '"'; s++) {
-		if (*s == '\\' && (s[1] == '"' || s[1] == '\\'))
-			s++;
-		out[n++] = *s;
-	}
-	out[n] = '\0';
-	*end = *s == '"' ? s + 1 : NULL;
-	return out;
-}
-
 static const char *trim(char *s)
 {
 	while (is_space(*s))
@@ -989,7 +970,7 @@ static int load_line(entry_list *l, char **section, char *line,
 		s++;
 	if (*s == '"') {
 		const char *end;
-		if (!(value = unquote(s + 1, &end)))
+		if (!(value = sib_unquote(s + 1, &end)))
 			return sib_errf(err, errlen, "%s: out of memory", origin);
 		if (!end) {
 			free(value);
@@ -1106,7 +1087,7 @@ int fsim_config_set(fsim_config *c, const char *assignment, char *err,
 	if (vlen >= 2 && value[0] == '"' && value[vlen - 1] == '"') {
 		const char *end;
 		value[vlen - 1] = '\0';
-		char *uq = unquote(value + 1, &end);
+		char *uq = sib_unquote(value + 1, &end);
 		if (!uq) {
 			sib_errf(err, errlen, "--set: out of memory");
 			goto out_with_buf;

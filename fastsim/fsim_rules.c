@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "fsim.h"
+#include "sib_text.h"
 #include "fsim_text.h"
 
 #define RULES_MAGIC 0x7372756cu /* "srul" */
@@ -160,24 +161,6 @@ static int rule_value(netm_ptype type, const char *what, const char *text,
 	return fsim_parse_value(&p, buf, v, err, errlen);
 }
 
-/* A quoted name at s (after the quote): \" and \\ are escapes. */
-static char *quoted_name(const char *s, const char **end)
-{
-	char *out = malloc(strlen(s) + 1);
-	size_t n = 0;
-
-	if (!out)
-		return NULL;
-	for (; *s && *s != '"'; s++) {
-		if (*s == '\\' && (s[1] == '"' || s[1] == '\\'))
-			s++;
-		out[n++] = *s;
-	}
-	out[n] = '\0';
-	*end = *s == '"' ? s + 1 : NULL;
-	return out;
-}
-
 static char *trimmed_dup(const char *s, size_t len)
 {
 	while (len && is_space(*s)) {
@@ -221,7 +204,7 @@ static int parse_named_rule(const char *body, int want_cut, char **name,
 		s++;
 	if (*s == '"') {
 		const char *end;
-		if (!(*name = quoted_name(s + 1, &end)))
+		if (!(*name = sib_unquote(s + 1, &end)))
 			return sib_errf(err, errlen, "out of memory");
 		if (!end)
 			return sib_errf(err, errlen, "the quoted %s has no "

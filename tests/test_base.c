@@ -1,13 +1,15 @@
 /*
  * test_base.c -- the base layer's small helpers (base/sib_util.h,
- * base/sib_err.h): the UTF-8 check against every class of byte sequence,
- * the error buffers' truncation, the clock and the peak memory.
+ * base/sib_err.h, base/sib_text.h): the UTF-8 check against every class
+ * of byte sequence, the error buffers' truncation, unquoting, the clock
+ * and the peak memory.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sib_err.h"
+#include "sib_text.h"
 #include "sib_util.h"
 #include "sibtest.h"
 
@@ -68,6 +70,32 @@ static void test_err(void)
 	sib_errcat(NULL, 0, "%s", "z");
 }
 
+static void test_unquote(void)
+{
+	const char *end = NULL;
+	char *v;
+
+	/* s points after the opening quote. */
+	v = sib_unquote("plain\" rest", &end);
+	assertEqualString(v, "plain");
+	assertTrue(end != NULL);
+	if (end)
+		assertEqualString(end, " rest");
+	free(v);
+	v = sib_unquote("a \\\"b\\\\c\\d\"", &end);
+	assertEqualString(v, "a \"b\\c\\d"); /* the one before d kept */
+	assertTrue(end != NULL && *end == '\0');
+	free(v);
+	v = sib_unquote("no closing quote", &end);
+	assertEqualString(v, "no closing quote");
+	assertTrue(end == NULL);
+	free(v);
+	v = sib_unquote("\"", &end);
+	assertEqualString(v, "");
+	assertTrue(end != NULL && *end == '\0');
+	free(v);
+}
+
 static void test_clock_rss(void)
 {
 	double a = sib_now_seconds(), b = sib_now_seconds();
@@ -90,6 +118,7 @@ int main(void)
 {
 	test_utf8();
 	test_err();
+	test_unquote();
 	test_clock_rss();
 	return TEST_EXIT();
 }

@@ -58,6 +58,9 @@ void tool_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void tool_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* tool_error + "Try 'NAME --help'." and return EXIT_USAGE. */
 int tool_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The one TRACE operand left after the options (argv[optind]), or NULL
+ * once the usage error is printed: no TRACE, or more than one. */
+const char *tool_trace_operand(int argc, char **argv);
 
 /*
  * Number parsers.  Each returns 0 on success and -1 (after printing a

@@ -214,13 +214,8 @@ int cmd_trace_check(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
-	if (optind >= argc)
-		return tool_usage_error("missing TRACE (a trace directory or "
-					"bundle)");
-	if (optind + 1 < argc)
-		return tool_usage_error("unexpected argument '%s' (only one "
-					"TRACE)", argv[optind + 1]);
-	path = argv[optind];
+	if (!(path = tool_trace_operand(argc, argv)))
+		return EXIT_USAGE;
 	/* 0 means "all" here; the library reads 0 as its default. */
 	opts.max_problems = max == 0 || max > UINT_MAX ? UINT_MAX
 						       : (unsigned)max;

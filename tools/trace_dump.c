@@ -355,15 +355,10 @@ int cmd_trace_dump(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
-	if (optind >= argc || optind + 1 < argc) {
+	if (!(path = tool_trace_operand(argc, argv))) {
 		range_free(&sebs);
-		if (optind >= argc)
-			return tool_usage_error("missing TRACE (a trace "
-						"directory or bundle)");
-		return tool_usage_error("unexpected argument '%s' (only one "
-					"TRACE)", argv[optind + 1]);
+		return EXIT_USAGE;
 	}
-	path = argv[optind];
 	if (sebs.n == 0 && range_parse("--seb", "all", UINT64_MAX, &sebs) < 0)
 		return EXIT_USAGE;
 

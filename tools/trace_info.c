@@ -337,13 +337,8 @@ int cmd_trace_info(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
-	if (optind >= argc)
-		return tool_usage_error("missing TRACE (a trace directory or "
-					"bundle)");
-	if (optind + 1 < argc)
-		return tool_usage_error("unexpected argument '%s' (only one "
-					"TRACE)", argv[optind + 1]);
-	path = argv[optind];
+	if (!(path = tool_trace_operand(argc, argv)))
+		return EXIT_USAGE;
 
 	t = tool_open_trace(path, 0, &damaged);
 	if (!t)

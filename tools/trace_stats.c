@@ -961,16 +961,11 @@ int cmd_trace_stats(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
-	if (optind >= argc)
-		return tool_usage_error("missing TRACE (a trace directory or "
-					"bundle)");
-	if (optind + 1 < argc)
-		return tool_usage_error("unexpected argument '%s' (only one "
-					"TRACE)", argv[optind + 1]);
+	if (!(path = tool_trace_operand(argc, argv)))
+		return EXIT_USAGE;
 	if (!regions && sort)
 		return tool_usage_error("--sort orders the table of code "
 					"regions: add --regions");
-	path = argv[optind];
 
 	st = calloc(1, sizeof(*st));
 	if (!st) {

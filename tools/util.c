@@ -74,6 +74,20 @@ int tool_usage_error(const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
+const char *tool_trace_operand(int argc, char **argv)
+{
+	if (optind >= argc) {
+		tool_usage_error("missing TRACE (a trace directory or bundle)");
+		return NULL;
+	}
+	if (optind + 1 < argc) {
+		tool_usage_error("unexpected argument '%s' (only one TRACE)",
+				 argv[optind + 1]);
+		return NULL;
+	}
+	return argv[optind];
+}
+
 /* ------------------------------------------------------------- numbers */
 
 /*

@@ -22,8 +22,8 @@
  *     samples, the clean ones (no page fault, not off its core) and the
  *     warm ones (clean, no gap and no context switch before).
  *     From 64 samples on (clean ones when there are 64), an SEB above the
- *     region's fence -- in log2, q50 + 6 * max(q50 - q25, 0.1) *
- *     (1 + 4 / sqrt(n)), at most
+ *     region's fence -- in log2, q50 + 6 * max((q50 - q25) *
+ *     (1 + 4 / sqrt(n)), 0.1), at most
  *     q90 + 3 and (from 800 samples) q99 + 1, and at least 1 us above
  *     the median -- is replaced by the median
  *     ("outlier"), unless more than 10% of the region lies above its
@@ -68,7 +68,7 @@
 #define FAR 6.0             /* fence: q50 + FAR * (q50 - q25), log2 */
 #define FAR_Q90 3.0         /* and at most q90 + FAR_Q90 (x 8), log2 */
 #define MIN_SPREAD 0.10     /* floor of q50 - q25 (log2; x 1.072) */
-#define SPREAD_SE 4.0       /* the spread x (1 + SPREAD_SE / sqrt(n)) */
+#define SPREAD_SE 4.0       /* q50 - q25 x (1 + SPREAD_SE / sqrt(n)) */
 #define FAR_Q99 1.0         /* and at most q99 + FAR_Q99 (x 2), log2 ... */
 #define MIN_Q99 800         /* ... from this many samples on (8 above
                                the 99th percentile place it) */
@@ -705,15 +705,16 @@ static void fit(emu_region *g)
 	}
 	/* The spread from the lower half only: interference lengthens
 	 * SEBs, so it contaminates the upper half first. */
-	double spread = l50 - l25;
-	if (spread < MIN_SPREAD)
-		spread = MIN_SPREAD;
 	/* Widened by the uncertainty of that spread, which a few hundred
 	 * samples place only within +-15%: a log-normal region of 230
 	 * clean samples got a fence of 4.5 times its median instead of
-	 * 7.5, and lost its largest draws as outliers. */
-	double lf = (l50 < 0 ? 0 : l50) +
-		    FAR * spread * (1.0 + SPREAD_SE / sqrt((double)n));
+	 * 7.5, and lost its largest draws as outliers.  The floor is not
+	 * widened: it is no estimate (and the MD proxy's transposes, 1.1
+	 * to 1.5 times their median under load, need its 1.52). */
+	double spread = (l50 - l25) * (1.0 + SPREAD_SE / sqrt((double)n));
+	if (spread < MIN_SPREAD)
+		spread = MIN_SPREAD;
+	double lf = (l50 < 0 ? 0 : l50) + FAR * spread;
 	/* A region whose lower half spreads wide (rounds that mostly do
 	 * nothing and sometimes reduce; loops of 10 or of 1,000 steps)
 	 * would get a fence of milliseconds from the lower half alone:

@@ -708,9 +708,8 @@ static void fit(emu_region *g)
 	/* Widened by the uncertainty of that spread, which a few hundred
 	 * samples place only within +-15%: a log-normal region of 230
 	 * clean samples got a fence of 4.5 times its median instead of
-	 * 7.5, and lost its largest draws as outliers.  The floor is not
-	 * widened: it is no estimate (and the MD proxy's transposes, 1.1
-	 * to 1.5 times their median under load, need its 1.52). */
+	 * 7.5, and lost its largest draws as outliers.  The floor is no
+	 * estimate, and is not widened. */
 	double spread = (l50 - l25) * (1.0 + SPREAD_SE / sqrt((double)n));
 	if (spread < MIN_SPREAD)
 		spread = MIN_SPREAD;

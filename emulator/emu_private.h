@@ -277,6 +277,10 @@ int emu_layout_fixed(void);
 /* The same, with fresh readings of the CPU clock and faults. */
 void emu_stamp_fresh(emu_stamp *t);
 void emu_stamp_since(const emu_stamp *t, emu_span *sp);
+/* The runtime allocated memory (it may have page-faulted): the next
+ * stamp reads the CPU clock and the fault count itself, so that those
+ * faults are not charged to the SEB that begins next. */
+void emu_timing_runtime_grew(void);
 /* sp->kept less the host's typical cost of its page faults. */
 int64_t emu_span_fallback(const emu_span *sp);
 /* Start timing an SEB of r (it resumes; its first: begin), end it. */

@@ -38,6 +38,7 @@ static int64_t scale(int64_t ns)
 					  "trace");                      \
 			(arr) = p_;                                      \
 			(cap) = c_;                                      \
+			emu_timing_runtime_grew();                       \
 		}                                                        \
 	} while (0)
 

@@ -22,8 +22,8 @@
  *     samples, the clean ones (no page fault, not off its core) and the
  *     warm ones (clean, no gap and no context switch before).
  *     From 64 samples on (clean ones when there are 64), an SEB above the
- *     region's fence -- in log2, q50 + 6 * max((q50 - q25) *
- *     (1 + 4 / sqrt(n)), 0.1), at most
+ *     region's fence -- in log2, q50 + 6 * max((q50 - q25) * w, 0.1)
+ *     (w = 1 + 4 / sqrt(n) below 800 samples, else 1), at most
  *     q90 + 3 and (from 800 samples) q99 + 1, and at least 1 us above
  *     the median -- is replaced by the median
  *     ("outlier"), unless more than 10% of the region lies above its
@@ -69,7 +69,8 @@
 #define FAR 6.0             /* fence: q50 + FAR * (q50 - q25), log2 */
 #define FAR_Q90 3.0         /* and at most q90 + FAR_Q90 (x 8), log2 */
 #define MIN_SPREAD 0.10     /* floor of q50 - q25 (log2; x 1.072) */
-#define SPREAD_SE 4.0       /* q50 - q25 x (1 + SPREAD_SE / sqrt(n)) */
+#define SPREAD_SE 4.0       /* q50 - q25 x (1 + SPREAD_SE / sqrt(n)),
+                               below MIN_Q99 samples */
 #define FAR_Q99 1.0         /* and at most q99 + FAR_Q99 (x 2), log2 ... */
 #define MIN_Q99 800         /* ... from this many samples on (8 above
                                the 99th percentile place it) */
@@ -715,12 +716,19 @@ static void fit(emu_region *g)
 	}
 	/* The spread from the lower half only: interference lengthens
 	 * SEBs, so it contaminates the upper half first. */
-	/* Widened by the uncertainty of that spread, which a few hundred
-	 * samples place only within +-15%: a log-normal region of 230
-	 * clean samples got a fence of 4.5 times its median instead of
-	 * 7.5, and lost its largest draws as outliers.  The floor is no
-	 * estimate, and is not widened. */
-	double spread = (l50 - l25) * (1.0 + SPREAD_SE / sqrt((double)n));
+	/* Below MIN_Q99 samples, widened by the uncertainty of that
+	 * spread, which a few hundred samples place only within +-15%: a
+	 * log-normal region of 230 clean samples got a fence of 4.5 times
+	 * its median instead of 7.5, and lost its largest draws as
+	 * outliers.  From MIN_Q99 samples on the estimate is within +-5%
+	 * and the bound by q99 below holds the fence: widening the
+	 * spreads of the MD proxy's regions (2,048 samples and more a
+	 * process) by 3-9% left a tail that moved its predictions under
+	 * load by 14.4% against 7.0% without (bench/RESULTS.md).  The
+	 * floor is no estimate, and is not widened. */
+	double spread = l50 - l25;
+	if (n < MIN_Q99)
+		spread *= 1.0 + SPREAD_SE / sqrt((double)n);
 	if (spread < MIN_SPREAD)
 		spread = MIN_SPREAD;
 	double lf = (l50 < 0 ? 0 : l50) + FAR * spread;

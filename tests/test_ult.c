@@ -24,7 +24,7 @@
 #include <xmmintrin.h>
 #endif
 
-#include "../tests/sibtest.h"
+#include "sibtest.h"
 #include "ult.h"
 
 #if defined(__SANITIZE_ADDRESS__)

@@ -245,173 +245,35 @@ void fsim_config_free(fsim_config *c)
 /* ------------------------------------------------------ value parser */
 
 /*
- * Numbers are parsed exactly, never through a double: "1.5ns" must be
- * 1500 ps and "0.1s" exactly 10^11 ps.  A number is mant * 10^exp with at
- * most 19 significant digits, so mant fits a uint64_t.
+ * Numbers are parsed exactly, never through a double, by the one parser
+ * of base/sib_units.h: "1.5ns" is 1500 ps and "0.1s" exactly 10^11 ps.
  */
-typedef struct dec {
-	uint64_t mant;
-	int exp;
-} dec;
-
-enum { DEC_OK, DEC_SYNTAX, DEC_DIGITS, DEC_NOT_WHOLE, DEC_OVERFLOW };
-
 static int is_digit(char ch)
 {
 	return ch >= '0' && ch <= '9';
 }
 
-/* Parse "12", "1.5", ".5", "2e3", "1.5E-3" at s; *end is set past it. */
-static int parse_dec(const char *s, const char **end, dec *d)
-{
-	uint64_t mant = 0;
-	int nsig = 0, pend = 0, ndig = 0, frac = 0;
-	long exp = 0;
-
-	for (;; s++) {
-		if (*s == '.' && !frac) {
-			frac = 1;
-			continue;
-		}
-		if (!is_digit(*s))
-			break;
-		ndig++;
-		if (frac)
-			exp--;
-		if (*s == '0') {
-			/* Zeros are held back: leading ones do not count,
-			 * trailing ones become exponent. */
-			if (mant)
-				pend++;
-			continue;
-		}
-		if (nsig + pend + 1 > 19)
-			return DEC_DIGITS;
-		while (pend) {
-			mant *= 10;
-			pend--;
-			nsig++;
-		}
-		mant = mant * 10 + (uint64_t)(*s - '0');
-		nsig++;
-	}
-	if (!ndig)
-		return DEC_SYNTAX;
-	exp += pend;
-	if ((*s == 'e' || *s == 'E') &&
-	    (is_digit(s[1]) || ((s[1] == '+' || s[1] == '-') &&
-				 is_digit(s[2])))) {
-		int neg = 0;
-		long e = 0;
-		s++;
-		if (*s == '+' || *s == '-')
-			neg = *s++ == '-';
-		/* Clamped: anything this large overflows or is not whole
-		 * anyway, and the clamp keeps exp + e from wrapping. */
-		for (; is_digit(*s); s++)
-			if (e < 100000)
-				e = e * 10 + (*s - '0');
-		exp += neg ? -e : e;
-	}
-	d->mant = mant;
-	d->exp = mant ? (int)exp : 0;
-	*end = s;
-	return DEC_OK;
-}
-
-/* mant * 10^(exp + e10) * 2^e2 / div as an integer <= max, exactly. */
-static int dec_to_int(const dec *d, int e10, int e2, unsigned div,
-		      uint64_t max, uint64_t *out)
-{
-	typedef unsigned __int128 u128;
-	u128 num, den = div, limit = (u128)max * div;
-	int e = d->exp + e10;
-
-	if (!d->mant) {
-		*out = 0;
-		return DEC_OK;
-	}
-	num = (u128)d->mant << e2;   /* < 2^114: e2 <= 50 */
-	if (e >= 0) {
-		for (; e > 0; e--) {
-			if (num > limit)
-				return DEC_OVERFLOW;
-			num *= 10;
-		}
-	} else {
-		/* num < 2^114 < 10^35: a larger divisor leaves a fraction. */
-		if (-e >= 35)
-			return DEC_NOT_WHOLE;
-		for (; e < 0; e++)
-			den *= 10;
-	}
-	if (num % den)
-		return DEC_NOT_WHOLE;
-	if (num / den > max)
-		return DEC_OVERFLOW;
-	*out = (uint64_t)(num / den);
-	return DEC_OK;
-}
-
-/* d as a fraction n/den (not reduced); DEC_DIGITS when it cannot be held. */
-static int dec_to_frac(const dec *d, unsigned __int128 *n,
+/* d as a fraction n/den (not reduced); SIB_EDIGITS when it cannot be held. */
+static int dec_to_frac(const sib_dec *d, unsigned __int128 *n,
 		       unsigned __int128 *den)
 {
+	if (d->digits > SIB_MAX_DIGITS)
+		return SIB_EDIGITS;
 	*n = d->mant;
 	*den = 1;
 	if (d->exp > 0) {
 		for (int e = 0; e < d->exp; e++) {
 			if (*n > INT64_MAX)
-				return DEC_OVERFLOW;
+				return SIB_ERANGE;
 			*n *= 10;
 		}
 	} else if (d->exp < 0) {
 		if (d->exp < -36)
-			return DEC_DIGITS;
+			return SIB_EDIGITS;
 		for (int e = 0; e > d->exp; e--)
 			*den *= 10;
 	}
-	return DEC_OK;
-}
-
-/* A unit of bytes: "B", "kB", "KiB", "Gb", "Gbit", with "/s" or not. */
-static int parse_byte_unit(const char *u, int *e10, int *e2, unsigned *div,
-			   int *persec)
-{
-	static const char prefixes[] = "KMGTP";
-	*e10 = *e2 = 0;
-	*div = 1;
-	*persec = 0;
-
-	if (*u && *u != 'B' && *u != 'b') {
-		const char *p = *u == 'k' ? prefixes : strchr(prefixes, *u);
-		if (!p)
-			return -1;
-		int n = (int)(p - prefixes) + 1;
-		u++;
-		if (*u == 'i' && u[-1] != 'k') {
-			*e2 = 10 * n;
-			u++;
-		} else {
-			*e10 = 3 * n;
-		}
-	}
-	if (strncmp(u, "bit", 3) == 0) {
-		*div = 8;
-		u += 3;
-	} else if (*u == 'b') {
-		*div = 8;
-		u++;
-	} else if (*u == 'B') {
-		u++;
-	} else {
-		return -1;
-	}
-	if (strcmp(u, "/s") == 0)
-		*persec = 1;
-	else if (*u)
-		return -1;
-	return 0;
+	return SIB_OK;
 }
 
 /* What a value of type t is, and how to write one, for error messages. */
@@ -458,11 +320,11 @@ static int parse_ratio(const char *s, int64_t *num, int64_t *den)
 {
 	typedef unsigned __int128 u128;
 	const char *end;
-	dec a, b;
+	sib_dec a, b;
 	u128 an, ad, bn = 1, bd = 1;
 	int rc;
 
-	if ((rc = parse_dec(s, &end, &a)) != DEC_OK)
+	if ((rc = sib_parse_dec(s, &end, &a)) != SIB_OK)
 		return rc;
 	while (is_space(*end))
 		end++;
@@ -470,18 +332,18 @@ static int parse_ratio(const char *s, int64_t *num, int64_t *den)
 		s = end + 1;
 		while (is_space(*s))
 			s++;
-		if ((rc = parse_dec(s, &end, &b)) != DEC_OK)
+		if ((rc = sib_parse_dec(s, &end, &b)) != SIB_OK)
 			return rc;
 		while (is_space(*end))
 			end++;
-		if ((rc = dec_to_frac(&b, &bn, &bd)) != DEC_OK)
+		if ((rc = dec_to_frac(&b, &bn, &bd)) != SIB_OK)
 			return rc;
 		if (bn == 0)
-			return DEC_SYNTAX;
+			return SIB_ESYNTAX;
 	}
 	if (*end)
-		return DEC_SYNTAX;
-	if ((rc = dec_to_frac(&a, &an, &ad)) != DEC_OK)
+		return SIB_ESYNTAX;
+	if ((rc = dec_to_frac(&a, &an, &ad)) != SIB_OK)
 		return rc;
 	/* (an/ad) / (bn/bd): every factor < 10^37, check before multiplying. */
 	u128 g1 = gcd128(an, bn), g2 = gcd128(ad, bd);
@@ -495,7 +357,7 @@ static int parse_ratio(const char *s, int64_t *num, int64_t *den)
 	}
 	if (an > UINT64_MAX || bd > UINT64_MAX || ad > UINT64_MAX ||
 	    bn > UINT64_MAX)
-		return DEC_DIGITS;
+		return SIB_EDIGITS;
 	u128 n = an * bd, d = ad * bn;
 	u128 g = gcd128(n, d);
 	if (g > 1) {
@@ -505,10 +367,10 @@ static int parse_ratio(const char *s, int64_t *num, int64_t *den)
 	if (!n)
 		d = 1;
 	if (n > INT64_MAX || d > INT64_MAX)
-		return DEC_DIGITS;
+		return SIB_EDIGITS;
 	*num = (int64_t)n;
 	*den = (int64_t)d;
-	return DEC_OK;
+	return SIB_OK;
 }
 
 static int bad_value(char *err, size_t errlen, const char *name,
@@ -577,51 +439,38 @@ static int parse_ratio_value(const char *name, const char *s, size_t len,
 	memcpy(buf, s, len);
 	buf[len] = '\0';
 	rc = parse_ratio(buf, &v->num, &v->den);
-	if (rc == DEC_SYNTAX)
+	if (rc == SIB_ESYNTAX)
 		return bad_value(err, errlen, name, s, len, NETM_P_RATIO);
-	if (rc == DEC_OVERFLOW)
+	if (rc == SIB_ERANGE)
 		return sib_errf(err, errlen, "%s: '%s' is too large for a ratio "
 			    "(the limit is %lld)", name, buf,
 			    (long long)INT64_MAX);
-	if (rc != DEC_OK)
+	if (rc != SIB_OK)
 		return sib_errf(err, errlen, "%s: '%s' has too many digits for an "
 			    "exact ratio; use at most 18 significant digits "
 			    "in each part", name, buf);
 	return 0;
 }
 
-/* The unit after a number, as powers of ten and two and a divisor. */
+/* The unit after a number of type BW, SIZE or INT, as powers of ten
+ * and two and a divisor. */
 static int parse_unit(const netm_param *p, const char *name, const char *s,
-		      size_t len, const char *unit, const dec *d, int *e10,
-		      int *e2, unsigned *div, char *err, size_t errlen)
+		      size_t len, const char *unit, int *e10, int *e2,
+		      unsigned *div, char *err, size_t errlen)
 {
 	int persec = 0;
 
 	switch (p->type) {
-	case NETM_P_TIME:
-		/* Zero needs no unit; any other bare number is ambiguous. */
-		if (!*unit && d->mant == 0)
-			return 0;
-		if (!*unit)
-			return sib_errf(err, errlen, "%s: '%.*s' has no unit; say "
-				    "the unit, e.g. 1us, 250ns or 2ms", name,
-				    (int)len, s);
-		if ((*e10 = sib_time_unit(unit)) < 0)
-			return sib_errf(err, errlen, "%s: '%.*s' is not a "
-				    "duration; write e.g. 1us, 250ns or 1.5ms "
-				    "(units: " SIB_TIME_UNITS ")", name,
-				    (int)len, s);
-		return 0;
 	case NETM_P_BW:
 		if (!*unit)
 			return sib_errf(err, errlen, "%s: '%.*s' has no unit; say "
 				    "the unit, e.g. 24GB/s, 5GiB/s or "
 				    "100Gb/s", name, (int)len, s);
-		if (parse_byte_unit(unit, e10, e2, div, &persec) || !persec)
+		if (sib_size_unit(unit, e10, e2, div, &persec) || !persec)
 			return bad_value(err, errlen, name, s, len, p->type);
 		return 0;
 	case NETM_P_SIZE:
-		if (*unit && (parse_byte_unit(unit, e10, e2, div, &persec) ||
+		if (*unit && (sib_size_unit(unit, e10, e2, div, &persec) ||
 			      persec || *div != 1))
 			return bad_value(err, errlen, name, s, len, p->type);
 		return 0;
@@ -635,6 +484,51 @@ static int parse_unit(const netm_param *p, const char *name, const char *s,
 	}
 }
 
+/* A TIME: sib_parse_ps() itself, the one parser of a duration that the
+ * noise files and the command line use too, with the messages of a
+ * configuration value. */
+static int parse_time_value(const char *name, const char *s, size_t len,
+			    netm_value *v, char *err, size_t errlen)
+{
+	char buf[128];
+	int neg = *s == '-';
+	sib_ps ps = 0;
+
+	if (len >= sizeof buf)
+		return bad_value(err, errlen, name, s, len, NETM_P_TIME);
+	memcpy(buf, s + neg, len - (size_t)neg);
+	buf[len - (size_t)neg] = '\0';
+	int rc = sib_parse_ps(buf, -1, SIB_EXACT, &ps, NULL);
+	if (neg && rc != SIB_ESYNTAX && rc != SIB_EDIGITS)
+		return sib_errf(err, errlen, "%s: '%.*s' is negative; it must be "
+			    "0 or more", name, (int)len, s);
+	switch (rc) {
+	case SIB_OK:
+		v->i = ps;
+		return 0;
+	case SIB_EDIGITS:
+		return sib_errf(err, errlen, "%s: '%.*s' has more than %d "
+			    "significant digits", name, (int)len, s,
+			    SIB_MAX_DIGITS);
+	case SIB_ENOUNIT:
+		return sib_errf(err, errlen, "%s: '%.*s' has no unit; say the "
+			    "unit, e.g. 1us, 250ns or 2ms", name, (int)len, s);
+	case SIB_EUNIT:
+		return sib_errf(err, errlen, "%s: '%.*s' is not a duration; "
+			    "write e.g. 1us, 250ns or 1.5ms (units: "
+			    SIB_TIME_UNITS ")", name, (int)len, s);
+	case SIB_EFRACTION:
+		return sib_errf(err, errlen, "%s: '%.*s' is not a whole number "
+			    "of picoseconds", name, (int)len, s);
+	case SIB_ERANGE:
+		return sib_errf(err, errlen, "%s: '%.*s' is too large (the limit "
+			    "is %lld picoseconds)", name, (int)len, s,
+			    (long long)INT64_MAX);
+	default:
+		return bad_value(err, errlen, name, s, len, NETM_P_TIME);
+	}
+}
+
 /* The parser behind fsim_parse_value, naming the key as `name'. */
 static int parse_named(const netm_param *p, const char *name,
 		       const char *text, netm_value *v, char *err,
@@ -642,7 +536,7 @@ static int parse_named(const netm_param *p, const char *name,
 {
 	const char *s = text, *num, *end;
 	char unit[32];
-	dec d;
+	sib_dec d;
 	int rc, e10 = 0, e2 = 0;
 	unsigned div = 1;
 	uint64_t u = 0;
@@ -672,6 +566,8 @@ static int parse_named(const netm_param *p, const char *name,
 		return parse_enum(p, name, s, len, v, err, errlen);
 	case NETM_P_RATIO:
 		return parse_ratio_value(name, s, len, v, err, errlen);
+	case NETM_P_TIME:
+		return parse_time_value(name, s, len, v, err, errlen);
 	default:
 		break;
 	}
@@ -679,12 +575,13 @@ static int parse_named(const netm_param *p, const char *name,
 	/* The numeric types: [-]NUMBER [space] [UNIT]. */
 	int neg = *s == '-';
 	num = s + neg;
-	rc = parse_dec(num, &end, &d);
-	if (rc == DEC_SYNTAX)
+	rc = sib_parse_dec(num, &end, &d);
+	if (rc == SIB_ESYNTAX)
 		return bad_value(err, errlen, name, s, len, p->type);
-	if (rc == DEC_DIGITS)
-		return sib_errf(err, errlen, "%s: '%.*s' has more than 19 "
-			    "significant digits", name, (int)len, s);
+	if (rc == SIB_EDIGITS || d.digits > SIB_MAX_DIGITS)
+		return sib_errf(err, errlen, "%s: '%.*s' has more than %d "
+			    "significant digits", name, (int)len, s,
+			    SIB_MAX_DIGITS);
 	while (end < s + len && is_space(*end))
 		end++;
 	size_t ulen = (size_t)(s + len - end);
@@ -696,18 +593,17 @@ static int parse_named(const netm_param *p, const char *name,
 		return sib_errf(err, errlen, "%s: '%.*s' is negative; it must be "
 			    "%s", name, (int)len, s, p->type == NETM_P_BW ?
 			    "greater than 0" : "0 or more");
-	if (parse_unit(p, name, s, len, unit, &d, &e10, &e2, &div, err,
-		       errlen))
+	if (parse_unit(p, name, s, len, unit, &e10, &e2, &div, err, errlen))
 		return -1;
 
-	rc = dec_to_int(&d, e10, e2, div, INT64_MAX, &u);
-	if (rc == DEC_NOT_WHOLE && p->type == NETM_P_INT)
+	rc = sib_dec_scale(&d, e10, e2, div, INT64_MAX, SIB_EXACT, &u);
+	if (rc == SIB_EFRACTION && p->type == NETM_P_INT)
 		return sib_errf(err, errlen, "%s: '%.*s' is not a whole number",
 			    name, (int)len, s);
-	if (rc == DEC_NOT_WHOLE)
+	if (rc == SIB_EFRACTION)
 		return sib_errf(err, errlen, "%s: '%.*s' is not a whole number of "
 			    "%s", name, (int)len, s, unit_name(p->type));
-	if (rc == DEC_OVERFLOW)
+	if (rc == SIB_ERANGE)
 		return sib_errf(err, errlen, "%s: '%.*s' is too large (the limit "
 			    "is %lld %s)", name, (int)len, s,
 			    (long long)INT64_MAX, p->type == NETM_P_INT ?

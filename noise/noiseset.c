@@ -111,6 +111,9 @@ static int parse_time(const pos *ps, const char *tok, int bare,
 	case SIB_ERANGE:
 		return PERR(ps, "%s '%s' is too large (the limit is about 106 "
 			    "days)", what, tok);
+	case SIB_EDIGITS:
+		return PERR(ps, "%s '%s' has more than %d significant digits",
+			    what, tok, SIB_MAX_DIGITS);
 	default:
 		return PERR(ps, "%s '%s' is not a time; write a number with a "
 			    "unit (" SIB_TIME_UNITS "), e.g. 10us", what, tok);

@@ -1,6 +1,7 @@
 /*
- * test_units.c -- the one parser of a duration (base/sib_units.h): every
- * spelling of every unit, exact decimal arithmetic, the two rounding
+ * test_units.c -- the one parser of a value with a unit
+ * (base/sib_units.h): every spelling of every time unit, the size and
+ * rate units, exact decimal arithmetic with exponents, the two rounding
  * modes, bare numbers, the limits, and what each error says.
  */
 #include <stdint.h>
@@ -73,6 +74,16 @@ static void test_units(void)
 		assertPs("7", 0, mode, 7);
 		/* A unit still wins over the bare one. */
 		assertPs("3ns", 6, mode, 3000);
+		/* Exponents, and blanks before the unit. */
+		assertPs("1e3ns", -1, mode, 1000000);
+		assertPs("2E-3s", -1, mode, 2000000000);
+		assertPs("1.5e+2us", -1, mode, 150000000);
+		assertPs("1 us", -1, mode, 1000000);
+		assertPs("1\t" GREEK_MU "s", -1, mode, 1000000);
+		/* 0 needs no unit. */
+		assertPs("0", -1, mode, 0);
+		assertPs("0.000", -1, mode, 0);
+		assertPs("0e5", -1, mode, 0);
 	}
 }
 
@@ -84,10 +95,14 @@ static void test_rounding(void)
 	assertStatus("1.0005ns", -1, SIB_EXACT, SIB_EFRACTION);
 	assertPs("1.0005ns", -1, SIB_NEAREST, 1001);
 	assertPs("1.0004ns", -1, SIB_NEAREST, 1000);
-	assertPs("1.000000000000000000000000001s", -1, SIB_NEAREST,
-		 1000000000000);
-	assertStatus("1.000000000000000000000000001s", -1, SIB_EXACT,
-		     SIB_EFRACTION);
+	assertStatus("1.0000000000000000001s", -1, SIB_EXACT, SIB_EDIGITS);
+	assertStatus("1.000000000000000001s", -1, SIB_EXACT, SIB_EFRACTION);
+	assertPs("1.000000000000000001s", -1, SIB_NEAREST, 1000000000000);
+	assertPs("1e-13s", -1, SIB_NEAREST, 0);
+	assertPs("5e-13s", -1, SIB_NEAREST, 1);
+	assertStatus("1e-13s", -1, SIB_EXACT, SIB_EFRACTION);
+	assertStatus("1e-99999999s", -1, SIB_EXACT, SIB_EFRACTION);
+	assertPs("1e-99999999s", -1, SIB_NEAREST, 0);
 	/* Exact where a double is not: 0.1 + 0.2 style values. */
 	assertPs("0.3us", -1, SIB_EXACT, 300000);
 	assertPs("4.35ms", -1, SIB_EXACT, 4350000000);
@@ -100,12 +115,17 @@ static void test_limits(void)
 	assertPs("9223372.036854775807s", -1, SIB_EXACT, INT64_MAX);
 	assertStatus("9223372.036854775808s", -1, SIB_EXACT, SIB_ERANGE);
 	assertStatus("107days", -1, SIB_EXACT, SIB_EUNIT);
-	assertStatus("9999999999999999999999999999999999999s", -1,
-		     SIB_NEAREST, SIB_ERANGE);
-	/* 36 significant digits are read; a 37th is refused. */
-	assertPs("1.00000000000000000000000000000000000ps", -1, SIB_EXACT, 1);
-	assertStatus("1.000000000000000000000000000000000000ps", -1,
-		     SIB_EXACT, SIB_ERANGE);
+	assertStatus("9999999999999999999s", -1, SIB_NEAREST, SIB_ERANGE);
+	assertStatus("1e99999999s", -1, SIB_NEAREST, SIB_ERANGE);
+	assertPs("9.223372036854775807e6s", -1, SIB_EXACT, INT64_MAX);
+	/* 19 significant digits are read; a 20th is refused. */
+	assertPs("1.000000000000000002ns", -1, SIB_NEAREST, 1000);
+	assertStatus("1.0000000000000000002ns", -1, SIB_EXACT, SIB_EDIGITS);
+	assertStatus("12345678901234567891ps", -1, SIB_EXACT, SIB_EDIGITS);
+	/* Trailing zeros are no significant digits. */
+	assertPs("1.0000000000000000000000ps", -1, SIB_EXACT, 1);
+	/* Trailing zeros of a whole number are exponent, not digits. */
+	assertStatus("100000000000000000000000ps", -1, SIB_EXACT, SIB_ERANGE);
 	/* Leading zeros are not significant. */
 	assertPs("0000000000000000000000000000000000000000001ns", -1,
 		 SIB_EXACT, 1000);
@@ -124,9 +144,10 @@ static void test_errors(void)
 	assertStatus("-1us", -1, SIB_EXACT, SIB_ESYNTAX);
 	assertStatus("+1us", -1, SIB_EXACT, SIB_ESYNTAX);
 	assertStatus(" 1us", -1, SIB_EXACT, SIB_ESYNTAX);
-	assertStatus("1 us", -1, SIB_EXACT, SIB_EUNIT);
+	assertStatus("1us ", -1, SIB_EXACT, SIB_EUNIT);
 	assertStatus("1Us", -1, SIB_EXACT, SIB_EUNIT);
-	assertStatus("1e3ns", -1, SIB_EXACT, SIB_EUNIT);
+	assertStatus("1e", -1, SIB_EXACT, SIB_EUNIT);
+	assertStatus("1e-ns", -1, SIB_EXACT, SIB_EUNIT);
 	assertStatus("1.2.3ns", -1, SIB_EXACT, SIB_EUNIT);
 	assertStatus("0x10ns", -1, SIB_EXACT, SIB_EUNIT);
 	assertStatus("1" MICRO_SIGN, -1, SIB_EXACT, SIB_EUNIT);
@@ -144,6 +165,88 @@ static void test_errors(void)
 	assertTrue(unit != NULL);
 	if (unit)
 		assertEqualString(unit, "ms");
+}
+
+/* text read as a size or rate: the bytes, or -1 when it is not one. */
+static int64_t bytes_of(const char *text, int *per_s)
+{
+	const char *end;
+	sib_dec d;
+	int e10, e2;
+	unsigned div;
+	uint64_t v;
+
+	if (sib_parse_dec(text, &end, &d) != SIB_OK ||
+	    sib_size_unit(end, &e10, &e2, &div, per_s) ||
+	    sib_dec_scale(&d, e10, e2, div, INT64_MAX, SIB_EXACT, &v))
+		return -1;
+	return (int64_t)v;
+}
+
+static void test_sizes(void)
+{
+	int r = -1;
+
+	assertEqualInt(bytes_of("4096B", &r), 4096);
+	assertEqualInt(r, 0);
+	assertEqualInt(bytes_of("4KiB", &r), 4096);
+	assertEqualInt(bytes_of("2kB", &r), 2000);
+	assertEqualInt(bytes_of("2KB", &r), 2000);
+	assertEqualInt(bytes_of("1.5MiB", &r), 1572864);
+	assertEqualInt(bytes_of("3GiB", &r), INT64_C(3) << 30);
+	assertEqualInt(bytes_of("1PiB", &r), INT64_C(1) << 50);
+	assertEqualInt(bytes_of("1e3B", &r), 1000);
+	assertEqualInt(bytes_of("24GB/s", &r), INT64_C(24000000000));
+	assertEqualInt(r, 1);
+	assertEqualInt(bytes_of("100Gb/s", &r), INT64_C(12500000000));
+	assertEqualInt(bytes_of("100Gbit/s", &r), INT64_C(12500000000));
+	assertEqualInt(bytes_of("8b", &r), 1);
+	/* Not whole bytes, not units, out of range. */
+	assertEqualInt(bytes_of("1b", &r), -1);
+	assertEqualInt(bytes_of("0.5B", &r), -1);
+	assertEqualInt(bytes_of("1kiB", &r), -1);
+	assertEqualInt(bytes_of("1XB", &r), -1);
+	assertEqualInt(bytes_of("1B/ms", &r), -1);
+	assertEqualInt(bytes_of("1", &r), -1);
+	assertEqualInt(bytes_of("9PiB/s", &r), INT64_C(9) << 50);
+	assertEqualInt(bytes_of("9000PiB", &r), -1);
+
+	/* Counts and sizes may have more digits than a time, up to what
+	 * fits: 2^64-1 has 20. */
+	const char *end;
+	sib_dec d;
+	uint64_t v = 0;
+	assertEqualInt(sib_parse_dec("18446744073709551615", &end, &d),
+		       SIB_OK);
+	assertEqualInt(d.digits, 20);
+	assertEqualInt(sib_dec_scale(&d, 0, 0, 1, UINT64_MAX, SIB_EXACT, &v),
+		       SIB_OK);
+	assertTrue(v == UINT64_MAX);
+	assertEqualInt(sib_parse_dec("18446744073709551616", &end, &d),
+		       SIB_OK);
+	assertEqualInt(sib_dec_scale(&d, 0, 0, 1, UINT64_MAX, SIB_EXACT, &v),
+		       SIB_ERANGE);
+	assertEqualInt(sib_parse_dec("1.2345678901234567890123456789012345678",
+				     &end, &d), SIB_OK);
+	assertEqualInt(d.digits, 38);
+	assertEqualInt(sib_parse_dec("1.23456789012345678901234567890123456789",
+				     &end, &d), SIB_EDIGITS);
+	assertEqualInt(sib_parse_dec("123456789012345678901234567890123456789",
+				     &end, &d), SIB_EDIGITS);
+	/* 38 digits and a binary prefix: too large, not wrapped. */
+	assertEqualInt(sib_parse_dec("12345678901234567890123456789012345678",
+				     &end, &d), SIB_OK);
+	assertEqualInt(sib_dec_scale(&d, 0, 50, 1, UINT64_MAX, SIB_EXACT, &v),
+		       SIB_ERANGE);
+	/* A value below half the unit rounds to 0, not past the range. */
+	assertEqualInt(sib_parse_dec("9e-39", &end, &d), SIB_OK);
+	assertEqualInt(sib_dec_scale(&d, 0, 0, 8, UINT64_MAX, SIB_NEAREST, &v),
+		       SIB_OK);
+	assertTrue(v == 0);
+	assertEqualInt(sib_parse_dec("6e-1", &end, &d), SIB_OK);
+	assertEqualInt(sib_dec_scale(&d, 0, 0, 1, UINT64_MAX, SIB_NEAREST, &v),
+		       SIB_OK);
+	assertTrue(v == 1);
 }
 
 /* Every whole number of nanoseconds up to a million, written as ns, as
@@ -178,6 +281,7 @@ int main(void)
 	test_rounding();
 	test_limits();
 	test_errors();
+	test_sizes();
 	test_equivalence();
 	return TEST_EXIT();
 }

@@ -91,145 +91,81 @@ const char *tool_trace_operand(int argc, char **argv)
 /* ------------------------------------------------------------- numbers */
 
 /*
- * A non-negative decimal "123" or "1.25", split into an exact integer
- * mantissa and a count of fractional digits: value = mant / 10^frac.
- * Returns a pointer past the number, or NULL when there is none or it has
- * more than 24 digits (so that mantissa times any unit fits 128 bits).
+ * Counts and sizes are read by base/sib_units.h's parser, as the machine
+ * description's values are: exactly, exponents allowed ("1e3"), at most
+ * SIB_MAX_DIGITS significant digits, blanks allowed before the unit.
  */
-static const char *scan_decimal(const char *s, int allow_frac,
-				unsigned __int128 *mant, unsigned *frac)
-{
-	const char *p = s;
-	unsigned __int128 m = 0;
-	unsigned nd = 0, f = 0;
 
-	while (*p >= '0' && *p <= '9') {
-		m = m * 10 + (unsigned)(*p - '0');
-		if (++nd > 24)
-			return NULL;
-		p++;
+/* The number at s, blanks skipped after it: 0, or -1 with a message. */
+static int number(const char *what, const char *s, const char *example,
+		  sib_dec *d, const char **unit)
+{
+	switch (sib_parse_dec(s, unit, d)) {
+	case SIB_OK:
+		while (**unit == ' ' || **unit == '\t')
+			(*unit)++;
+		return 0;
+	case SIB_EDIGITS:
+		tool_error("%s: '%s' has more than %d significant digits", what,
+			   s, SIB_MAX_DIGITS);
+		return -1;
+	default:
+		tool_error("%s: '%s' is not %s", what, s, example);
+		return -1;
 	}
-	if (allow_frac && *p == '.') {
-		p++;
-		while (*p >= '0' && *p <= '9') {
-			m = m * 10 + (unsigned)(*p - '0');
-			f++;
-			if (++nd > 24)
-				return NULL;
-			p++;
-		}
-	}
-	if (nd == 0)
-		return NULL;
-	*mant = m;
-	*frac = f;
-	return p;
 }
 
-static unsigned __int128 pow10_u128(unsigned n)
+/* d x 10^e10 x 2^e2 as a whole number: 0, or -1 with a message. */
+static int whole(const char *what, const char *s, const char *of,
+		 const sib_dec *d, int e10, int e2, uint64_t *out)
 {
-	unsigned __int128 v = 1;
-
-	while (n--)
-		v *= 10;
-	return v;
-}
-
-struct unit {
-	const char *name;
-	uint64_t mult;
-};
-
-static const struct unit count_units[] = {
-	{ "", 1 },
-	{ "k", 1000ULL }, { "K", 1000ULL },
-	{ "M", 1000000ULL }, { "G", 1000000000ULL },
-	{ "T", 1000000000000ULL },
-	{ "Ki", 1ULL << 10 }, { "Mi", 1ULL << 20 },
-	{ "Gi", 1ULL << 30 }, { "Ti", 1ULL << 40 },
-	{ NULL, 0 }
-};
-
-static const struct unit size_units[] = {
-	{ "", 1 }, { "B", 1 },
-	{ "k", 1000ULL }, { "K", 1000ULL },
-	{ "kB", 1000ULL }, { "KB", 1000ULL },
-	{ "M", 1000000ULL }, { "MB", 1000000ULL },
-	{ "G", 1000000000ULL }, { "GB", 1000000000ULL },
-	{ "T", 1000000000000ULL }, { "TB", 1000000000000ULL },
-	{ "Ki", 1ULL << 10 }, { "KiB", 1ULL << 10 },
-	{ "Mi", 1ULL << 20 }, { "MiB", 1ULL << 20 },
-	{ "Gi", 1ULL << 30 }, { "GiB", 1ULL << 30 },
-	{ "Ti", 1ULL << 40 }, { "TiB", 1ULL << 40 },
-	{ NULL, 0 }
-};
-
-static const struct unit *find_unit(const struct unit *u, const char *name)
-{
-	for (; u->name; u++)
-		if (strcmp(u->name, name) == 0)
-			return u;
-	return NULL;
+	switch (sib_dec_scale(d, e10, e2, 1, UINT64_MAX, SIB_EXACT, out)) {
+	case SIB_OK:
+		return 0;
+	case SIB_EFRACTION:
+		tool_error("%s: '%s' is not a whole number%s", what, s, of);
+		return -1;
+	default:
+		tool_error("%s: '%s' is too large", what, s);
+		return -1;
+	}
 }
 
 int parse_u64(const char *what, const char *s, uint64_t *out)
 {
-	unsigned __int128 m, v;
-	unsigned frac;
-	const struct unit *u;
-	const char *end = scan_decimal(s, 0, &m, &frac);
+	const char *u;
+	sib_dec d;
+	int e10, e2;
 
-	if (!end || *end == '.') {
-		tool_error("%s: '%s' is not a non-negative integer "
-			   "(e.g. 1000, 64k, 1Mi)", what, s);
+	if (number(what, s, "a non-negative integer (e.g. 1000, 64k, 1Mi)",
+		   &d, &u))
 		return -1;
-	}
-	u = find_unit(count_units, end);
-	if (!u) {
+	if (sib_count_unit(u, &e10, &e2)) {
 		tool_error("%s: unknown suffix '%s' in '%s' "
-			   "(use k, M, G, T or Ki, Mi, Gi, Ti)", what, end, s);
+			   "(use k, M, G, T, P or Ki, Mi, Gi, Ti, Pi)", what, u,
+			   s);
 		return -1;
 	}
-	v = m * u->mult;
-	if (v > UINT64_MAX) {
-		tool_error("%s: '%s' is too large", what, s);
-		return -1;
-	}
-	*out = (uint64_t)v;
-	return 0;
+	return whole(what, s, "", &d, e10, e2, out);
 }
 
 int parse_size(const char *what, const char *s, uint64_t *out)
 {
-	unsigned __int128 m, v, div;
-	unsigned frac;
-	const struct unit *u;
-	const char *end = scan_decimal(s, 1, &m, &frac);
+	const char *u;
+	sib_dec d;
+	int e10, e2, per_s;
+	unsigned div;
 
-	if (!end) {
-		tool_error("%s: '%s' is not a size (e.g. 512, 4kB, 2KiB, "
-			   "1.5MiB)", what, s);
+	if (number(what, s, "a size (e.g. 512, 4kB, 2KiB, 1.5MiB)", &d, &u))
 		return -1;
-	}
-	u = find_unit(size_units, end);
-	if (!u) {
+	/* Bytes, or a prefix alone (4k, 1Mi) for bytes too. */
+	if (sib_count_unit(u, &e10, &e2) &&
+	    (sib_size_unit(u, &e10, &e2, &div, &per_s) || per_s || div != 1)) {
 		tool_error("%s: unknown size unit '%s' in '%s' (use B, kB, MB, "
-			   "GB, TB or KiB, MiB, GiB, TiB)", what, end, s);
+			   "GB, TB, PB or KiB, MiB, GiB, TiB, PiB)", what, u, s);
 		return -1;
 	}
-	div = pow10_u128(frac);
-	v = m * u->mult;
-	if (v % div != 0) {
-		tool_error("%s: '%s' is not a whole number of bytes", what, s);
-		return -1;
-	}
-	v /= div;
-	if (v > UINT64_MAX) {
-		tool_error("%s: '%s' is too large", what, s);
-		return -1;
-	}
-	*out = (uint64_t)v;
-	return 0;
+	return whole(what, s, " of bytes", &d, e10, e2, out);
 }
 
 int parse_time(const char *what, const char *s, const char *default_unit,
@@ -239,7 +175,7 @@ int parse_time(const char *what, const char *s, const char *default_unit,
 	int64_t ps;
 	int bare = *default_unit ? sib_time_unit(default_unit) : -1;
 
-	switch (sib_parse_ps(s, bare, SIB_NEAREST, &ps, &unit)) {
+	switch (sib_parse_ps(s, bare, SIB_EXACT, &ps, &unit)) {
 	case SIB_OK:
 		*out = (sibt_time)ps;
 		return 0;
@@ -254,6 +190,14 @@ int parse_time(const char *what, const char *s, const char *default_unit,
 	case SIB_ERANGE:
 		tool_error("%s: '%s' is too large (the limit is about 106 "
 			   "days)", what, s);
+		return -1;
+	case SIB_EDIGITS:
+		tool_error("%s: '%s' has more than %d significant digits", what,
+			   s, SIB_MAX_DIGITS);
+		return -1;
+	case SIB_EFRACTION:
+		tool_error("%s: '%s' is not a whole number of picoseconds", what,
+			   s);
 		return -1;
 	default:
 		tool_error("%s: '%s' is not a time (e.g. 100ns, 2.5us, 1ms)",

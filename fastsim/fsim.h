@@ -75,11 +75,11 @@ int fsim_config_set(fsim_config *c, const char *assignment, char *err,
 int fsim_config_resolve(fsim_config *c, char *err, size_t errlen);
 
 /* A resolved value ("machine", "nodes"), or NULL when no such key. */
-const netm_value *fsim_config_get(const fsim_config *c, const char *section,
+const sib_value *fsim_config_get(const fsim_config *c, const char *section,
 				  const char *key);
 /* The selected network model and its values (parallel to ops->params). */
 const netm_ops *fsim_config_model(const fsim_config *c);
-const netm_value *fsim_config_model_values(const fsim_config *c);
+const sib_value *fsim_config_model_values(const fsim_config *c);
 
 /* Write the effective configuration, every key of every section in use,
  * as a config file that reproduces the run; keys left at their default
@@ -93,7 +93,7 @@ void fsim_config_describe(FILE *f);
 void fsim_config_describe_markdown(FILE *f);
 
 /* Parse text as a value of parameter p (the unit parser). */
-int fsim_parse_value(const netm_param *p, const char *text, netm_value *v,
+int fsim_parse_value(const sib_param *p, const char *text, sib_value *v,
 		     char *err, size_t errlen);
 
 /*

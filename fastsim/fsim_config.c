@@ -48,36 +48,36 @@ enum { S_MACHINE, S_INTRANODE, S_CPU, S_NET, S_REPLACE, S_SIM, S_NOISE,
 /* Indices into machine_params. */
 enum { M_NODES, M_CORES, M_TOPOLOGY, M_MAP };
 
-static const netm_param machine_params[] = {
-	{ "nodes", NETM_P_INT, "0", "0..4294967295",
+static const sib_param machine_params[] = {
+	{ "nodes", SIB_P_INT, "0", "0..4294967295",
 	  "Number of nodes of the target machine; 0 means as many as the "
 	  "ranks need (ranks / cores_per_node rounded up, or with "
 	  "machine.map the highest node it names plus one)." },
-	{ "cores_per_node", NETM_P_INT, "1", "1..1048576",
+	{ "cores_per_node", SIB_P_INT, "1", "1..1048576",
 	  "Ranks each node can hold, one per core; taken from "
 	  "machine.topology when that is set." },
-	{ "topology", NETM_P_STRING, "", NULL,
+	{ "topology", SIB_P_STRING, "", NULL,
 	  "hwloc synthetic topology of one node, e.g. \"package:2 core:16 "
 	  "pu:1\"; its number of PUs becomes cores_per_node." },
-	{ "map", NETM_P_STRING, "", NULL,
+	{ "map", SIB_P_STRING, "", NULL,
 	  "Rank-to-node mapping file (lines `RANK NODE [CORE]'); empty for "
 	  "rank order.  A relative path is taken from the directory of the "
 	  "configuration file that sets it." },
 	{ NULL, 0, NULL, NULL, NULL }
 };
 
-static const netm_param intranode_params[] = {
-	{ "latency", NETM_P_TIME, "200ns", NULL,
+static const sib_param intranode_params[] = {
+	{ "latency", SIB_P_TIME, "200ns", NULL,
 	  "Fixed cost of a message between two ranks of one node, before "
 	  "its bytes are copied (an assumed figure, not a measurement)." },
-	{ "bandwidth", NETM_P_BW, "10GB/s", NULL,
+	{ "bandwidth", SIB_P_BW, "10GB/s", NULL,
 	  "Memory-copy bandwidth for messages between ranks of one node "
 	  "(an assumed figure, not a measurement)." },
 	{ NULL, 0, NULL, NULL, NULL }
 };
 
-static const netm_param cpu_params[] = {
-	{ "factor", NETM_P_RATIO, "1", NULL,
+static const sib_param cpu_params[] = {
+	{ "factor", SIB_P_RATIO, "1", NULL,
 	  "Every SEB duration not replaced by a rule is multiplied by this "
 	  "(0.5: a CPU twice as fast); must be greater than 0." },
 	{ NULL, 0, NULL, NULL, NULL }
@@ -85,14 +85,14 @@ static const netm_param cpu_params[] = {
 
 /* net.model: its choices are the registry's names, so the ENUM is checked
  * by hand (netm_find) rather than through a choices string. */
-static const netm_param net_params[] = {
-	{ "model", NETM_P_ENUM, CFG_DEFAULT_MODEL, NULL,
+static const sib_param net_params[] = {
+	{ "model", SIB_P_ENUM, CFG_DEFAULT_MODEL, NULL,
 	  "Network model; the other keys of [net] are its parameters." },
 	{ NULL, 0, NULL, NULL, NULL }
 };
 
-static const netm_param replace_params[] = {
-	{ "rules", NETM_P_STRING, "", NULL,
+static const sib_param replace_params[] = {
+	{ "rules", SIB_P_STRING, "", NULL,
 	  "Replacement rules separated by ';' (size>=CUT:NEW, size=S:NEW, "
 	  "seb:NAME=DUR, seb:NAME>CUT=DUR, region:PATTERN=DUR, "
 	  "region:PATTERN>CUT=DUR, scale:NAME=F), applied when the "
@@ -100,8 +100,8 @@ static const netm_param replace_params[] = {
 	{ NULL, 0, NULL, NULL, NULL }
 };
 
-static const netm_param sim_params[] = {
-	{ "seed", NETM_P_INT, "1", "0..9223372036854775807",
+static const sib_param sim_params[] = {
+	{ "seed", SIB_P_INT, "1", "0..9223372036854775807",
 	  "Seed of the network models that make random choices." },
 	{ NULL, 0, NULL, NULL, NULL }
 };
@@ -109,18 +109,18 @@ static const netm_param sim_params[] = {
 /* Indices into noise_params. */
 enum { N_DIR, N_SEED, N_SCALE, N_COSCHED };
 
-static const netm_param noise_params[] = {
-	{ "dir", NETM_P_STRING, "", NULL,
+static const sib_param noise_params[] = {
+	{ "dir", SIB_P_STRING, "", NULL,
 	  "Noise set (a directory of per-core noise files, docs/noise.md); "
 	  "empty for no noise.  A relative path is taken from the directory "
 	  "of the configuration file that sets it." },
-	{ "seed", NETM_P_INT, "-1", "-1..9223372036854775807",
+	{ "seed", SIB_P_INT, "-1", "-1..9223372036854775807",
 	  "Seed of the per-node offsets of captured noise; -1 means "
 	  "sim.seed." },
-	{ "scale", NETM_P_RATIO, "1", NULL,
+	{ "scale", SIB_P_RATIO, "1", NULL,
 	  "Every detour duration is multiplied by this (0: noise off, the "
 	  "set still checked)." },
-	{ "cosched", NETM_P_BOOL, "no", NULL,
+	{ "cosched", SIB_P_BOOL, "no", NULL,
 	  "Captured noise: every node uses the offset of node 0 "
 	  "(co-scheduled noise)." },
 	{ NULL, 0, NULL, NULL, NULL }
@@ -128,7 +128,7 @@ static const netm_param noise_params[] = {
 
 static const struct cfg_section {
 	const char *name;
-	const netm_param *params;
+	const sib_param *params;
 	const char *doc;
 } sections[NSECTIONS] = {
 	[S_MACHINE] = { "machine", machine_params,
@@ -158,7 +158,7 @@ typedef struct cfg_entry {
 
 /* The resolved keys of one section, parallel to its params table. */
 typedef struct cfg_values {
-	netm_value *v;
+	sib_value *v;
 	const cfg_entry **from; /* NULL for a default */
 	size_t n;
 } cfg_values;
@@ -178,7 +178,7 @@ struct fsim_config {
 	int cores_from_topology;
 };
 
-static size_t nparams(const netm_param *p)
+static size_t nparams(const sib_param *p)
 {
 	size_t n = 0;
 	while (p && p[n].key)
@@ -277,40 +277,40 @@ static int dec_to_frac(const sib_dec *d, unsigned __int128 *n,
 }
 
 /* What a value of type t is, and how to write one, for error messages. */
-static const char *type_what(netm_ptype t)
+static const char *type_what(sib_ptype t)
 {
 	switch (t) {
-	case NETM_P_TIME: return "a duration";
-	case NETM_P_BW: return "a bandwidth";
-	case NETM_P_SIZE: return "a size";
-	case NETM_P_INT: return "an integer";
-	case NETM_P_RATIO: return "a ratio";
-	case NETM_P_BOOL: return "a yes/no value";
-	case NETM_P_ENUM: return "one of the choices";
-	case NETM_P_STRING: return "a string";
+	case SIB_P_TIME: return "a duration";
+	case SIB_P_BW: return "a bandwidth";
+	case SIB_P_SIZE: return "a size";
+	case SIB_P_INT: return "an integer";
+	case SIB_P_RATIO: return "a ratio";
+	case SIB_P_BOOL: return "a yes/no value";
+	case SIB_P_ENUM: return "one of the choices";
+	case SIB_P_STRING: return "a string";
 	}
 	return "valid";
 }
 
-static const char *type_example(netm_ptype t)
+static const char *type_example(sib_ptype t)
 {
 	switch (t) {
-	case NETM_P_TIME: return "write e.g. 1us, 250ns or 1.5ms";
-	case NETM_P_BW: return "write e.g. 24GB/s or 5GiB/s";
-	case NETM_P_SIZE: return "write e.g. 4096, 4KiB or 2MB";
-	case NETM_P_INT: return "write a whole number, e.g. 16";
-	case NETM_P_RATIO: return "write e.g. 1.25, 3/4 or 2";
-	case NETM_P_BOOL: return "write yes, no, true, false, on, off, 1 or 0";
+	case SIB_P_TIME: return "write e.g. 1us, 250ns or 1.5ms";
+	case SIB_P_BW: return "write e.g. 24GB/s or 5GiB/s";
+	case SIB_P_SIZE: return "write e.g. 4096, 4KiB or 2MB";
+	case SIB_P_INT: return "write a whole number, e.g. 16";
+	case SIB_P_RATIO: return "write e.g. 1.25, 3/4 or 2";
+	case SIB_P_BOOL: return "write yes, no, true, false, on, off, 1 or 0";
 	default: return "see docs/machine.md";
 	}
 }
 
-static const char *unit_name(netm_ptype t)
+static const char *unit_name(sib_ptype t)
 {
 	switch (t) {
-	case NETM_P_TIME: return "picoseconds";
-	case NETM_P_BW: return "bytes/s";
-	case NETM_P_SIZE: return "bytes";
+	case SIB_P_TIME: return "picoseconds";
+	case SIB_P_BW: return "bytes/s";
+	case SIB_P_SIZE: return "bytes";
 	default: return "units";
 	}
 }
@@ -374,7 +374,7 @@ static int parse_ratio(const char *s, int64_t *num, int64_t *den)
 }
 
 static int bad_value(char *err, size_t errlen, const char *name,
-		     const char *s, size_t len, netm_ptype t)
+		     const char *s, size_t len, sib_ptype t)
 {
 	return sib_errf(err, errlen, "%s: '%.*s' is not %s; %s", name, (int)len,
 		    s, type_what(t), type_example(t));
@@ -398,8 +398,8 @@ static int parse_bool(const char *s, size_t len, int64_t *out)
 	return -1;
 }
 
-static int parse_enum(const netm_param *p, const char *name, const char *s,
-		      size_t len, netm_value *v, char *err, size_t errlen)
+static int parse_enum(const sib_param *p, const char *name, const char *s,
+		      size_t len, sib_value *v, char *err, size_t errlen)
 {
 	const char *c = p->choices ? p->choices : "";
 
@@ -424,7 +424,7 @@ static int parse_enum(const netm_param *p, const char *name, const char *s,
 }
 
 static int parse_ratio_value(const char *name, const char *s, size_t len,
-			     netm_value *v, char *err, size_t errlen)
+			     sib_value *v, char *err, size_t errlen)
 {
 	char buf[128];
 	int rc;
@@ -440,7 +440,7 @@ static int parse_ratio_value(const char *name, const char *s, size_t len,
 	buf[len] = '\0';
 	rc = parse_ratio(buf, &v->num, &v->den);
 	if (rc == SIB_ESYNTAX)
-		return bad_value(err, errlen, name, s, len, NETM_P_RATIO);
+		return bad_value(err, errlen, name, s, len, SIB_P_RATIO);
 	if (rc == SIB_ERANGE)
 		return sib_errf(err, errlen, "%s: '%s' is too large for a ratio "
 			    "(the limit is %lld)", name, buf,
@@ -454,14 +454,14 @@ static int parse_ratio_value(const char *name, const char *s, size_t len,
 
 /* The unit after a number of type BW, SIZE or INT, as powers of ten
  * and two and a divisor. */
-static int parse_unit(const netm_param *p, const char *name, const char *s,
+static int parse_unit(const sib_param *p, const char *name, const char *s,
 		      size_t len, const char *unit, int *e10, int *e2,
 		      unsigned *div, char *err, size_t errlen)
 {
 	int persec = 0;
 
 	switch (p->type) {
-	case NETM_P_BW:
+	case SIB_P_BW:
 		if (!*unit)
 			return sib_errf(err, errlen, "%s: '%.*s' has no unit; say "
 				    "the unit, e.g. 24GB/s, 5GiB/s or "
@@ -469,12 +469,12 @@ static int parse_unit(const netm_param *p, const char *name, const char *s,
 		if (sib_size_unit(unit, e10, e2, div, &persec) || !persec)
 			return bad_value(err, errlen, name, s, len, p->type);
 		return 0;
-	case NETM_P_SIZE:
+	case SIB_P_SIZE:
 		if (*unit && (sib_size_unit(unit, e10, e2, div, &persec) ||
 			      persec || *div != 1))
 			return bad_value(err, errlen, name, s, len, p->type);
 		return 0;
-	case NETM_P_INT:
+	case SIB_P_INT:
 		if (*unit)
 			return bad_value(err, errlen, name, s, len, p->type);
 		return 0;
@@ -488,14 +488,14 @@ static int parse_unit(const netm_param *p, const char *name, const char *s,
  * noise files and the command line use too, with the messages of a
  * configuration value. */
 static int parse_time_value(const char *name, const char *s, size_t len,
-			    netm_value *v, char *err, size_t errlen)
+			    sib_value *v, char *err, size_t errlen)
 {
 	char buf[128];
 	int neg = *s == '-';
 	sib_ps ps = 0;
 
 	if (len >= sizeof buf)
-		return bad_value(err, errlen, name, s, len, NETM_P_TIME);
+		return bad_value(err, errlen, name, s, len, SIB_P_TIME);
 	memcpy(buf, s + neg, len - (size_t)neg);
 	buf[len - (size_t)neg] = '\0';
 	int rc = sib_parse_ps(buf, -1, SIB_EXACT, &ps, NULL);
@@ -525,13 +525,13 @@ static int parse_time_value(const char *name, const char *s, size_t len,
 			    "is %lld picoseconds)", name, (int)len, s,
 			    (long long)INT64_MAX);
 	default:
-		return bad_value(err, errlen, name, s, len, NETM_P_TIME);
+		return bad_value(err, errlen, name, s, len, SIB_P_TIME);
 	}
 }
 
 /* The parser behind fsim_parse_value, naming the key as `name'. */
-static int parse_named(const netm_param *p, const char *name,
-		       const char *text, netm_value *v, char *err,
+static int parse_named(const sib_param *p, const char *name,
+		       const char *text, sib_value *v, char *err,
 		       size_t errlen)
 {
 	const char *s = text, *num, *end;
@@ -543,7 +543,7 @@ static int parse_named(const netm_param *p, const char *name,
 
 	memset(v, 0, sizeof *v);
 	v->den = 1;
-	if (p->type == NETM_P_STRING) {
+	if (p->type == SIB_P_STRING) {
 		v->s = text;
 		return 0;
 	}
@@ -554,19 +554,19 @@ static int parse_named(const netm_param *p, const char *name,
 		len--;
 	if (len == 0)
 		return sib_errf(err, errlen, "%s: the value is empty; %s", name,
-			    p->type == NETM_P_ENUM ? "give one of the choices" :
+			    p->type == SIB_P_ENUM ? "give one of the choices" :
 			    type_example(p->type));
 
 	switch (p->type) {
-	case NETM_P_BOOL:
+	case SIB_P_BOOL:
 		if (parse_bool(s, len, &v->i))
 			return bad_value(err, errlen, name, s, len, p->type);
 		return 0;
-	case NETM_P_ENUM:
+	case SIB_P_ENUM:
 		return parse_enum(p, name, s, len, v, err, errlen);
-	case NETM_P_RATIO:
+	case SIB_P_RATIO:
 		return parse_ratio_value(name, s, len, v, err, errlen);
-	case NETM_P_TIME:
+	case SIB_P_TIME:
 		return parse_time_value(name, s, len, v, err, errlen);
 	default:
 		break;
@@ -589,15 +589,15 @@ static int parse_named(const netm_param *p, const char *name,
 		return bad_value(err, errlen, name, s, len, p->type);
 	memcpy(unit, end, ulen);
 	unit[ulen] = '\0';
-	if (neg && p->type != NETM_P_INT)
+	if (neg && p->type != SIB_P_INT)
 		return sib_errf(err, errlen, "%s: '%.*s' is negative; it must be "
-			    "%s", name, (int)len, s, p->type == NETM_P_BW ?
+			    "%s", name, (int)len, s, p->type == SIB_P_BW ?
 			    "greater than 0" : "0 or more");
 	if (parse_unit(p, name, s, len, unit, &e10, &e2, &div, err, errlen))
 		return -1;
 
 	rc = sib_dec_scale(&d, e10, e2, div, INT64_MAX, SIB_EXACT, &u);
-	if (rc == SIB_EFRACTION && p->type == NETM_P_INT)
+	if (rc == SIB_EFRACTION && p->type == SIB_P_INT)
 		return sib_errf(err, errlen, "%s: '%.*s' is not a whole number",
 			    name, (int)len, s);
 	if (rc == SIB_EFRACTION)
@@ -606,14 +606,14 @@ static int parse_named(const netm_param *p, const char *name,
 	if (rc == SIB_ERANGE)
 		return sib_errf(err, errlen, "%s: '%.*s' is too large (the limit "
 			    "is %lld %s)", name, (int)len, s,
-			    (long long)INT64_MAX, p->type == NETM_P_INT ?
+			    (long long)INT64_MAX, p->type == SIB_P_INT ?
 			    "in magnitude" : unit_name(p->type));
 	v->i = neg ? -(int64_t)u : (int64_t)u;
 
-	if (p->type == NETM_P_BW && v->i <= 0)
+	if (p->type == SIB_P_BW && v->i <= 0)
 		return sib_errf(err, errlen, "%s: the bandwidth must be greater "
 			    "than 0, e.g. 10GB/s", name);
-	if (p->type == NETM_P_INT && p->choices) {
+	if (p->type == SIB_P_INT && p->choices) {
 		long long lo, hi;
 		char dots[3] = "";
 		if (sscanf(p->choices, "%lld%2[.]%lld", &lo, dots, &hi) == 3 &&
@@ -625,7 +625,7 @@ static int parse_named(const netm_param *p, const char *name,
 	return 0;
 }
 
-int fsim_parse_value(const netm_param *p, const char *text, netm_value *v,
+int fsim_parse_value(const sib_param *p, const char *text, sib_value *v,
 		     char *err, size_t errlen)
 {
 	if (!p || !text || !v)
@@ -1085,9 +1085,9 @@ static void suggest_try(suggest *sg, const char *section, const char *key)
 static void suggest_key(suggest *sg, const netm_ops *model)
 {
 	for (int s = 0; s < NSECTIONS; s++)
-		for (const netm_param *p = sections[s].params; p->key; p++)
+		for (const sib_param *p = sections[s].params; p->key; p++)
 			suggest_try(sg, sections[s].name, p->key);
-	for (const netm_param *p = model ? model->params : NULL; p && p->key;
+	for (const sib_param *p = model ? model->params : NULL; p && p->key;
 	     p++)
 		suggest_try(sg, "net", p->key);
 }
@@ -1144,7 +1144,7 @@ static int unknown_key(const cfg_entry *e, int s, const netm_ops *model,
 			const netm_ops *o = netm_registry[m];
 			if (o == model)
 				continue;
-			for (const netm_param *p = o->params; p && p->key; p++)
+			for (const sib_param *p = o->params; p && p->key; p++)
 				if (strcmp(p->key, e->key) == 0) {
 					sib_errcat(err, errlen, "%s%s",
 					       other++ ? ", " :
@@ -1159,10 +1159,10 @@ static int unknown_key(const cfg_entry *e, int s, const netm_ops *model,
 	}
 	sib_errcat(err, errlen, "; the keys of [%s] are", e->section);
 	int first = 1;
-	for (const netm_param *p = sections[s].params; p->key; p++, first = 0)
+	for (const sib_param *p = sections[s].params; p->key; p++, first = 0)
 		sib_errcat(err, errlen, "%s %s", first ? "" : ",", p->key);
 	if (s == S_NET)
-		for (const netm_param *p = model->params; p && p->key; p++)
+		for (const sib_param *p = model->params; p && p->key; p++)
 			sib_errcat(err, errlen, ", %s", p->key);
 	return -1;
 }
@@ -1181,7 +1181,7 @@ static const cfg_entry *find_entry(const fsim_config *c, const char *section,
 	return NULL;
 }
 
-static int values_init(cfg_values *cv, const netm_param *params,
+static int values_init(cfg_values *cv, const sib_param *params,
 		       const char *section, char *err, size_t errlen)
 {
 	cv->n = nparams(params);
@@ -1206,7 +1206,7 @@ static int values_init(cfg_values *cv, const netm_param *params,
 	return 0;
 }
 
-static int set_value(cfg_values *cv, const netm_param *params, size_t i,
+static int set_value(cfg_values *cv, const sib_param *params, size_t i,
 		     const cfg_entry *e, char *err, size_t errlen)
 {
 	char name[256], msg[1024];
@@ -1348,7 +1348,7 @@ static int topology_pus(const char *desc, const char *origin, uint64_t *pus,
 
 /* A path value given in a file, taken relative to that file's directory
  * (*path: the result, which v->s then points to). */
-static int resolve_path(netm_value *v, const cfg_entry *from, char **path)
+static int resolve_path(sib_value *v, const cfg_entry *from, char **path)
 {
 	if (!v->s || !v->s[0])
 		return 0;
@@ -1374,7 +1374,7 @@ static int resolve_path(netm_value *v, const cfg_entry *from, char **path)
 static int check_machine(fsim_config *c, char *err, size_t errlen)
 {
 	cfg_values *m = &c->sec[S_MACHINE];
-	netm_value *topo = &m->v[M_TOPOLOGY], *cores = &m->v[M_CORES];
+	sib_value *topo = &m->v[M_TOPOLOGY], *cores = &m->v[M_CORES];
 
 	if (topo->s && topo->s[0]) {
 		const char *origin = m->from[M_TOPOLOGY]->origin;
@@ -1405,7 +1405,7 @@ static int check_machine(fsim_config *c, char *err, size_t errlen)
 		return sib_errf(err, errlen, "out of memory resolving "
 			    "machine.map or noise.dir");
 
-	netm_value *f = &c->sec[S_CPU].v[0];
+	sib_value *f = &c->sec[S_CPU].v[0];
 	const cfg_entry *fe = c->sec[S_CPU].from[0];
 	if (f->num <= 0)
 		return sib_errf(err, errlen, "%s: cpu.factor must be greater than "
@@ -1419,7 +1419,7 @@ static int check_machine(fsim_config *c, char *err, size_t errlen)
  * and line it came from. */
 static int check_rules(fsim_config *c, char *err, size_t errlen)
 {
-	const netm_value *v = &c->sec[S_REPLACE].v[0];
+	const sib_value *v = &c->sec[S_REPLACE].v[0];
 	fsim_rules *r;
 	int rc;
 
@@ -1462,7 +1462,7 @@ int fsim_config_resolve(fsim_config *c, char *err, size_t errlen)
 		if (s == S_NET && strcmp(e->key, "model") == 0)
 			continue;
 		if (s >= 0) {
-			const netm_param *p = sections[s].params;
+			const sib_param *p = sections[s].params;
 			for (k = 0; p[k].key; k++)
 				if (strcmp(p[k].key, e->key) == 0)
 					break;
@@ -1500,7 +1500,7 @@ out_unresolved:
 
 /* ----------------------------------------------------------- getters */
 
-const netm_value *fsim_config_get(const fsim_config *c, const char *section,
+const sib_value *fsim_config_get(const fsim_config *c, const char *section,
 				  const char *key)
 {
 	CFG_CHECK(c);
@@ -1525,7 +1525,7 @@ const netm_ops *fsim_config_model(const fsim_config *c)
 	return c->resolved ? c->model : NULL;
 }
 
-const netm_value *fsim_config_model_values(const fsim_config *c)
+const sib_value *fsim_config_model_values(const fsim_config *c)
 {
 	CFG_CHECK(c);
 	return c->resolved ? c->mod.v : NULL;
@@ -1557,7 +1557,7 @@ static void write_value(FILE *f, const char *s)
 
 /* Write the keys of params; a header first unless name is NULL (the
  * model's keys continue [net]). */
-static void write_section(FILE *f, const char *name, const netm_param *p,
+static void write_section(FILE *f, const char *name, const sib_param *p,
 			  const cfg_values *cv, const fsim_config *c)
 {
 	if (name)
@@ -1611,17 +1611,17 @@ int fsim_config_write(const fsim_config *c, FILE *f)
 
 /* ---------------------------------------------------------- describe */
 
-static const char *type_name(netm_ptype t)
+static const char *type_name(sib_ptype t)
 {
 	switch (t) {
-	case NETM_P_TIME: return "TIME";
-	case NETM_P_BW: return "BANDWIDTH";
-	case NETM_P_SIZE: return "SIZE";
-	case NETM_P_INT: return "INT";
-	case NETM_P_RATIO: return "RATIO";
-	case NETM_P_BOOL: return "BOOL";
-	case NETM_P_ENUM: return "ENUM";
-	case NETM_P_STRING: return "STRING";
+	case SIB_P_TIME: return "TIME";
+	case SIB_P_BW: return "BANDWIDTH";
+	case SIB_P_SIZE: return "SIZE";
+	case SIB_P_INT: return "INT";
+	case SIB_P_RATIO: return "RATIO";
+	case SIB_P_BOOL: return "BOOL";
+	case SIB_P_ENUM: return "ENUM";
+	case SIB_P_STRING: return "STRING";
 	}
 	return "?";
 }
@@ -1651,13 +1651,13 @@ static void wrap(FILE *f, const char *text, int indent)
 		fputc('\n', f);
 }
 
-static void describe_params(FILE *f, const netm_param *p,
+static void describe_params(FILE *f, const sib_param *p,
 			    const char *choices)
 {
 	for (; p && p->key; p++) {
 		const char *ch = p == net_params ? choices : p->choices;
 		fprintf(f, "  %-16s %s", p->key, type_name(p->type));
-		if (ch && p->type == NETM_P_INT)
+		if (ch && p->type == SIB_P_INT)
 			fprintf(f, " %s", ch);
 		else if (ch)
 			fprintf(f, " (%s)", ch);
@@ -1715,7 +1715,7 @@ static void md_text(FILE *f, const char *s)
 	}
 }
 
-static void md_params(FILE *f, const char *section, const netm_param *p,
+static void md_params(FILE *f, const char *section, const sib_param *p,
 		      const char *choices)
 {
 	if (!p || !p->key) {

@@ -1178,10 +1178,10 @@ static void describe_region(engine *e)
 static int setup_noise(engine *e, uint64_t sim_seed)
 {
 	const fsim_config *c = e->o->cfg;
-	const netm_value *dir = fsim_config_get(c, "noise", "dir");
-	const netm_value *seed = fsim_config_get(c, "noise", "seed");
-	const netm_value *scale = fsim_config_get(c, "noise", "scale");
-	const netm_value *cosched = fsim_config_get(c, "noise", "cosched");
+	const sib_value *dir = fsim_config_get(c, "noise", "dir");
+	const sib_value *seed = fsim_config_get(c, "noise", "seed");
+	const sib_value *scale = fsim_config_get(c, "noise", "scale");
+	const sib_value *cosched = fsim_config_get(c, "noise", "cosched");
 	char msg[2048];
 	noise_set *set;
 
@@ -1237,7 +1237,7 @@ static int engine_setup(engine *e)
 	e->res->nnodes = e->m->nnodes;
 
 	const netm_ops *ops = fsim_config_model(o->cfg);
-	const netm_value *seed = fsim_config_get(o->cfg, "sim", "seed");
+	const sib_value *seed = fsim_config_get(o->cfg, "sim", "seed");
 	netm_setup su = {
 		.nnodes = e->m->nnodes, .npes = e->npes,
 		.values = fsim_config_model_values(o->cfg),

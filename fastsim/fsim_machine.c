@@ -344,13 +344,13 @@ out:
 int fsim_machine_build(fsim_machine **mp, const fsim_config *c,
 		       uint32_t npes, char *err, size_t errlen)
 {
-	const netm_value *nodes = fsim_config_get(c, "machine", "nodes");
-	const netm_value *cores = fsim_config_get(c, "machine",
+	const sib_value *nodes = fsim_config_get(c, "machine", "nodes");
+	const sib_value *cores = fsim_config_get(c, "machine",
 						  "cores_per_node");
-	const netm_value *topo = fsim_config_get(c, "machine", "topology");
-	const netm_value *map = fsim_config_get(c, "machine", "map");
-	const netm_value *lat = fsim_config_get(c, "intranode", "latency");
-	const netm_value *bw = fsim_config_get(c, "intranode", "bandwidth");
+	const sib_value *topo = fsim_config_get(c, "machine", "topology");
+	const sib_value *map = fsim_config_get(c, "machine", "map");
+	const sib_value *lat = fsim_config_get(c, "intranode", "latency");
+	const sib_value *bw = fsim_config_get(c, "intranode", "bandwidth");
 	fsim_machine *m;
 
 	if (!nodes || !cores || !topo || !map || !lat || !bw)

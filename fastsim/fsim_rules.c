@@ -141,10 +141,10 @@ void fsim_rules_free(fsim_rules *r)
 /* ----------------------------------------------------------- parsing */
 
 /* A value of the rule: a size, a duration or a ratio, named for errors. */
-static int rule_value(netm_ptype type, const char *what, const char *text,
-		      size_t len, netm_value *v, char *err, size_t errlen)
+static int rule_value(sib_ptype type, const char *what, const char *text,
+		      size_t len, sib_value *v, char *err, size_t errlen)
 {
-	netm_param p = { what, type, NULL, NULL, NULL };
+	sib_param p = { what, type, NULL, NULL, NULL };
 	char buf[128];
 
 	while (len && is_space(*text)) {
@@ -268,10 +268,10 @@ static int parse_region_rule(const char *body, rule *x, const char **cut,
 			    "region:PATTERN>CUT=DUR");
 	gt = last_of(s, (size_t)(eq - s), '>');
 	if (gt) {
-		netm_value v;
+		sib_value v;
 		char scratch[256];
 
-		if (rule_value(NETM_P_TIME, "CUT", gt + 1,
+		if (rule_value(SIB_P_TIME, "CUT", gt + 1,
 			       (size_t)(eq - gt - 1), &v, scratch,
 			       sizeof scratch) == 0) {
 			*cut = gt + 1;
@@ -293,7 +293,7 @@ static int parse_rule(const char *text, rule *x, char *err, size_t errlen)
 {
 	const char *s = text, *val = NULL, *cut;
 	size_t cutlen;
-	netm_value v;
+	sib_value v;
 
 	memset(x, 0, sizeof *x);
 	if (strncmp(s, "size", 4) == 0) {
@@ -316,11 +316,11 @@ static int parse_rule(const char *text, rule *x, char *err, size_t errlen)
 				    "size, as in %s",
 				    x->kind == R_SIZE_GE ? "size>=1MiB:4KiB"
 				    : "size=4096:0");
-		if (rule_value(NETM_P_SIZE, x->kind == R_SIZE_GE ? "CUT" : "S",
+		if (rule_value(SIB_P_SIZE, x->kind == R_SIZE_GE ? "CUT" : "S",
 			       s, (size_t)(colon - s), &v, err, errlen))
 			return -1;
 		x->size = (uint64_t)v.i;
-		if (rule_value(NETM_P_SIZE, "NEW", colon + 1,
+		if (rule_value(SIB_P_SIZE, "NEW", colon + 1,
 			       strlen(colon + 1), &v, err, errlen))
 			return -1;
 		x->to = (uint64_t)v.i;
@@ -348,7 +348,7 @@ static int parse_rule(const char *text, rule *x, char *err, size_t errlen)
 	}
 	if (is_scale) {
 		x->kind = R_SCALE;
-		if (rule_value(NETM_P_RATIO, "F", val, strlen(val), &v, err,
+		if (rule_value(SIB_P_RATIO, "F", val, strlen(val), &v, err,
 			       errlen))
 			return -1;
 		x->num = v.num;
@@ -358,7 +358,7 @@ static int parse_rule(const char *text, rule *x, char *err, size_t errlen)
 	x->kind = is_region ? R_REGION : R_SEB;
 	x->cut = -1;
 	if (cut) {
-		if (rule_value(NETM_P_TIME, "CUT", cut, cutlen, &v, err,
+		if (rule_value(SIB_P_TIME, "CUT", cut, cutlen, &v, err,
 			       errlen)) {
 			size_t n = strlen(err ? err : "");
 			if (err && n + 1 < errlen && !is_region)
@@ -369,7 +369,7 @@ static int parse_rule(const char *text, rule *x, char *err, size_t errlen)
 		}
 		x->cut = v.i;
 	}
-	if (rule_value(NETM_P_TIME, "DUR", val, strlen(val), &v, err,
+	if (rule_value(SIB_P_TIME, "DUR", val, strlen(val), &v, err,
 		       errlen))
 		return -1;
 	x->dur = v.i;

@@ -163,10 +163,10 @@ void fsim_result_print(const fsim_result *r, const fsim_opts *o, FILE *f)
 	put_stat(f, "busy", &r->busy);
 	put_stat(f, "idle", &r->idle);
 	if (r->noise) {
-		const netm_value *dir = fsim_config_get(o->cfg, "noise", "dir");
-		const netm_value *sc = fsim_config_get(o->cfg, "noise",
+		const sib_value *dir = fsim_config_get(o->cfg, "noise", "dir");
+		const sib_value *sc = fsim_config_get(o->cfg, "noise",
 						       "scale");
-		const netm_value *co = fsim_config_get(o->cfg, "noise",
+		const sib_value *co = fsim_config_get(o->cfg, "noise",
 						       "cosched");
 		put_stat(f, "noise", &r->noise_pe);
 		fprintf(f, "noise            ");

@@ -29,6 +29,7 @@
 #include <stdint.h>
 
 #include "sib_err.h"
+#include "sib_param.h"
 #include "sib_time.h"
 #include <stdio.h>
 
@@ -40,41 +41,8 @@ extern "C" {
 
 /* ------------------------------------------------------- parameters */
 
-/*
- * The type of a configuration value and the units its text may carry.
- * The machine-description parser (fastsim/fsim_config.c) turns the text
- * into a netm_value according to this type.
- */
-typedef enum netm_ptype {
-	NETM_P_TIME,   /* picoseconds: "1us", "250ns", "1.5ms", "40ps", "2s" */
-	NETM_P_BW,     /* bytes/s: "24GB/s", "5GiB/s", "100MB/s", "1e9B/s" */
-	NETM_P_SIZE,   /* bytes: "2KiB", "4MB", "512", "512B" */
-	NETM_P_INT,    /* integer; `choices' may give "MIN..MAX" */
-	NETM_P_RATIO,  /* exact non-negative decimal or fraction: "1.25", "3/4" */
-	NETM_P_BOOL,   /* yes/no, true/false, on/off, 1/0 */
-	NETM_P_ENUM,   /* one of `choices', written "a|b|c" */
-	NETM_P_STRING  /* free text (a path, an hwloc string) */
-} netm_ptype;
-
-/* One parameter: tables of these end with an entry whose key is NULL. */
-typedef struct netm_param {
-	const char *key;      /* name within its section, e.g. "latency" */
-	netm_ptype type;
-	const char *def;      /* default, as text in the key's own syntax */
-	const char *choices;  /* ENUM: "a|b|c"; INT: "MIN..MAX" or NULL */
-	const char *doc;      /* one sentence for --help and the docs */
-} netm_param;
-
-/* A parsed value.  TIME, BW, SIZE, INT and BOOL use i; ENUM uses i (the
- * index into choices) and s; RATIO uses num/den (den > 0, reduced);
- * STRING uses s.  `set' is nonzero when the value did not come from the
- * default.  Strings belong to the configuration that parsed them. */
-typedef struct netm_value {
-	int64_t i;
-	int64_t num, den;
-	const char *s;
-	int set;
-} netm_value;
+/* A model's parameters are sib_param descriptors, parsed into sib_values
+ * by the machine description (base/sib_param.h). */
 
 /* Time to move `bytes' at `bw' bytes/s, rounded up to a whole picosecond:
  * ceil(bytes * 10^12 / bw), computed exactly; INT64_MAX (the end of time)
@@ -134,7 +102,7 @@ typedef struct netm_host {
 typedef struct netm_setup {
 	uint32_t nnodes;          /* nodes of the machine */
 	uint32_t npes;            /* target ranks */
-	const netm_value *values; /* one per entry of ops->params, in order */
+	const sib_value *values; /* one per entry of ops->params, in order */
 	uint64_t seed;            /* for models with random choices */
 } netm_setup;
 
@@ -186,7 +154,7 @@ typedef struct netm_link_info {
 typedef struct netm_ops {
 	const char *name;         /* as in the config: "simple" */
 	const char *summary;      /* one line for listings */
-	const netm_param *params; /* its parameters, NULL-key terminated */
+	const sib_param *params; /* its parameters, NULL-key terminated */
 	/* Build an instance; on failure return nonzero with a sentence in
 	 * err naming the parameter at fault. */
 	int (*create)(netm_model **mp, const netm_setup *setup,

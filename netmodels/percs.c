@@ -45,30 +45,30 @@ enum { CLS_LL, CLS_LR, CLS_D, NCLS };
 
 static const char *const percs_class_names[NCLS] = { "LL", "LR", "D" };
 
-static const netm_param percs_params[] = {
-	{ "supernodes", NETM_P_INT, "0", "0..1048576",
+static const sib_param percs_params[] = {
+	{ "supernodes", SIB_P_INT, "0", "0..1048576",
 	  "Supernodes of the machine; 0 = as many as its nodes need." },
-	{ "drawers", NETM_P_INT, "4", "1..1024",
+	{ "drawers", SIB_P_INT, "4", "1..1024",
 	  "Drawers per supernode." },
-	{ "nodes_per_drawer", NETM_P_INT, "8", "1..1024",
+	{ "nodes_per_drawer", SIB_P_INT, "8", "1..1024",
 	  "Nodes (Hubs) per drawer." },
-	{ "d_links", NETM_P_INT, "1", "1..65536",
+	{ "d_links", SIB_P_INT, "1", "1..65536",
 	  "D links from each supernode to each other supernode." },
-	{ "routing", NETM_P_ENUM, "direct", "direct|indirect",
+	{ "routing", SIB_P_ENUM, "direct", "direct|indirect",
 	  "direct: L-D-L; indirect: L-D-L-D-L through a random "
 	  "intermediate supernode." },
-	{ "ll_bandwidth", NETM_P_BW, "24GB/s", NULL,
+	{ "ll_bandwidth", SIB_P_BW, "24GB/s", NULL,
 	  "Bandwidth of an LL link (inside a drawer), per direction." },
-	{ "lr_bandwidth", NETM_P_BW, "5GB/s", NULL,
+	{ "lr_bandwidth", SIB_P_BW, "5GB/s", NULL,
 	  "Bandwidth of an LR link (between drawers of a supernode), per "
 	  "direction." },
-	{ "d_bandwidth", NETM_P_BW, "10GB/s", NULL,
+	{ "d_bandwidth", SIB_P_BW, "10GB/s", NULL,
 	  "Bandwidth of a D link (between supernodes), per direction." },
-	{ "ll_latency", NETM_P_TIME, "5ns", NULL,
+	{ "ll_latency", SIB_P_TIME, "5ns", NULL,
 	  "Flight time of an LL link (copper inside the drawer)." },
-	{ "lr_latency", NETM_P_TIME, "25ns", NULL,
+	{ "lr_latency", SIB_P_TIME, "25ns", NULL,
 	  "Flight time of an LR link (optical, inside the rack)." },
-	{ "d_latency", NETM_P_TIME, "100ns", NULL,
+	{ "d_latency", SIB_P_TIME, "100ns", NULL,
 	  "Flight time of a D link (optical, rack to rack)." },
 	PKTNET_PARAMS("2KiB", "0", "10ns", "500ns", "4", "24GB/s", "4", "24GB/s",
 		      "200ns", "0"),
@@ -242,7 +242,7 @@ static void percs_router_name(void *ctx, uint32_t r, char *buf, size_t len)
 }
 
 /* Describe every link to the engine, in id order. */
-static void set_links(percs_model *p, const netm_value *v)
+static void set_links(percs_model *p, const sib_value *v)
 {
 	uint32_t id = 0;
 	for (uint32_t h = 0; h < p->hubs; h++) {
@@ -284,7 +284,7 @@ static void set_links(percs_model *p, const netm_value *v)
 
 /* ------------------------------------------------------------ create */
 
-static int check_values(const netm_value *v, char *err, size_t errlen)
+static int check_values(const sib_value *v, char *err, size_t errlen)
 {
 	static const int bws[] = { P_LL_BW, P_LR_BW, P_D_BW };
 	static const int lats[] = { P_LL_LAT, P_LR_LAT, P_D_LAT };
@@ -320,7 +320,7 @@ static int check_values(const netm_value *v, char *err, size_t errlen)
 
 /* Sizes of the machine from the checked values: supernodes, hubs, link
  * ids (which must stay below PKTNET_EJECT with the node channels). */
-static int size_machine(percs_model *p, const netm_value *v,
+static int size_machine(percs_model *p, const sib_value *v,
 			uint32_t nnodes, char *err, size_t errlen)
 {
 	p->drawers = (uint32_t)v[P_DRAWERS].i;
@@ -377,7 +377,7 @@ static int percs_create(netm_model **mp, const netm_setup *setup,
 		return sib_errf(err, errlen, "the percs network model needs "
 			    "its parameter values and a host that schedules "
 			    "events and delivers messages");
-	const netm_value *v = setup->values;
+	const sib_value *v = setup->values;
 	if (check_values(v, err, errlen))
 		return -1;
 

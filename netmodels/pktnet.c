@@ -1097,7 +1097,7 @@ void pktnet_link(const pktnet *net, uint32_t id, netm_link_info *out)
 
 /* ------------------------------------ helpers for topology models */
 
-int pktnet_params_from(const netm_value *v, uint64_t seed, pktnet_params *p,
+int pktnet_params_from(const sib_value *v, uint64_t seed, pktnet_params *p,
 		       char *err, size_t errlen)
 {
 	static const char *const keys[] = {

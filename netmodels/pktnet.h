@@ -201,31 +201,31 @@ int pktnet_params_check(const pktnet_params *p, char *err, size_t errlen);
 #define PKTNET_PARAMS(packet_size, header, router_latency, inject_latency, \
 		      inject_channels, inject_bandwidth, eject_channels, \
 		      eject_bandwidth, eject_latency, buffer_packets) \
-	{ "packet_size", NETM_P_SIZE, packet_size, NULL, \
+	{ "packet_size", SIB_P_SIZE, packet_size, NULL, \
 	  "Payload bytes per packet." }, \
-	{ "header", NETM_P_SIZE, header, NULL, \
+	{ "header", SIB_P_SIZE, header, NULL, \
 	  "Header bytes every packet carries on top of its payload, on " \
 	  "every channel and link." }, \
-	{ "router_latency", NETM_P_TIME, router_latency, NULL, \
+	{ "router_latency", SIB_P_TIME, router_latency, NULL, \
 	  "Time a router (switch) takes to pass a packet on; every router " \
 	  "of the route counts, the source's and the destination's " \
 	  "included." }, \
-	{ "inject_latency", NETM_P_TIME, inject_latency, NULL, \
+	{ "inject_latency", SIB_P_TIME, inject_latency, NULL, \
 	  "Once per message, before its first packet may enter an " \
 	  "injection channel (network interface start-up)." }, \
-	{ "inject_channels", NETM_P_INT, inject_channels, "1..1024", \
+	{ "inject_channels", SIB_P_INT, inject_channels, "1..1024", \
 	  "Injection channels (node to router) per node, serving its " \
 	  "messages round robin." }, \
-	{ "inject_bandwidth", NETM_P_BW, inject_bandwidth, NULL, \
+	{ "inject_bandwidth", SIB_P_BW, inject_bandwidth, NULL, \
 	  "Bandwidth of each injection channel." }, \
-	{ "eject_channels", NETM_P_INT, eject_channels, "1..1024", \
+	{ "eject_channels", SIB_P_INT, eject_channels, "1..1024", \
 	  "Ejection channels (router to node) per node." }, \
-	{ "eject_bandwidth", NETM_P_BW, eject_bandwidth, NULL, \
+	{ "eject_bandwidth", SIB_P_BW, eject_bandwidth, NULL, \
 	  "Bandwidth of each ejection channel." }, \
-	{ "eject_latency", NETM_P_TIME, eject_latency, NULL, \
+	{ "eject_latency", SIB_P_TIME, eject_latency, NULL, \
 	  "Added once per message after its last packet has been " \
 	  "ejected." }, \
-	{ "buffer_packets", NETM_P_INT, buffer_packets, "0..1000000", \
+	{ "buffer_packets", SIB_P_INT, buffer_packets, "0..1000000", \
 	  "Packets each router input buffer holds per virtual channel, " \
 	  "with credit flow control; 0: unbounded." }
 
@@ -233,7 +233,7 @@ int pktnet_params_check(const pktnet_params *p, char *err, size_t errlen);
  * v points at the value of packet_size (the first of the keys above);
  * fills *p (with seed) and checks it as pktnet_params_check does.
  */
-int pktnet_params_from(const netm_value *v, uint64_t seed, pktnet_params *p,
+int pktnet_params_from(const sib_value *v, uint64_t seed, pktnet_params *p,
 		       char *err, size_t errlen);
 
 /*

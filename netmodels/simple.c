@@ -47,22 +47,22 @@ static const char *const simple_class_names[NCLASSES] = {
 	[CLS_NIC_IN] = "nic-in",
 };
 
-static const netm_param simple_params[] = {
-	{ "latency", NETM_P_TIME, "1us", NULL,
+static const sib_param simple_params[] = {
+	{ "latency", SIB_P_TIME, "1us", NULL,
 	  "Wire latency L added to every message." },
-	{ "bandwidth", NETM_P_BW, "10GB/s", NULL,
+	{ "bandwidth", SIB_P_BW, "10GB/s", NULL,
 	  "Bandwidth B: a message of n bytes spends ceil(n/B) on the wire." },
-	{ "cpp", NETM_P_TIME, "0", NULL,
+	{ "cpp", SIB_P_TIME, "0", NULL,
 	  "Cost per packet, charged once per started packet_size bytes." },
-	{ "packet_size", NETM_P_SIZE, "4KiB", NULL,
+	{ "packet_size", SIB_P_SIZE, "4KiB", NULL,
 	  "Packet size used to count packets for cpp." },
-	{ "o", NETM_P_TIME, "0", NULL,
+	{ "o", SIB_P_TIME, "0", NULL,
 	  "LogGP overhead o, charged once at the sender and once at the "
 	  "receiver." },
-	{ "g", NETM_P_TIME, "0", NULL,
+	{ "g", SIB_P_TIME, "0", NULL,
 	  "LogGP gap g: successive messages of one rank start at least g "
 	  "apart." },
-	{ "nic", NETM_P_ENUM, "none", "none|serialize",
+	{ "nic", SIB_P_ENUM, "none", "none|serialize",
 	  "serialize: messages leaving a node pass its NIC one at a time, in "
 	  "the order they are sent." },
 	{ NULL, 0, NULL, NULL, NULL }
@@ -138,7 +138,7 @@ static int simple_create(netm_model **mp, const netm_setup *setup,
 		return sib_errf(err, errlen, "the simple network model needs "
 			    "its parameter values and a host to deliver "
 			    "messages to");
-	const netm_value *v = setup->values;
+	const sib_value *v = setup->values;
 	static const int times[] = { P_LATENCY, P_CPP, P_O, P_G };
 	for (size_t i = 0; i < sizeof times / sizeof times[0]; i++)
 		if (v[times[i]].i < 0)

@@ -38,18 +38,18 @@ enum {
 enum { ROUTE_DOR, ROUTE_ADAPTIVE };
 enum { DIR_PLUS, DIR_MINUS };
 
-static const netm_param torus_params[] = {
-	{ "dims", NETM_P_STRING, "", NULL,
+static const sib_param torus_params[] = {
+	{ "dims", SIB_P_STRING, "", NULL,
 	  "Size of each dimension, e.g. 8x8x8 or 4x4x4x4x2; empty: the most "
 	  "cubic 3D factorization of the node count." },
-	{ "wrap", NETM_P_BOOL, "yes", NULL,
+	{ "wrap", SIB_P_BOOL, "yes", NULL,
 	  "yes: a torus (every dimension wraps around); no: a mesh." },
-	{ "routing", NETM_P_ENUM, "dor", "dor|adaptive",
+	{ "routing", SIB_P_ENUM, "dor", "dor|adaptive",
 	  "dor: dimension order, the shorter way round; adaptive: minimal, "
 	  "the productive link that frees first." },
-	{ "link_bandwidth", NETM_P_BW, "2GB/s", NULL,
+	{ "link_bandwidth", SIB_P_BW, "2GB/s", NULL,
 	  "Bandwidth of each link in each direction." },
-	{ "link_latency", NETM_P_TIME, "5ns", NULL,
+	{ "link_latency", SIB_P_TIME, "5ns", NULL,
 	  "Flight time of a packet over one link." },
 	PKTNET_PARAMS("512", "32", "35ns", "100ns", "10", "2GB/s", "10", "2GB/s",
 		      "100ns", "0"),
@@ -313,7 +313,7 @@ static int torus_create(netm_model **mp, const netm_setup *setup,
 	if (!setup || !setup->values || !host)
 		return sib_errf(err, errlen, "the torus network model needs "
 			    "its parameter values and a host");
-	const netm_value *v = setup->values;
+	const sib_value *v = setup->values;
 	if (v[P_LINK_BW].i <= 0)
 		return sib_errf(err, errlen, "net.link_bandwidth must be "
 			    "greater than 0 bytes/s, e.g. 2GB/s (got %lld)",

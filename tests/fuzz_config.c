@@ -160,12 +160,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 	}
 	if (!rc && !fsim_config_resolve(c, err, sizeof err)) {
-		const netm_value *topo = fsim_config_get(c, "machine",
+		const sib_value *topo = fsim_config_get(c, "machine",
 							 "topology");
-		const netm_value *cores = fsim_config_get(c, "machine",
+		const sib_value *cores = fsim_config_get(c, "machine",
 							  "cores_per_node");
-		const netm_value *map = fsim_config_get(c, "machine", "map");
-		const netm_value *noise = fsim_config_get(c, "noise", "dir");
+		const sib_value *map = fsim_config_get(c, "machine", "map");
+		const sib_value *noise = fsim_config_get(c, "noise", "dir");
 		if (!topo || !cores || !map || !noise)
 			abort();
 		if (topo->s[0])

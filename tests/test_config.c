@@ -35,17 +35,17 @@ static const char *write_file(const char *name, const char *text)
 	return path;
 }
 
-static int parse(netm_ptype type, const char *choices, const char *text,
-		 netm_value *v)
+static int parse(sib_ptype type, const char *choices, const char *text,
+		 sib_value *v)
 {
-	netm_param p = { "k", type, NULL, choices, NULL };
+	sib_param p = { "k", type, NULL, choices, NULL };
 	err[0] = '\0';
 	return fsim_parse_value(&p, text, v, err, sizeof err);
 }
 
-static int64_t ival(netm_ptype type, const char *text)
+static int64_t ival(sib_ptype type, const char *text)
 {
-	netm_value v;
+	sib_value v;
 	if (parse(type, NULL, text, &v)) {
 		TEST_FAIL("'%s' did not parse: %s", text, err);
 		return -1;
@@ -54,10 +54,10 @@ static int64_t ival(netm_ptype type, const char *text)
 }
 
 /* Parse text and expect an error containing `want'. */
-static void bad(netm_ptype type, const char *choices, const char *text,
+static void bad(sib_ptype type, const char *choices, const char *text,
 		const char *want)
 {
-	netm_value v;
+	sib_value v;
 	int rc = parse(type, choices, text, &v);
 	assertTrue(rc != 0);
 	if (rc == 0)
@@ -99,7 +99,7 @@ static void config_error(const char *text, const char *set,
 
 static int64_t get_i(const fsim_config *c, const char *s, const char *k)
 {
-	const netm_value *v = fsim_config_get(c, s, k);
+	const sib_value *v = fsim_config_get(c, s, k);
 	if (!v) {
 		TEST_FAIL("no value for %s.%s", s, k);
 		return -1;
@@ -121,130 +121,130 @@ static int model_index(const fsim_config *c, const char *key)
 
 static void test_units(void)
 {
-	netm_value v;
+	sib_value v;
 
 	/* TIME, in picoseconds. */
-	assertEqualInt(ival(NETM_P_TIME, "1.5us"), 1500000);
-	assertEqualInt(ival(NETM_P_TIME, "1.5ns"), 1500);
-	assertEqualInt(ival(NETM_P_TIME, "250 ns"), 250000);
-	assertEqualInt(ival(NETM_P_TIME, " 40ps "), 40);
-	assertEqualInt(ival(NETM_P_TIME, "2s"), INT64_C(2000000000000));
-	assertEqualInt(ival(NETM_P_TIME, "1.5ms"), 1500000000);
-	assertEqualInt(ival(NETM_P_TIME, "0.1s"), INT64_C(100000000000));
-	assertEqualInt(ival(NETM_P_TIME, "2e3ns"), 2000000);
-	assertEqualInt(ival(NETM_P_TIME, "2E-3s"), 2000000000);
-	assertEqualInt(ival(NETM_P_TIME, "1\xc2\xb5s"), 1000000);
-	assertEqualInt(ival(NETM_P_TIME, "0"), 0);
-	assertEqualInt(ival(NETM_P_TIME, "0.0"), 0);
-	assertEqualInt(ival(NETM_P_TIME, "9223372036854775807ps"), INT64_MAX);
-	bad(NETM_P_TIME, NULL, "0.3ps", "not a whole number of picoseconds");
-	bad(NETM_P_TIME, NULL, "5", "say the unit, e.g. 1us");
-	bad(NETM_P_TIME, NULL, "-1us", "is negative");
-	bad(NETM_P_TIME, NULL, "1e10s", "too large");
-	bad(NETM_P_TIME, NULL, "9223372036854775808ps", "too large");
-	bad(NETM_P_TIME, NULL, "1xs", "'1xs' is not a duration");
-	bad(NETM_P_TIME, NULL, "us", "is not a duration");
-	bad(NETM_P_TIME, NULL, "", "empty");
-	bad(NETM_P_TIME, NULL, "1.2345678901234567891us",
+	assertEqualInt(ival(SIB_P_TIME, "1.5us"), 1500000);
+	assertEqualInt(ival(SIB_P_TIME, "1.5ns"), 1500);
+	assertEqualInt(ival(SIB_P_TIME, "250 ns"), 250000);
+	assertEqualInt(ival(SIB_P_TIME, " 40ps "), 40);
+	assertEqualInt(ival(SIB_P_TIME, "2s"), INT64_C(2000000000000));
+	assertEqualInt(ival(SIB_P_TIME, "1.5ms"), 1500000000);
+	assertEqualInt(ival(SIB_P_TIME, "0.1s"), INT64_C(100000000000));
+	assertEqualInt(ival(SIB_P_TIME, "2e3ns"), 2000000);
+	assertEqualInt(ival(SIB_P_TIME, "2E-3s"), 2000000000);
+	assertEqualInt(ival(SIB_P_TIME, "1\xc2\xb5s"), 1000000);
+	assertEqualInt(ival(SIB_P_TIME, "0"), 0);
+	assertEqualInt(ival(SIB_P_TIME, "0.0"), 0);
+	assertEqualInt(ival(SIB_P_TIME, "9223372036854775807ps"), INT64_MAX);
+	bad(SIB_P_TIME, NULL, "0.3ps", "not a whole number of picoseconds");
+	bad(SIB_P_TIME, NULL, "5", "say the unit, e.g. 1us");
+	bad(SIB_P_TIME, NULL, "-1us", "is negative");
+	bad(SIB_P_TIME, NULL, "1e10s", "too large");
+	bad(SIB_P_TIME, NULL, "9223372036854775808ps", "too large");
+	bad(SIB_P_TIME, NULL, "1xs", "'1xs' is not a duration");
+	bad(SIB_P_TIME, NULL, "us", "is not a duration");
+	bad(SIB_P_TIME, NULL, "", "empty");
+	bad(SIB_P_TIME, NULL, "1.2345678901234567891us",
 	    "more than 19 significant digits");
 	assertContains(err, "k: ");
 
 	/* BW, in bytes/s. */
-	assertEqualInt(ival(NETM_P_BW, "24GB/s"), INT64_C(24000000000));
-	assertEqualInt(ival(NETM_P_BW, "5GiB/s"), INT64_C(5) << 30);
-	assertEqualInt(ival(NETM_P_BW, "100MB/s"), 100000000);
-	assertEqualInt(ival(NETM_P_BW, "1e9B/s"), 1000000000);
-	assertEqualInt(ival(NETM_P_BW, "1kB/s"), 1000);
-	assertEqualInt(ival(NETM_P_BW, "1KB/s"), 1000);
-	assertEqualInt(ival(NETM_P_BW, "1KiB/s"), 1024);
-	assertEqualInt(ival(NETM_P_BW, "2MiB/s"), 2 << 20);
-	assertEqualInt(ival(NETM_P_BW, "1TB/s"), INT64_C(1000000000000));
-	assertEqualInt(ival(NETM_P_BW, "1TiB/s"), INT64_C(1) << 40);
-	assertEqualInt(ival(NETM_P_BW, "10Gb/s"), 1250000000);
-	assertEqualInt(ival(NETM_P_BW, "100Gbit/s"), INT64_C(12500000000));
-	assertEqualInt(ival(NETM_P_BW, "1.5 GB/s"), 1500000000);
-	bad(NETM_P_BW, NULL, "24GBs", "'24GBs' is not a bandwidth; write "
+	assertEqualInt(ival(SIB_P_BW, "24GB/s"), INT64_C(24000000000));
+	assertEqualInt(ival(SIB_P_BW, "5GiB/s"), INT64_C(5) << 30);
+	assertEqualInt(ival(SIB_P_BW, "100MB/s"), 100000000);
+	assertEqualInt(ival(SIB_P_BW, "1e9B/s"), 1000000000);
+	assertEqualInt(ival(SIB_P_BW, "1kB/s"), 1000);
+	assertEqualInt(ival(SIB_P_BW, "1KB/s"), 1000);
+	assertEqualInt(ival(SIB_P_BW, "1KiB/s"), 1024);
+	assertEqualInt(ival(SIB_P_BW, "2MiB/s"), 2 << 20);
+	assertEqualInt(ival(SIB_P_BW, "1TB/s"), INT64_C(1000000000000));
+	assertEqualInt(ival(SIB_P_BW, "1TiB/s"), INT64_C(1) << 40);
+	assertEqualInt(ival(SIB_P_BW, "10Gb/s"), 1250000000);
+	assertEqualInt(ival(SIB_P_BW, "100Gbit/s"), INT64_C(12500000000));
+	assertEqualInt(ival(SIB_P_BW, "1.5 GB/s"), 1500000000);
+	bad(SIB_P_BW, NULL, "24GBs", "'24GBs' is not a bandwidth; write "
 	    "e.g. 24GB/s or 5GiB/s");
-	bad(NETM_P_BW, NULL, "24GB", "is not a bandwidth");
-	bad(NETM_P_BW, NULL, "24", "no unit");
-	bad(NETM_P_BW, NULL, "0GB/s", "greater than 0");
-	bad(NETM_P_BW, NULL, "1b/s", "not a whole number of bytes/s");
-	bad(NETM_P_BW, NULL, "1kiB/s", "is not a bandwidth");
-	bad(NETM_P_BW, NULL, "-1GB/s", "negative");
+	bad(SIB_P_BW, NULL, "24GB", "is not a bandwidth");
+	bad(SIB_P_BW, NULL, "24", "no unit");
+	bad(SIB_P_BW, NULL, "0GB/s", "greater than 0");
+	bad(SIB_P_BW, NULL, "1b/s", "not a whole number of bytes/s");
+	bad(SIB_P_BW, NULL, "1kiB/s", "is not a bandwidth");
+	bad(SIB_P_BW, NULL, "-1GB/s", "negative");
 
 	/* SIZE, in bytes. */
-	assertEqualInt(ival(NETM_P_SIZE, "2KiB"), 2048);
-	assertEqualInt(ival(NETM_P_SIZE, "4MB"), 4000000);
-	assertEqualInt(ival(NETM_P_SIZE, "512"), 512);
-	assertEqualInt(ival(NETM_P_SIZE, "512B"), 512);
-	assertEqualInt(ival(NETM_P_SIZE, "1.5KiB"), 1536);
-	assertEqualInt(ival(NETM_P_SIZE, "3GiB"), INT64_C(3) << 30);
-	assertEqualInt(ival(NETM_P_SIZE, "1TB"), INT64_C(1000000000000));
-	assertEqualInt(ival(NETM_P_SIZE, "2kB"), 2000);
-	bad(NETM_P_SIZE, NULL, "4KiB/s", "is not a size; write e.g.");
-	bad(NETM_P_SIZE, NULL, "0.5", "not a whole number of bytes");
-	bad(NETM_P_SIZE, NULL, "1Gb", "is not a size");
-	bad(NETM_P_SIZE, NULL, "1.1B", "not a whole number of bytes");
+	assertEqualInt(ival(SIB_P_SIZE, "2KiB"), 2048);
+	assertEqualInt(ival(SIB_P_SIZE, "4MB"), 4000000);
+	assertEqualInt(ival(SIB_P_SIZE, "512"), 512);
+	assertEqualInt(ival(SIB_P_SIZE, "512B"), 512);
+	assertEqualInt(ival(SIB_P_SIZE, "1.5KiB"), 1536);
+	assertEqualInt(ival(SIB_P_SIZE, "3GiB"), INT64_C(3) << 30);
+	assertEqualInt(ival(SIB_P_SIZE, "1TB"), INT64_C(1000000000000));
+	assertEqualInt(ival(SIB_P_SIZE, "2kB"), 2000);
+	bad(SIB_P_SIZE, NULL, "4KiB/s", "is not a size; write e.g.");
+	bad(SIB_P_SIZE, NULL, "0.5", "not a whole number of bytes");
+	bad(SIB_P_SIZE, NULL, "1Gb", "is not a size");
+	bad(SIB_P_SIZE, NULL, "1.1B", "not a whole number of bytes");
 
 	/* INT, with and without a range. */
-	assertEqualInt(ival(NETM_P_INT, "16"), 16);
-	assertEqualInt(ival(NETM_P_INT, "1e3"), 1000);
-	assertEqualInt(ival(NETM_P_INT, "-5"), -5);
-	assertEqualInt(parse(NETM_P_INT, "0..4294967295", "4294967295", &v),
+	assertEqualInt(ival(SIB_P_INT, "16"), 16);
+	assertEqualInt(ival(SIB_P_INT, "1e3"), 1000);
+	assertEqualInt(ival(SIB_P_INT, "-5"), -5);
+	assertEqualInt(parse(SIB_P_INT, "0..4294967295", "4294967295", &v),
 		       0);
 	assertEqualInt(v.i, INT64_C(4294967295));
-	bad(NETM_P_INT, "1..1048576", "0", "out of range");
+	bad(SIB_P_INT, "1..1048576", "0", "out of range");
 	assertContains(err, "from 1 to 1048576");
-	bad(NETM_P_INT, "0..4294967295", "4294967296", "out of range");
-	bad(NETM_P_INT, NULL, "1.5", "not a whole number");
-	bad(NETM_P_INT, NULL, "12abc", "is not an integer");
+	bad(SIB_P_INT, "0..4294967295", "4294967296", "out of range");
+	bad(SIB_P_INT, NULL, "1.5", "not a whole number");
+	bad(SIB_P_INT, NULL, "12abc", "is not an integer");
 
 	/* RATIO, reduced. */
-	assertEqualInt(parse(NETM_P_RATIO, NULL, "1.25", &v), 0);
+	assertEqualInt(parse(SIB_P_RATIO, NULL, "1.25", &v), 0);
 	assertEqualInt(v.num, 5);
 	assertEqualInt(v.den, 4);
-	assertEqualInt(parse(NETM_P_RATIO, NULL, "3/4", &v), 0);
+	assertEqualInt(parse(SIB_P_RATIO, NULL, "3/4", &v), 0);
 	assertEqualInt(v.num, 3);
 	assertEqualInt(v.den, 4);
-	assertEqualInt(parse(NETM_P_RATIO, NULL, "6 / 8", &v), 0);
+	assertEqualInt(parse(SIB_P_RATIO, NULL, "6 / 8", &v), 0);
 	assertEqualInt(v.num, 3);
 	assertEqualInt(v.den, 4);
-	assertEqualInt(parse(NETM_P_RATIO, NULL, "2", &v), 0);
+	assertEqualInt(parse(SIB_P_RATIO, NULL, "2", &v), 0);
 	assertEqualInt(v.num, 2);
 	assertEqualInt(v.den, 1);
-	assertEqualInt(parse(NETM_P_RATIO, NULL, "0.5/2", &v), 0);
+	assertEqualInt(parse(SIB_P_RATIO, NULL, "0.5/2", &v), 0);
 	assertEqualInt(v.num, 1);
 	assertEqualInt(v.den, 4);
-	assertEqualInt(parse(NETM_P_RATIO, NULL, "0", &v), 0);
+	assertEqualInt(parse(SIB_P_RATIO, NULL, "0", &v), 0);
 	assertEqualInt(v.num, 0);
 	assertEqualInt(v.den, 1);
-	assertEqualInt(parse(NETM_P_RATIO, NULL, "0.123456789012345678", &v),
+	assertEqualInt(parse(SIB_P_RATIO, NULL, "0.123456789012345678", &v),
 		       0);
 	assertEqualInt(v.num, INT64_C(61728394506172839));
 	assertEqualInt(v.den, INT64_C(500000000000000000));
-	bad(NETM_P_RATIO, NULL, "-1", "negative");
-	bad(NETM_P_RATIO, NULL, "1/0", "is not a ratio");
-	bad(NETM_P_RATIO, NULL, "abc", "is not a ratio; write e.g. 1.25");
-	bad(NETM_P_RATIO, NULL, "1.2345678901234567891", "too many digits");
-	bad(NETM_P_RATIO, NULL, "1e-30", "too many digits");
+	bad(SIB_P_RATIO, NULL, "-1", "negative");
+	bad(SIB_P_RATIO, NULL, "1/0", "is not a ratio");
+	bad(SIB_P_RATIO, NULL, "abc", "is not a ratio; write e.g. 1.25");
+	bad(SIB_P_RATIO, NULL, "1.2345678901234567891", "too many digits");
+	bad(SIB_P_RATIO, NULL, "1e-30", "too many digits");
 
 	/* BOOL, ENUM, STRING. */
-	assertEqualInt(ival(NETM_P_BOOL, "Yes"), 1);
-	assertEqualInt(ival(NETM_P_BOOL, "TRUE"), 1);
-	assertEqualInt(ival(NETM_P_BOOL, "on"), 1);
-	assertEqualInt(ival(NETM_P_BOOL, "1"), 1);
-	assertEqualInt(ival(NETM_P_BOOL, "off"), 0);
-	assertEqualInt(ival(NETM_P_BOOL, "No"), 0);
-	assertEqualInt(ival(NETM_P_BOOL, "false"), 0);
-	bad(NETM_P_BOOL, NULL, "maybe", "is not a yes/no value");
-	assertEqualInt(parse(NETM_P_ENUM, "a|bb|c", "bb", &v), 0);
+	assertEqualInt(ival(SIB_P_BOOL, "Yes"), 1);
+	assertEqualInt(ival(SIB_P_BOOL, "TRUE"), 1);
+	assertEqualInt(ival(SIB_P_BOOL, "on"), 1);
+	assertEqualInt(ival(SIB_P_BOOL, "1"), 1);
+	assertEqualInt(ival(SIB_P_BOOL, "off"), 0);
+	assertEqualInt(ival(SIB_P_BOOL, "No"), 0);
+	assertEqualInt(ival(SIB_P_BOOL, "false"), 0);
+	bad(SIB_P_BOOL, NULL, "maybe", "is not a yes/no value");
+	assertEqualInt(parse(SIB_P_ENUM, "a|bb|c", "bb", &v), 0);
 	assertEqualInt(v.i, 1);
 	assertEqualString(v.s, "bb");
-	assertEqualInt(parse(NETM_P_ENUM, "a|bb|c", "c", &v), 0);
+	assertEqualInt(parse(SIB_P_ENUM, "a|bb|c", "c", &v), 0);
 	assertEqualInt(v.i, 2);
-	bad(NETM_P_ENUM, "a|bb|c", "b", "'b' is not one of: a, bb, c");
-	bad(NETM_P_ENUM, "a|bb|c", "A", "not one of");
-	assertEqualInt(parse(NETM_P_STRING, NULL, " x # y ", &v), 0);
+	bad(SIB_P_ENUM, "a|bb|c", "b", "'b' is not one of: a, bb, c");
+	bad(SIB_P_ENUM, "a|bb|c", "A", "not one of");
+	assertEqualInt(parse(SIB_P_STRING, NULL, " x # y ", &v), 0);
 	assertEqualString(v.s, " x # y ");
 }
 
@@ -274,11 +274,11 @@ static void test_defaults(void)
 
 	/* The model's values: parallel to its table, defaults filled in. */
 	const netm_ops *m = fsim_config_model(c);
-	const netm_value *mv = fsim_config_model_values(c);
+	const sib_value *mv = fsim_config_model_values(c);
 	assertTrue(m == netm_find("simple"));
 	assertTrue(mv != NULL);
 	for (int i = 0; m && mv && m->params[i].key; i++) {
-		netm_value d;
+		sib_value d;
 		assertEqualInt(fsim_parse_value(&m->params[i],
 						m->params[i].def, &d, err,
 						sizeof err), 0);
@@ -727,7 +727,7 @@ static void test_write(void)
 	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
 		assertContains(doc, keys[i]);
 	for (size_t i = 0; netm_registry[i]; i++)
-		for (const netm_param *p = netm_registry[i]->params;
+		for (const sib_param *p = netm_registry[i]->params;
 		     p && p->key; p++) {
 			char k[64];
 			snprintf(k, sizeof k, "  %s ", p->key);

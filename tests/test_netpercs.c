@@ -44,7 +44,7 @@ static const char *const keys[NP] = {
 };
 
 typedef struct cfg {
-	netm_value v[NP];
+	sib_value v[NP];
 	uint32_t nnodes;
 	uint64_t seed;
 } cfg;

@@ -30,7 +30,7 @@ extern const netm_ops netm_simple;
 enum { P_LATENCY, P_BANDWIDTH, P_CPP, P_PACKET_SIZE, P_O, P_G, P_NIC, NP };
 
 /* The defaults as values: 1us, 10GB/s, 0, 4KiB, 0, 0, none. */
-static void defaults(netm_value v[NP])
+static void defaults(sib_value v[NP])
 {
 	memset(v, 0, NP * sizeof *v);
 	v[P_LATENCY].i = 1 * US;
@@ -43,7 +43,7 @@ static void defaults(netm_value v[NP])
 	v[P_NIC].s = "none";
 }
 
-static void set_nic_serialize(netm_value v[NP])
+static void set_nic_serialize(sib_value v[NP])
 {
 	v[P_NIC].i = 1;
 	v[P_NIC].s = "serialize";
@@ -139,7 +139,7 @@ static const netm_host fake_host_proto = {
 };
 
 /* Build an instance on a fresh fake host; 0 on success. */
-static int start_links(fake *f, const netm_value *v, uint32_t npes,
+static int start_links(fake *f, const sib_value *v, uint32_t npes,
 		       uint32_t nnodes, int record_links)
 {
 	memset(f, 0, sizeof *f);
@@ -157,7 +157,7 @@ static int start_links(fake *f, const netm_value *v, uint32_t npes,
 	return 0;
 }
 
-static int start(fake *f, const netm_value *v, uint32_t npes,
+static int start(fake *f, const sib_value *v, uint32_t npes,
 		 uint32_t nnodes)
 {
 	return start_links(f, v, npes, nnodes, 0);
@@ -176,7 +176,7 @@ static void finish(fake *f)
 }
 
 /* One message of n bytes, rank 0 (node 0) -> rank 1 (node 1) at d. */
-static sib_ps one(const netm_value *v, uint64_t n, sib_ps d)
+static sib_ps one(const sib_value *v, uint64_t n, sib_ps d)
 {
 	fake f;
 	if (start(&f, v, 2, 2))
@@ -194,15 +194,15 @@ static void test_table(void)
 {
 	static const struct { const char *key, *def, *choices; int type; }
 	want[NP] = {
-		{ "latency", "1us", NULL, NETM_P_TIME },
-		{ "bandwidth", "10GB/s", NULL, NETM_P_BW },
-		{ "cpp", "0", NULL, NETM_P_TIME },
-		{ "packet_size", "4KiB", NULL, NETM_P_SIZE },
-		{ "o", "0", NULL, NETM_P_TIME },
-		{ "g", "0", NULL, NETM_P_TIME },
-		{ "nic", "none", "none|serialize", NETM_P_ENUM },
+		{ "latency", "1us", NULL, SIB_P_TIME },
+		{ "bandwidth", "10GB/s", NULL, SIB_P_BW },
+		{ "cpp", "0", NULL, SIB_P_TIME },
+		{ "packet_size", "4KiB", NULL, SIB_P_SIZE },
+		{ "o", "0", NULL, SIB_P_TIME },
+		{ "g", "0", NULL, SIB_P_TIME },
+		{ "nic", "none", "none|serialize", SIB_P_ENUM },
 	};
-	const netm_param *p = netm_simple.params;
+	const sib_param *p = netm_simple.params;
 	assertEqualString(netm_simple.name, "simple");
 	assertTrue(netm_simple.summary && *netm_simple.summary);
 	assertTrue(netm_find("simple") == &netm_simple);
@@ -227,7 +227,7 @@ static void test_table(void)
 
 static void test_single(void)
 {
-	netm_value v[NP];
+	sib_value v[NP];
 	defaults(v);
 	/* 1000 B at 10 GB/s = 100 ns on the wire. */
 	assertEqualInt(one(v, 1000, 0), 1 * US + 100 * NS);
@@ -241,7 +241,7 @@ static void test_single(void)
 
 /* A ping-pong of `rounds' messages takes rounds * (L + n/B), under every
  * configuration where g and the NIC cannot interfere. */
-static void pingpong(const netm_value *v, int immediate)
+static void pingpong(const sib_value *v, int immediate)
 {
 	fake f;
 	const uint64_t n = 1 << 20; /* 1 MiB: 104857.6 ns -> ceil in ps */
@@ -270,7 +270,7 @@ static void pingpong(const netm_value *v, int immediate)
 
 static void test_pingpong(void)
 {
-	netm_value v[NP];
+	sib_value v[NP];
 	defaults(v);
 	pingpong(v, 1);
 	/* g shorter than a round trip never delays a rank's next send. */
@@ -283,7 +283,7 @@ static void test_pingpong(void)
 
 static void test_packets(void)
 {
-	netm_value v[NP];
+	sib_value v[NP];
 	defaults(v);
 	v[P_CPP].i = 50 * NS;
 	/* 10000 B = 3 packets of 4 KiB; 10000 B at 10 GB/s = 1 us. */
@@ -311,7 +311,7 @@ static void test_packets(void)
 
 static void test_overhead(void)
 {
-	netm_value v[NP];
+	sib_value v[NP];
 	defaults(v);
 	sib_ps base = one(v, 10000, 0);
 	v[P_O].i = 300 * NS;
@@ -321,7 +321,7 @@ static void test_overhead(void)
 
 static void test_gap(void)
 {
-	netm_value v[NP];
+	sib_value v[NP];
 	defaults(v);
 	v[P_G].i = 5 * US;
 	const sib_ps alone = 1 * US + 1 * US; /* L + 10000 B */
@@ -370,7 +370,7 @@ static void test_gap(void)
 
 static void test_nic(void)
 {
-	netm_value v[NP];
+	sib_value v[NP];
 	defaults(v);
 	set_nic_serialize(v);
 	v[P_LATENCY].i = 0;
@@ -447,7 +447,7 @@ static void test_immediate(void)
 {
 	for (int g = 0; g < 2; g++)
 		for (int nic = 0; nic < 2; nic++) {
-			netm_value v[NP];
+			sib_value v[NP];
 			defaults(v);
 			/* o and cpp never make a model order-dependent. */
 			v[P_O].i = 10 * NS;
@@ -465,7 +465,7 @@ static void test_immediate(void)
 
 	/* Immediate: sends may come early and out of order, and deliver at
 	 * once inside send(). */
-	netm_value v[NP];
+	sib_value v[NP];
 	defaults(v);
 	fake f;
 	if (start(&f, v, 2, 2))
@@ -482,7 +482,7 @@ static void test_immediate(void)
  * 0 sends 10000 B to two ranks of node 1 at t = 0), its last arrival
  * under the defaults and with one parameter changed.
  */
-static sib_ps workload(const netm_value *v)
+static sib_ps workload(const sib_value *v)
 {
 	fake f;
 	if (start(&f, v, 4, 2))
@@ -497,7 +497,7 @@ static sib_ps workload(const netm_value *v)
 
 static void test_each_parameter(void)
 {
-	netm_value v[NP];
+	sib_value v[NP];
 	defaults(v);
 	const sib_ps base = workload(v);
 	assertEqualInt(base, 2 * US);
@@ -534,7 +534,7 @@ static void test_each_parameter(void)
 	assertEqualInt(workload(v), base + 1 * US);
 }
 
-static void expect_error(netm_value *v, const char *key)
+static void expect_error(sib_value *v, const char *key)
 {
 	netm_model *m = NULL;
 	netm_host h = fake_host_proto;
@@ -557,7 +557,7 @@ static void expect_error(netm_value *v, const char *key)
 
 static void test_errors(void)
 {
-	netm_value v[NP];
+	sib_value v[NP];
 	defaults(v);
 	v[P_PACKET_SIZE].i = 0;
 	expect_error(v, "net.packet_size must be at least 1 byte");
@@ -600,7 +600,7 @@ static void test_errors(void)
  * it left. */
 static void test_overflow(void)
 {
-	netm_value v[NP];
+	sib_value v[NP];
 	defaults(v);
 	v[P_BANDWIDTH].i = 1;
 	assertEqualInt(one(v, UINT64_MAX, 0), INT64_MAX);
@@ -647,7 +647,7 @@ static void test_overflow(void)
  * statistics (and the NIC's time with nic = serialize). */
 static void test_scale(void)
 {
-	netm_value v[NP];
+	sib_value v[NP];
 	defaults(v);
 	fake f;
 	if (start(&f, v, UINT32_MAX, 1u << 20) == 0) {
@@ -710,7 +710,7 @@ static void expect_link(const fake *f, uint32_t id, const char *cls,
  */
 static void test_links(void)
 {
-	netm_value v[NP];
+	sib_value v[NP];
 	defaults(v);
 	v[P_CPP].i = 50 * NS;
 	v[P_O].i = 20 * NS;

@@ -667,7 +667,7 @@ static void test_params(void)
 static void test_params_from(void)
 {
 	char err[256] = "";
-	netm_value v[10];
+	sib_value v[10];
 	memset(v, 0, sizeof v);
 	static const int64_t x[10] = { 512, 32, 35000, 100000, 3,
 				       2000000000, 4, 1000000000, 7000, 2 };

@@ -588,8 +588,8 @@ static int parse_max(hist *h, const char *s)
 		if (parse_size("--max", s, &h->max))
 			return EXIT_USAGE;
 	} else {
-		const netm_param p = { "--max", NETM_P_RATIO, NULL, NULL, NULL };
-		netm_value v;
+		const sib_param p = { "--max", SIB_P_RATIO, NULL, NULL, NULL };
+		sib_value v;
 		char err[512];
 		if (fsim_parse_value(&p, s, &v, err, sizeof err)) {
 			tool_error("%s", err);

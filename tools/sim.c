@@ -256,10 +256,10 @@ static int parse_timelines(const char *s, const fsim_out_ops **tl)
 /* --link-trace: a time with its unit, as --set reads TIME keys. */
 static int parse_link_trace(const char *s, sib_ps *out)
 {
-	static const netm_param p = {
-		"--link-trace", NETM_P_TIME, NULL, NULL, NULL
+	static const sib_param p = {
+		"--link-trace", SIB_P_TIME, NULL, NULL, NULL
 	};
-	netm_value v;
+	sib_value v;
 	char err[512];
 	if (fsim_parse_value(&p, s, &v, err, sizeof err))
 		return tool_usage_error("%s", err);
@@ -436,7 +436,7 @@ int cmd_sim(int argc, char **argv)
 		tool_error("%s", err);
 		goto out;
 	}
-	const netm_value *f = fsim_config_get(cfg, "cpu", "factor");
+	const sib_value *f = fsim_config_get(cfg, "cpu", "factor");
 	if (f)
 		fsim_rules_set_cpu_factor(rules, f->num, f->den);
 	/* Command-line rules come first: the first matching rule wins, so
@@ -448,7 +448,7 @@ int cmd_sim(int argc, char **argv)
 			goto out;
 		}
 	}
-	const netm_value *cr = fsim_config_get(cfg, "replace", "rules");
+	const sib_value *cr = fsim_config_get(cfg, "replace", "rules");
 	if (cr && cr->s && *cr->s &&
 	    fsim_rules_add(rules, cr->s, "replace.rules", err, sizeof err)) {
 		tool_error("%s", err);
@@ -468,7 +468,7 @@ int cmd_sim(int argc, char **argv)
 		{ "machine", "map" }, { "noise", "dir" }
 	};
 	for (size_t i = 0; i < 2; i++) {
-		const netm_value *v = fsim_config_get(cfg, input_keys[i][0],
+		const sib_value *v = fsim_config_get(cfg, input_keys[i][0],
 						      input_keys[i][1]);
 		if (v && v->s && v->s[0])
 			inputs[ninputs++] = v->s;

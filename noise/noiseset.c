@@ -220,6 +220,204 @@ static int count_line(noise_set *s, const core_noise *c, const pos *ps)
 }
 
 /* Read one noise file: per-core (fixed_core >= 0) or `cores'. */
+/* What load_file() knows of the file it reads. */
+typedef struct file_state {
+	noise_set *s;
+	pos ps;
+	int64_t fixed_core;     /* the core of a per-core file, else -1 */
+	int base;               /* fields before the times: 1 in `cores' */
+	int kind;               /* set by the first data line's fields */
+	int bare;               /* power of ten of bare numbers, or -1 */
+	sib_ps length;          /* captured: the `length' line's */
+	unsigned length_line, first_data;
+	/* captured: per core (slot 0 for a per-core file), the end of the
+	 * previous detour, -1 before the first */
+	sib_ps *prev_end;
+	size_t nprev;
+} file_state;
+
+enum { LINE_OK = 0, LINE_ERR = -1, LINE_OOM = -2 };
+
+/* A `unit U' or `length T' line: 1 when f is one (LINE_ERR when it is
+ * wrong), 0 when it is not. */
+static int directive(file_state *fs, char **f, int nf)
+{
+	pos *ps = &fs->ps;
+
+	if (strcmp(f[0], "unit") == 0) {
+		if (nf != 2 || sib_time_unit(f[1]) < 0)
+			return PERR(ps, "write 'unit U' with U one of "
+				    SIB_TIME_UNITS);
+		fs->bare = sib_time_unit(f[1]);
+		return 1;
+	}
+	if (strcmp(f[0], "length") != 0)
+		return 0;
+	if (nf != 2)
+		return PERR(ps, "write 'length T', T the length of the capture "
+			    "with a unit, e.g. length 1s");
+	if (fs->first_data)
+		return PERR(ps, "'length' must come before the first detour "
+			    "(line %u); move it up", fs->first_data);
+	if (parse_time(ps, f[1], fs->bare, "length", &fs->length))
+		return LINE_ERR;
+	if (fs->length == 0)
+		return PERR(ps, "length must be greater than 0");
+	fs->length_line = ps->line;
+	return 1;
+}
+
+/* The kind of a data line of nf fields, which must be the file's. */
+static int line_kind(file_state *fs, int nf)
+{
+	pos *ps = &fs->ps;
+	int nt = nf - fs->base;
+	int k = nt == 3 ? NOISE_PATTERN : nt == 2 ? NOISE_CAPTURED :
+		NOISE_NONE;
+
+	if (k == NOISE_NONE)
+		return PERR(ps, "%d field%s; a line is %sPERIOD AMPLITUDE "
+			    "OFFSET (pattern) or %sSTART DURATION (captured)",
+			    nf, nf == 1 ? "" : "s", fs->base ? "CORE " : "",
+			    fs->base ? "CORE " : "");
+	if (!fs->first_data) {
+		fs->first_data = ps->line;
+		fs->kind = k;
+		if (k == NOISE_PATTERN && fs->length_line) {
+			ps->line = fs->length_line;
+			return PERR(ps, "'length' applies to captured noise "
+				    "only; this file holds patterns; remove it");
+		}
+	} else if (k != fs->kind) {
+		return PERR(ps, "a %s line in a file of %s noise (line %u set "
+			    "the kind by its field count); one file holds one "
+			    "kind: put the two kinds on different cores",
+			    k == NOISE_PATTERN ? "pattern" : "captured",
+			    fs->kind == NOISE_PATTERN ? "pattern" : "captured",
+			    fs->first_data);
+	}
+	return LINE_OK;
+}
+
+/* A pattern PERIOD AMPLITUDE OFFSET (t, as written in f) of core c. */
+static int add_pattern(file_state *fs, core_noise *c, const sib_ps *t,
+		       char **f)
+{
+	pos *ps = &fs->ps;
+
+	if (t[0] == 0)
+		return PERR(ps, "period must be greater than 0");
+	if (t[1] >= t[0])
+		return PERR(ps, "amplitude %s is not below the period %s: the "
+			    "core would never run; make the amplitude smaller "
+			    "than the period", f[fs->base + 1], f[fs->base]);
+	if (count_line(fs->s, c, ps))
+		return LINE_ERR;
+	return push(c, t[0], t[1], t[2]) ? LINE_OOM : LINE_OK;
+}
+
+/* A detour START DURATION (t, as written in f) of core c. */
+static int add_detour(file_state *fs, core_noise *c, uint32_t core,
+		      const sib_ps *t, char **f)
+{
+	pos *ps = &fs->ps;
+	size_t slot = fs->base ? core : 0;
+
+	if (t[1] == 0)
+		return PERR(ps, "duration must be greater than 0; drop the "
+			    "line");
+	if (slot >= fs->nprev) {
+		size_t n = fs->nprev ? fs->nprev : 8;
+		while (n <= slot)
+			n *= 2;
+		sib_ps *np = realloc(fs->prev_end, n * sizeof *np);
+		if (!np)
+			return LINE_OOM;
+		for (size_t i = fs->nprev; i < n; i++)
+			np[i] = -1;
+		fs->prev_end = np;
+		fs->nprev = n;
+	}
+	if (c->n && t[0] < fs->prev_end[slot])
+		return PERR(ps, "detour at %s starts before the previous one of "
+			    "core %u ends (%" PRId64 " ps): detours must be "
+			    "sorted by start and must not overlap", f[fs->base],
+			    core, fs->prev_end[slot]);
+	if (t[0] > INT64_MAX - t[1])
+		return PERR(ps, "detour ends too late");
+	if (count_line(fs->s, c, ps))
+		return LINE_ERR;
+	fs->prev_end[slot] = t[0] + t[1];
+	return push(c, t[0], t[1], 0) ? LINE_OOM : LINE_OK;
+}
+
+/* A data line of nf fields f. */
+static int data_line(file_state *fs, char **f, int nf)
+{
+	static const char *const pnames[] = { "period", "amplitude",
+					      "offset" };
+	static const char *const cnames[] = { "start", "duration" };
+	int rc = line_kind(fs, nf);
+	if (rc)
+		return rc;
+	uint32_t core = (uint32_t)fs->fixed_core;
+	if (fs->base && parse_core(&fs->ps, f[0], &core))
+		return LINE_ERR;
+	if (grow(fs->s, core))
+		return LINE_OOM;
+	core_noise *c = &fs->s->cores[core];
+	c->present = 1;
+	c->kind = fs->kind;
+	sib_ps t[3];
+	for (int i = 0; i < nf - fs->base; i++)
+		if (parse_time(&fs->ps, f[fs->base + i], fs->bare,
+			       fs->kind == NOISE_PATTERN ? pnames[i] :
+			       cnames[i], &t[i]))
+			return LINE_ERR;
+	return fs->kind == NOISE_PATTERN ? add_pattern(fs, c, t, f) :
+	       add_detour(fs, c, core, t, f);
+}
+
+/* After the last line: the length of each captured core (given, or the
+ * end of its last detour), checked. */
+static int finish_file(file_state *fs)
+{
+	pos *ps = &fs->ps;
+
+	for (size_t slot = 0; fs->kind == NOISE_CAPTURED && slot < fs->nprev;
+	     slot++) {
+		size_t core = fs->base ? slot : (size_t)fs->fixed_core;
+		core_noise *c = &fs->s->cores[core];
+		if (fs->prev_end[slot] < 0)
+			continue;       /* not a core of this file */
+		sib_ps end = fs->prev_end[slot];
+		if (fs->length_line && fs->length < end) {
+			ps->line = fs->length_line;
+			return PERR(ps, "length is shorter than the capture of "
+				    "core %zu (its last detour ends at %" PRId64
+				    " ps); make it at least that", core, end);
+		}
+		c->length = fs->length_line ? fs->length : end;
+		sib_ps sum = 0;
+		for (size_t i = 0; i < c->n; i++)
+			sum += c->b[i];
+		if (sum >= c->length) {
+			ps->line = fs->length_line ? fs->length_line :
+				   fs->first_data;
+			return PERR(ps, "the detours of core %zu fill the whole "
+				    "capture (%" PRId64 " ps): the core would "
+				    "never run; give a longer 'length'", core,
+				    c->length);
+		}
+	}
+	if (fs->kind == NOISE_NONE && fs->length_line) {
+		ps->line = fs->length_line;
+		return PERR(ps, "'length' without any detour; remove it or add "
+			    "the detours");
+	}
+	return LINE_OK;
+}
+
 static int load_file(noise_set *s, const char *path, const noise_file *mem,
 		     int64_t fixed_core, char *err, size_t errlen)
 {
@@ -232,200 +430,46 @@ static int load_file(noise_set *s, const char *path, const noise_file *mem,
 				     err, errlen)
 		: sib_lines_open(&fp, path, &lim, err, errlen))
 		return -1;
-	pos ps = { .file = path, .line = 0, .err = err, .errlen = errlen };
+	file_state fs = {
+		.s = s,
+		.ps = { .file = path, .line = 0, .err = err, .errlen = errlen },
+		.fixed_core = fixed_core,
+		.base = fixed_core >= 0 ? 0 : 1,
+		.kind = NOISE_NONE,
+		.bare = -1,
+	};
 	char *line;
 	size_t len;
-	int rc = -1, kind = NOISE_NONE, got;
-	int bare = -1;
-	sib_ps length = 0;
-	unsigned length_line = 0, first_data = 0;
-	int base = fixed_core >= 0 ? 0 : 1;     /* fields before the times */
-	/* captured: per core (slot 0 for a per-core file), the end of the
-	 * previous detour */
-	sib_ps *prev_end = NULL;
-	size_t nprev = 0;
+	int rc = LINE_OK, got = 0;
 
 	if (fixed_core >= 0) {
 		if (grow(s, (uint32_t)fixed_core))
-			goto oom;
-		s->cores[fixed_core].present = 1;
+			rc = LINE_OOM;
+		else
+			s->cores[fixed_core].present = 1;
 	}
-	while ((got = sib_lines_next(fp, &line, &len, err, errlen)) > 0) {
-		ps.line = (unsigned)sib_lines_lineno(fp);
+	while (rc == LINE_OK &&
+	       (got = sib_lines_next(fp, &line, &len, err, errlen)) > 0) {
+		fs.ps.line = (unsigned)sib_lines_lineno(fp);
 		char *f[MAXF];
 		int nf = split(line, f);
 		if (nf == 0)
 			continue;
-		if (strcmp(f[0], "unit") == 0) {
-			if (nf != 2 || sib_time_unit(f[1]) < 0) {
-				PERR(&ps, "write 'unit U' with U one of "
-				     SIB_TIME_UNITS);
-				goto out;
-			}
-			bare = sib_time_unit(f[1]);
-			continue;
-		}
-		if (strcmp(f[0], "length") == 0) {
-			if (nf != 2) {
-				PERR(&ps, "write 'length T', T the length of "
-				     "the capture with a unit, e.g. length 1s");
-				goto out;
-			}
-			if (first_data) {
-				PERR(&ps, "'length' must come before the first "
-				     "detour (line %u); move it up", first_data);
-				goto out;
-			}
-			if (parse_time(&ps, f[1], bare, "length", &length))
-				goto out;
-			if (length == 0) {
-				PERR(&ps, "length must be greater than 0");
-				goto out;
-			}
-			length_line = ps.line;
-			continue;
-		}
-		int nt = nf - base;  /* time fields */
-		int k = nt == 3 ? NOISE_PATTERN : nt == 2 ? NOISE_CAPTURED :
-			NOISE_NONE;
-		if (k == NOISE_NONE) {
-			PERR(&ps, "%d field%s; a line is %sPERIOD AMPLITUDE "
-			     "OFFSET (pattern) or %sSTART DURATION (captured)",
-			     nf, nf == 1 ? "" : "s", base ? "CORE " : "",
-			     base ? "CORE " : "");
-			goto out;
-		}
-		if (!first_data) {
-			first_data = ps.line;
-			kind = k;
-			if (kind == NOISE_PATTERN && length_line) {
-				ps.line = length_line;
-				PERR(&ps, "'length' applies to captured noise "
-				     "only; this file holds patterns; remove "
-				     "it");
-				goto out;
-			}
-		} else if (k != kind) {
-			PERR(&ps, "a %s line in a file of %s noise (line %u "
-			     "set the kind by its field count); one file holds "
-			     "one kind: put the two kinds on different cores",
-			     k == NOISE_PATTERN ? "pattern" : "captured",
-			     kind == NOISE_PATTERN ? "pattern" : "captured",
-			     first_data);
-			goto out;
-		}
-		uint32_t core = (uint32_t)fixed_core;
-		if (base && parse_core(&ps, f[0], &core))
-			goto out;
-		if (grow(s, core))
-			goto oom;
-		core_noise *c = &s->cores[core];
-		c->present = 1;
-		c->kind = kind;
-		sib_ps t[3];
-		static const char *const pnames[] = { "period", "amplitude",
-						      "offset" };
-		static const char *const cnames[] = { "start", "duration" };
-		for (int i = 0; i < nt; i++)
-			if (parse_time(&ps, f[base + i], bare,
-				       kind == NOISE_PATTERN ? pnames[i] :
-				       cnames[i], &t[i]))
-				goto out;
-		if (kind == NOISE_PATTERN) {
-			if (t[0] == 0) {
-				PERR(&ps, "period must be greater than 0");
-				goto out;
-			}
-			if (t[1] >= t[0]) {
-				PERR(&ps, "amplitude %s is not below the period "
-				     "%s: the core would never run; make the "
-				     "amplitude smaller than the period",
-				     f[base + 1], f[base]);
-				goto out;
-			}
-			if (count_line(s, c, &ps))
-				goto out;
-			if (push(c, t[0], t[1], t[2]))
-				goto oom;
-			continue;
-		}
-		if (t[1] == 0) {
-			PERR(&ps, "duration must be greater than 0; drop the "
-			     "line");
-			goto out;
-		}
-		size_t slot = base ? core : 0;
-		if (slot >= nprev) {
-			size_t n = nprev ? nprev : 8;
-			while (n <= slot)
-				n *= 2;
-			sib_ps *np = realloc(prev_end, n * sizeof *np);
-			if (!np)
-				goto oom;
-			for (size_t i = nprev; i < n; i++)
-				np[i] = -1;
-			prev_end = np;
-			nprev = n;
-		}
-		if (c->n && t[0] < prev_end[slot]) {
-			PERR(&ps, "detour at %s starts before the previous one "
-			     "of core %u ends (%" PRId64 " ps): detours must be "
-			     "sorted by start and must not overlap", f[base],
-			     core, prev_end[slot]);
-			goto out;
-		}
-		if (t[0] > INT64_MAX - t[1]) {
-			PERR(&ps, "detour ends too late");
-			goto out;
-		}
-		if (count_line(s, c, &ps))
-			goto out;
-		prev_end[slot] = t[0] + t[1];
-		if (push(c, t[0], t[1], 0))
-			goto oom;
+		rc = directive(&fs, f, nf);
+		if (rc == 0)
+			rc = data_line(&fs, f, nf);
+		else if (rc > 0)
+			rc = LINE_OK;
 	}
-	if (got < 0)
-		goto out;
-	/* Lengths of captured cores: given, or the end of the last detour. */
-	for (size_t slot = 0; kind == NOISE_CAPTURED && slot < nprev; slot++) {
-		size_t core = base ? slot : (size_t)fixed_core;
-		core_noise *c = &s->cores[core];
-		if (prev_end[slot] < 0)
-			continue;       /* not a core of this file */
-		sib_ps end = prev_end[slot];
-		if (length_line && length < end) {
-			ps.line = length_line;
-			PERR(&ps, "length is shorter than the capture of core "
-			     "%zu (its last detour ends at %" PRId64 " ps); "
-			     "make it at least that", core, end);
-			goto out;
-		}
-		c->length = length_line ? length : end;
-		sib_ps sum = 0;
-		for (size_t i = 0; i < c->n; i++)
-			sum += c->b[i];
-		if (sum >= c->length) {
-			ps.line = length_line ? length_line : first_data;
-			PERR(&ps, "the detours of core %zu fill the whole "
-			     "capture (%" PRId64 " ps): the core would never "
-			     "run; give a longer 'length'", core, c->length);
-			goto out;
-		}
-	}
-	if (kind == NOISE_NONE && length_line) {
-		ps.line = length_line;
-		PERR(&ps, "'length' without any detour; remove it or add "
-		     "the detours");
-		goto out;
-	}
-	rc = 0;
-	goto out;
-oom:
-	sib_errf(err, errlen, "%s: out of memory", path);
-out:
-	free(prev_end);
+	if (rc == LINE_OK && got < 0)
+		rc = LINE_ERR;
+	if (rc == LINE_OK)
+		rc = finish_file(&fs);
+	if (rc == LINE_OOM)
+		sib_errf(err, errlen, "%s: out of memory", path);
+	free(fs.prev_end);
 	sib_lines_close(fp);
-	return rc;
+	return rc == LINE_OK ? 0 : -1;
 }
 
 /* A per-core file name: "coreN" with N decimal, no leading zero. */

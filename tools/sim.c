@@ -297,267 +297,287 @@ static char *default_outdir(const char *trace)
 	return out;
 }
 
-int cmd_sim(int argc, char **argv)
-{
-	fsim_config *cfg = NULL;
-	fsim_rules *rules = NULL;
-	const fsim_out_ops *tl[8] = { NULL };
-	const char *outdir = NULL, *tlpes = NULL;
-	char *outdir_alloc = NULL;
-	const char **replaces = NULL;
-	size_t nreplaces = 0;
-	int force = 0, quiet = 0, json = 0, have_tl = 0, c, scratch = -1;
+/* What `sibyl sim' holds from its options to its output. */
+typedef struct sim_run {
+	fsim_config *cfg;
+	fsim_rules *rules;
+	const fsim_out_ops *tl[8];
+	const char *outdir, *tlpes;
+	char *outdir_alloc;
+	const char **replaces;
+	size_t nreplaces;
+	int force, quiet, json, have_tl, scratch;
 	fsim_opts o;
 	char err[8192];
-	int rc = EXIT_USAGE;
-	uint8_t *sel = NULL;
-	range_list rl = { 0, NULL };
-	tool_out dest = { .kind = TOOL_OUT_MARKED, .handle = -1 };
-	const char **inputs = NULL;   /* trace, config files, map, noise */
-	size_t ninputs = 0;
+	uint8_t *sel;
+	range_list rl;
+	tool_out dest;
+	const char **inputs;    /* trace, config files, map, noise */
+	size_t ninputs;
+} sim_run;
 
-	memset(&o, 0, sizeof o);
-	o.region = FSIM_REGION_WHOLE;
-	if (fsim_config_new(&cfg) || fsim_rules_new(&rules)) {
-		tool_error("out of memory");
-		goto out;
+/* One option c (its argument optarg): -1 to go on, else the exit
+ * status. */
+static int sim_option(sim_run *x, int c)
+{
+	switch (c) {
+	case 'c':
+		x->inputs[x->ninputs++] = optarg;
+		if (fsim_config_load(x->cfg, optarg, x->err, sizeof x->err)) {
+			tool_error("%s", x->err);
+			return EXIT_USAGE;
+		}
+		return -1;
+	case 's':
+		if (fsim_config_set(x->cfg, optarg, x->err, sizeof x->err)) {
+			tool_error("%s", x->err);
+			return EXIT_USAGE;
+		}
+		return -1;
+	case OPT_CPU:
+	case OPT_MAP:
+	case OPT_NOISE:
+	case OPT_NSEED:
+	case OPT_NSCALE:
+	case OPT_NCOSCHED:
+		return set_option_key(x->cfg, c, optarg) ? EXIT_USAGE : -1;
+	case OPT_LIST:
+		if (optarg && strcmp(optarg, "markdown") == 0)
+			fsim_config_describe_markdown(stdout);
+		else if (!optarg || strcmp(optarg, "text") == 0)
+			fsim_config_describe(stdout);
+		else
+			return tool_usage_error("--list-keys: unknown format "
+						"'%s' (text or markdown)",
+						optarg);
+		return 0;
+	case 'r':
+		x->replaces[x->nreplaces++] = optarg;
+		return -1;
+	case OPT_SKIP:
+		x->o.region = FSIM_REGION_MARKERS;
+		return -1;
+	case OPT_ITERS:
+		if (parse_iters(optarg, &x->o.iter_first, &x->o.iter_last))
+			return EXIT_USAGE;
+		x->o.region = FSIM_REGION_ITERS;
+		return -1;
+	case 'o':
+		if (!optarg[0])
+			return tool_usage_error("-o: the output directory is "
+						"empty");
+		x->outdir = optarg;
+		return -1;
+	case 'f':
+		x->force = 1;
+		return -1;
+	case OPT_TL:
+		if (parse_timelines(optarg, x->tl))
+			return EXIT_USAGE;
+		x->have_tl = x->tl[0] != NULL;
+		return -1;
+	case OPT_TLPES:
+		x->tlpes = optarg;
+		return -1;
+	case OPT_LTRACE:
+		return parse_link_trace(optarg, &x->o.link_interval) ?
+		       EXIT_USAGE : -1;
+	case OPT_LSEL:
+		x->o.link_select = optarg;
+		return -1;
+	case OPT_JSON:
+		x->json = 1;
+		return -1;
+	case 'q':
+		x->quiet = 1;
+		return -1;
+	case 'h':
+		fputs(sim_usage, stdout);
+		return 0;
+	default:
+		return tool_usage_error("unknown or incomplete option");
 	}
-	replaces = calloc((size_t)argc + 1, sizeof *replaces);
-	inputs = calloc((size_t)argc + 4, sizeof *inputs);
-	if (!replaces || !inputs) {
-		tool_error("out of memory");
-		goto out;
-	}
+}
+
+/* The options and the trace operand: -1 to go on, else the status. */
+static int sim_parse(sim_run *x, int argc, char **argv)
+{
+	int c, rc;
+
 	while ((c = getopt_long(argc, argv, "c:s:r:o:fqh", sim_opts,
-				NULL)) != -1) {
-		switch (c) {
-		case 'c':
-			inputs[ninputs++] = optarg;
-			if (fsim_config_load(cfg, optarg, err, sizeof err)) {
-				tool_error("%s", err);
-				goto out;
-			}
-			break;
-		case 's':
-			if (fsim_config_set(cfg, optarg, err, sizeof err)) {
-				tool_error("%s", err);
-				goto out;
-			}
-			break;
-		case OPT_CPU:
-		case OPT_MAP:
-		case OPT_NOISE:
-		case OPT_NSEED:
-		case OPT_NSCALE:
-		case OPT_NCOSCHED:
-			if (set_option_key(cfg, c, optarg))
-				goto out;
-			break;
-		case OPT_LIST:
-			if (optarg && strcmp(optarg, "markdown") == 0) {
-				fsim_config_describe_markdown(stdout);
-			} else if (!optarg || strcmp(optarg, "text") == 0) {
-				fsim_config_describe(stdout);
-			} else {
-				tool_usage_error("--list-keys: unknown format "
-						 "'%s' (text or markdown)",
-						 optarg);
-				goto out;
-			}
-			rc = 0;
-			goto out;
-		case 'r':
-			replaces[nreplaces++] = optarg;
-			break;
-		case OPT_SKIP:
-			o.region = FSIM_REGION_MARKERS;
-			break;
-		case OPT_ITERS:
-			if (parse_iters(optarg, &o.iter_first, &o.iter_last))
-				goto out;
-			o.region = FSIM_REGION_ITERS;
-			break;
-		case 'o':
-			if (!optarg[0]) {
-				rc = tool_usage_error("-o: the output "
-						      "directory is empty");
-				goto out;
-			}
-			outdir = optarg;
-			break;
-		case 'f':
-			force = 1;
-			break;
-		case OPT_TL:
-			if (parse_timelines(optarg, tl))
-				goto out;
-			have_tl = tl[0] != NULL;
-			break;
-		case OPT_TLPES:
-			tlpes = optarg;
-			break;
-		case OPT_LTRACE:
-			if (parse_link_trace(optarg, &o.link_interval))
-				goto out;
-			break;
-		case OPT_LSEL:
-			o.link_select = optarg;
-			break;
-		case OPT_JSON:
-			json = 1;
-			break;
-		case 'q':
-			quiet = 1;
-			break;
-		case 'h':
-			fputs(sim_usage, stdout);
-			rc = 0;
-			goto out;
-		default:
-			rc = tool_usage_error("unknown or incomplete option");
-			goto out;
-		}
+				NULL)) != -1)
+		if ((rc = sim_option(x, c)) >= 0)
+			return rc;
+	if (optind != argc - 1)
+		return tool_usage_error(optind >= argc ? "no trace given" :
+					"one trace at a time");
+	if (x->tlpes && !x->have_tl)
+		return tool_usage_error("--timeline-pes needs --timeline");
+	if (x->o.link_select && !x->o.link_interval)
+		return tool_usage_error("--link-select needs --link-trace");
+	x->o.trace = argv[optind];
+	return -1;
+}
+
+/* The machine resolved, and the rules: the CPU factor, then the
+ * command line's, then the configuration's (the first matching rule
+ * wins, so --replace overrides the configuration's rules). */
+static int sim_rules(sim_run *x)
+{
+	if (fsim_config_resolve(x->cfg, x->err, sizeof x->err)) {
+		tool_error("%s", x->err);
+		return EXIT_USAGE;
 	}
-	if (optind != argc - 1) {
-		rc = tool_usage_error(optind >= argc ? "no trace given" :
-				      "one trace at a time");
-		goto out;
-	}
-	if (tlpes && !have_tl) {
-		rc = tool_usage_error("--timeline-pes needs --timeline");
-		goto out;
-	}
-	if (o.link_select && !o.link_interval) {
-		rc = tool_usage_error("--link-select needs --link-trace");
-		goto out;
-	}
-	o.trace = argv[optind];
-	if (fsim_config_resolve(cfg, err, sizeof err)) {
-		tool_error("%s", err);
-		goto out;
-	}
-	const sib_value *f = fsim_config_get(cfg, "cpu", "factor");
+	const sib_value *f = fsim_config_get(x->cfg, "cpu", "factor");
 	if (f)
-		fsim_rules_set_cpu_factor(rules, f->num, f->den);
-	/* Command-line rules come first: the first matching rule wins, so
-	 * --replace overrides the configuration's rules. */
-	for (size_t i = 0; i < nreplaces; i++) {
-		if (fsim_rules_add(rules, replaces[i], "--replace", err,
-				   sizeof err)) {
-			tool_error("%s", err);
-			goto out;
+		fsim_rules_set_cpu_factor(x->rules, f->num, f->den);
+	for (size_t i = 0; i < x->nreplaces; i++)
+		if (fsim_rules_add(x->rules, x->replaces[i], "--replace",
+				   x->err, sizeof x->err)) {
+			tool_error("%s", x->err);
+			return EXIT_USAGE;
 		}
-	}
-	const sib_value *cr = fsim_config_get(cfg, "replace", "rules");
+	const sib_value *cr = fsim_config_get(x->cfg, "replace", "rules");
 	if (cr && cr->s && *cr->s &&
-	    fsim_rules_add(rules, cr->s, "replace.rules", err, sizeof err)) {
-		tool_error("%s", err);
-		goto out;
+	    fsim_rules_add(x->rules, cr->s, "replace.rules", x->err,
+			   sizeof x->err)) {
+		tool_error("%s", x->err);
+		return EXIT_USAGE;
 	}
-	if (!outdir) {
-		outdir = outdir_alloc = default_outdir(o.trace);
-		if (!outdir) {
-			tool_error("out of memory");
-			goto out;
-		}
-	}
-	/* The output is checked and staged before the run: a run whose
-	 * results could not be put in place is not started. */
-	inputs[ninputs++] = o.trace;
+	return -1;
+}
+
+/* The output directory, checked and staged before the run: a run whose
+ * results could not be put in place is not started. */
+static int sim_stage(sim_run *x)
+{
 	static const char *const input_keys[][2] = {
 		{ "machine", "map" }, { "noise", "dir" }
 	};
+
+	if (!x->outdir) {
+		x->outdir = x->outdir_alloc = default_outdir(x->o.trace);
+		if (!x->outdir) {
+			tool_error("out of memory");
+			return EXIT_USAGE;
+		}
+	}
+	x->inputs[x->ninputs++] = x->o.trace;
 	for (size_t i = 0; i < 2; i++) {
-		const sib_value *v = fsim_config_get(cfg, input_keys[i][0],
-						      input_keys[i][1]);
+		const sib_value *v = fsim_config_get(x->cfg, input_keys[i][0],
+						     input_keys[i][1]);
 		if (v && v->s && v->s[0])
-			inputs[ninputs++] = v->s;
+			x->inputs[x->ninputs++] = v->s;
 	}
-	dest.path = outdir;
-	dest.writer = tool_name;
-	dest.force = force;
-	dest.inputs = inputs;
-	if (tool_out_begin(&dest))
-		goto out;
+	x->dest.path = x->outdir;
+	x->dest.writer = tool_name;
+	x->dest.force = x->force;
+	x->dest.inputs = x->inputs;
+	return tool_out_begin(&x->dest) ? EXIT_USAGE : -1;
+}
 
-	/* The timeline's ranks need the trace's rank count. */
-	if (have_tl) {
-		int damaged = 0;
-		sibt_trace *t = tool_open_trace(o.trace, 0, &damaged);
-		if (!t) {
-			rc = EXIT_PROBLEMS;
-			goto out;
+/* The timelines' ranks, which need the trace's rank count. */
+static int sim_timeline_pes(sim_run *x)
+{
+	int damaged = 0;
+	sibt_trace *t = tool_open_trace(x->o.trace, 0, &damaged);
+
+	if (!t)
+		return EXIT_PROBLEMS;
+	uint32_t npes = sibt_trace_npes(t);
+	tool_close_trace(t);
+	if (!x->tlpes && npes > 4096)
+		return tool_usage_error("a timeline of all %u ranks would be "
+					"too large to view: choose ranks with "
+					"--timeline-pes, e.g. 0-1023", npes);
+	if (x->tlpes) {
+		if (range_parse("--timeline-pes", x->tlpes, npes, &x->rl))
+			return EXIT_USAGE;
+		x->sel = calloc(npes, 1);
+		if (!x->sel) {
+			tool_error("out of memory");
+			return EXIT_USAGE;
 		}
-		uint32_t npes = sibt_trace_npes(t);
-		tool_close_trace(t);
-		if (!tlpes && npes > 4096) {
-			rc = tool_usage_error("a timeline of all %u ranks would "
-					      "be too large to view: choose "
-					      "ranks with --timeline-pes, e.g. "
-					      "0-1023", npes);
-			goto out;
-		}
-		if (tlpes) {
-			if (range_parse("--timeline-pes", tlpes, npes, &rl))
-				goto out;
-			sel = calloc(npes, 1);
-			if (!sel) {
-				tool_error("out of memory");
-				goto out;
-			}
-			for (size_t i = 0; i < rl.n; i++)
-				for (uint64_t p = rl.r[i].lo; p <= rl.r[i].hi;
-				     p++)
-					sel[p] = 1;
-		}
-		o.timelines = tl;
-		o.tl_selected = sel;
+		for (size_t i = 0; i < x->rl.n; i++)
+			for (uint64_t p = x->rl.r[i].lo; p <= x->rl.r[i].hi;
+			     p++)
+				x->sel[p] = 1;
 	}
+	x->o.timelines = x->tl;
+	x->o.tl_selected = x->sel;
+	return -1;
+}
 
-	if (tool_bundle_scratch(o.trace, &scratch))
-		goto out;
-	o.scratch = tool_temp_path(scratch);
-	o.outdir = outdir;
-	o.stage = dest.stage;
-	o.cfg = cfg;
-	o.rules = rules;
+/* The simulation, and its results put in place and printed. */
+static int sim_execute(sim_run *x)
+{
+	if (tool_bundle_scratch(x->o.trace, &x->scratch))
+		return EXIT_USAGE;
+	x->o.scratch = tool_temp_path(x->scratch);
+	x->o.outdir = x->outdir;
+	x->o.stage = x->dest.stage;
+	x->o.cfg = x->cfg;
+	x->o.rules = x->rules;
 	progress prog;
-	progress_begin(&prog, "simulating", 0, quiet || json);
+	progress_begin(&prog, "simulating", 0, x->quiet || x->json);
 	if (prog.active) {
-		o.progress = sim_progress;
-		o.progress_arg = &prog;
+		x->o.progress = sim_progress;
+		x->o.progress_arg = &prog;
 	}
 	fsim_result res;
-	int r = fsim_run(&o, &res, err, sizeof err);
+	int r = fsim_run(&x->o, &res, x->err, sizeof x->err), rc;
 	progress_end(&prog);
-	tool_temp_remove(scratch);
-	scratch = -1;
+	tool_temp_remove(x->scratch);
+	x->scratch = -1;
 	if (r) {
-		tool_error("%s", err);
-		rc = r == FSIM_ECONFIG ? EXIT_USAGE : EXIT_PROBLEMS;
-		goto out;
+		tool_error("%s", x->err);
+		return r == FSIM_ECONFIG ? EXIT_USAGE : EXIT_PROBLEMS;
 	}
-	if ((rc = tool_out_commit(&dest))) {
+	if ((rc = tool_out_commit(&x->dest))) {
 		fsim_result_free(&res);
-		goto out;
+		return rc;
 	}
-	if (json)
-		fsim_result_json(&res, &o, stdout);
-	else if (!quiet) {
-		fsim_result_print(&res, &o, stdout);
-		printf("output           %s/\n", outdir);
+	if (x->json)
+		fsim_result_json(&res, &x->o, stdout);
+	else if (!x->quiet) {
+		fsim_result_print(&res, &x->o, stdout);
+		printf("output           %s/\n", x->outdir);
 	}
 	fsim_result_free(&res);
-	rc = 0;
-out:
-	tool_temp_remove(scratch);
-	tool_out_free(&dest);
-	range_free(&rl);
-	free(sel);
-	free(replaces);
-	free(inputs);
-	free(outdir_alloc);
-	fsim_rules_free(rules);
-	fsim_config_free(cfg);
+	return 0;
+}
+
+int cmd_sim(int argc, char **argv)
+{
+	sim_run *x = calloc(1, sizeof *x);
+	int rc = EXIT_USAGE;
+
+	if (!x) {
+		tool_error("out of memory");
+		return EXIT_USAGE;
+	}
+	x->scratch = -1;
+	x->dest.kind = TOOL_OUT_MARKED;
+	x->dest.handle = -1;
+	x->o.region = FSIM_REGION_WHOLE;
+	x->replaces = calloc((size_t)argc + 1, sizeof *x->replaces);
+	x->inputs = calloc((size_t)argc + 4, sizeof *x->inputs);
+	if (fsim_config_new(&x->cfg) || fsim_rules_new(&x->rules) ||
+	    !x->replaces || !x->inputs)
+		tool_error("out of memory");
+	else if ((rc = sim_parse(x, argc, argv)) < 0 &&
+		 (rc = sim_rules(x)) < 0 && (rc = sim_stage(x)) < 0 &&
+		 (!x->have_tl || (rc = sim_timeline_pes(x)) < 0))
+		rc = sim_execute(x);
+	tool_temp_remove(x->scratch);
+	tool_out_free(&x->dest);
+	range_free(&x->rl);
+	free(x->sel);
+	free(x->replaces);
+	free(x->inputs);
+	free(x->outdir_alloc);
+	fsim_rules_free(x->rules);
+	fsim_config_free(x->cfg);
+	free(x);
 	return rc;
 }

@@ -680,157 +680,188 @@ static void print_summary(const struct gen_opts *o, const gen_counts *c,
 
 /* ----------------------------------------------------------------- main */
 
+static const struct option gen_longopts[] = {
+	{ "pattern", required_argument, NULL, 'p' },
+	{ "ranks", required_argument, NULL, 'r' },
+	{ "iters", required_argument, NULL, 'i' },
+	{ "warmup", required_argument, NULL, OPT_WARMUP },
+	{ "msg-size", required_argument, NULL, 's' },
+	{ "compute", required_argument, NULL, 'c' },
+	{ "jitter", required_argument, NULL, OPT_JITTER },
+	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "neighbors", required_argument, NULL, 'k' },
+	{ "allreduce", no_argument, NULL, OPT_ALLREDUCE },
+	{ "grid", required_argument, NULL, OPT_GRID },
+	{ "face-bytes", required_argument, NULL, OPT_FACE },
+	{ "block", required_argument, NULL, OPT_BLOCK },
+	{ "fanout", required_argument, NULL, 'm' },
+	{ "pairs", required_argument, NULL, OPT_PAIRS },
+	{ "node-size", required_argument, NULL, OPT_NODE_SIZE },
+	{ "group", required_argument, NULL, OPT_GROUP },
+	{ "order", required_argument, NULL, OPT_ORDER },
+	{ "shift", required_argument, NULL, OPT_SHIFT },
+	{ "procs", required_argument, NULL, OPT_PROCS },
+	{ "window", required_argument, NULL, OPT_WINDOW },
+	{ "level", required_argument, NULL, OPT_LEVEL },
+	{ "output", required_argument, NULL, 'o' },
+	{ "force", no_argument, NULL, 'f' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "list", no_argument, NULL, OPT_LIST },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 }
+};
+
+/* What parse_args() needs beyond the options: the pattern's name, and
+ * whether --ranks and --iters were given. */
+struct gen_parse {
+	const char *pattern;
+	int have_ranks, have_iters;
+};
+
+enum { OPT_DONE = 0, OPT_FAILED = -1, OPT_NOT_MINE = 1 };
+
+/* The workload's options (the pattern, its size and compute). */
+static int workload_option(struct gen_opts *o, struct gen_parse *ps, int c)
+{
+	gen_params *gp = &o->gp;
+	uint64_t v;
+
+	switch (c) {
+	case 'p':
+		ps->pattern = optarg;
+		return OPT_DONE;
+	case 'r':
+		if (parse_u32("--ranks", optarg, 1, UINT32_MAX, &gp->ranks))
+			return OPT_FAILED;
+		ps->have_ranks = 1;
+		return OPT_DONE;
+	case 'i':
+		if (parse_u32("--iters", optarg, 1, UINT32_MAX, &gp->iters))
+			return OPT_FAILED;
+		ps->have_iters = 1;
+		return OPT_DONE;
+	case OPT_WARMUP:
+		if (parse_u32("--warmup", optarg, 0, UINT32_MAX, &gp->warmup))
+			return OPT_FAILED;
+		o->given |= GIVEN_WARMUP;
+		return OPT_DONE;
+	case 's':
+	case OPT_FACE:
+		if (parse_size(c == 's' ? "--msg-size" : "--face-bytes",
+			       optarg, &v))
+			return OPT_FAILED;
+		gp->msg_size = v;
+		o->given |= c == 's' ? GIVEN_MSG : GIVEN_FACE | GEN_OPT_FACE;
+		return OPT_DONE;
+	case 'c':
+		if (parse_time("--compute", optarg, "us", &gp->compute))
+			return OPT_FAILED;
+		o->given |= GIVEN_COMPUTE;
+		return OPT_DONE;
+	case OPT_JITTER:
+		if (parse_double("--jitter", optarg, &gp->jitter))
+			return OPT_FAILED;
+		if (gp->jitter < 0 || gp->jitter > 1) {
+			tool_error("--jitter: %s is not a fraction between 0 "
+				   "and 1 (e.g. 0.05 for +-5%%)", optarg);
+			return OPT_FAILED;
+		}
+		return OPT_DONE;
+	case OPT_SEED:
+		return parse_u64("--seed", optarg, &gp->seed) ? OPT_FAILED :
+		       OPT_DONE;
+	default:
+		return OPT_NOT_MINE;
+	}
+}
+
+/* The options of particular patterns. */
+static int pattern_option(struct gen_opts *o, int c)
+{
+	gen_params *gp = &o->gp;
+	uint64_t t3[3];
+
+	switch (c) {
+	case 'k':
+		if (parse_u32("--neighbors", optarg, 1, UINT32_MAX,
+			      &gp->neighbors))
+			return OPT_FAILED;
+		o->given |= GEN_OPT_NEIGHBORS;
+		return OPT_DONE;
+	case OPT_ALLREDUCE:
+		gp->allreduce = 1;
+		o->given |= GEN_OPT_ALLREDUCE;
+		return OPT_DONE;
+	case OPT_GRID:
+		if (parse_triple("--grid", optarg, UINT32_MAX, t3))
+			return OPT_FAILED;
+		for (int i = 0; i < 3; i++)
+			gp->grid[i] = (uint32_t)t3[i];
+		o->given |= GEN_OPT_GRID;
+		return OPT_DONE;
+	case OPT_BLOCK:
+		if (parse_triple("--block", optarg, UINT32_MAX, gp->block))
+			return OPT_FAILED;
+		o->given |= GEN_OPT_FACE | GIVEN_BLOCK;
+		return OPT_DONE;
+	case 'm':
+		if (parse_u32("--fanout", optarg, 1, 1U << 20, &gp->fanout))
+			return OPT_FAILED;
+		o->given |= GEN_OPT_FANOUT;
+		return OPT_DONE;
+	case OPT_PAIRS:
+		if (parse_pairs(optarg, &o->pairs, &gp->npairs))
+			return OPT_FAILED;
+		gp->pairs = o->pairs;
+		o->given |= GEN_OPT_PAIRS;
+		return OPT_DONE;
+	case OPT_NODE_SIZE:
+		if (parse_u32("--node-size", optarg, 1, UINT32_MAX,
+			      &gp->node_size))
+			return OPT_FAILED;
+		o->given |= GEN_OPT_NODE_SIZE;
+		return OPT_DONE;
+	case OPT_GROUP:
+		if (parse_u32("--group", optarg, 1, UINT32_MAX, &gp->group))
+			return OPT_FAILED;
+		o->given |= GEN_OPT_GROUP;
+		return OPT_DONE;
+	case OPT_ORDER:
+		if (parse_order(optarg, &gp->order))
+			return OPT_FAILED;
+		o->given |= GEN_OPT_GROUP;
+		return OPT_DONE;
+	case OPT_SHIFT:
+		if (parse_u32("--shift", optarg, 1, UINT32_MAX, &gp->shift))
+			return OPT_FAILED;
+		o->given |= GEN_OPT_SHIFT;
+		return OPT_DONE;
+	default:
+		return OPT_NOT_MINE;
+	}
+}
+
+/* The options: 0 to go on (or, with *exit_now, to exit 0), -1 when one
+ * was wrong (the message is out), -2 on a usage error. */
 static int parse_args(int argc, char **argv, struct gen_opts *o, int *exit_now)
 {
-	static const struct option longopts[] = {
-		{ "pattern", required_argument, NULL, 'p' },
-		{ "ranks", required_argument, NULL, 'r' },
-		{ "iters", required_argument, NULL, 'i' },
-		{ "warmup", required_argument, NULL, OPT_WARMUP },
-		{ "msg-size", required_argument, NULL, 's' },
-		{ "compute", required_argument, NULL, 'c' },
-		{ "jitter", required_argument, NULL, OPT_JITTER },
-		{ "seed", required_argument, NULL, OPT_SEED },
-		{ "neighbors", required_argument, NULL, 'k' },
-		{ "allreduce", no_argument, NULL, OPT_ALLREDUCE },
-		{ "grid", required_argument, NULL, OPT_GRID },
-		{ "face-bytes", required_argument, NULL, OPT_FACE },
-		{ "block", required_argument, NULL, OPT_BLOCK },
-		{ "fanout", required_argument, NULL, 'm' },
-		{ "pairs", required_argument, NULL, OPT_PAIRS },
-		{ "node-size", required_argument, NULL, OPT_NODE_SIZE },
-		{ "group", required_argument, NULL, OPT_GROUP },
-		{ "order", required_argument, NULL, OPT_ORDER },
-		{ "shift", required_argument, NULL, OPT_SHIFT },
-		{ "procs", required_argument, NULL, OPT_PROCS },
-		{ "window", required_argument, NULL, OPT_WINDOW },
-		{ "level", required_argument, NULL, OPT_LEVEL },
-		{ "output", required_argument, NULL, 'o' },
-		{ "force", no_argument, NULL, 'f' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "list", no_argument, NULL, OPT_LIST },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
 	gen_params *gp = &o->gp;
-	const char *pattern = NULL;
-	uint64_t v, t3[3];
+	struct gen_parse ps = { NULL, 0, 0 };
 	uint32_t u;
-	int c, have_ranks = 0, have_iters = 0, i;
+	int c, rc;
 
 	*exit_now = 0;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":p:r:i:s:c:k:m:o:fqh", longopts,
-				NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":p:r:i:s:c:k:m:o:fqh",
+				gen_longopts, NULL)) != -1) {
+		if ((rc = workload_option(o, &ps, c)) == OPT_NOT_MINE)
+			rc = pattern_option(o, c);
+		if (rc == OPT_FAILED)
+			return -1;
+		if (rc == OPT_DONE)
+			continue;
 		switch (c) {
-		case 'p':
-			pattern = optarg;
-			break;
-		case 'r':
-			if (parse_u32("--ranks", optarg, 1, UINT32_MAX,
-				      &gp->ranks))
-				return -1;
-			have_ranks = 1;
-			break;
-		case 'i':
-			if (parse_u32("--iters", optarg, 1, UINT32_MAX,
-				      &gp->iters))
-				return -1;
-			have_iters = 1;
-			break;
-		case OPT_WARMUP:
-			if (parse_u32("--warmup", optarg, 0, UINT32_MAX,
-				      &gp->warmup))
-				return -1;
-			o->given |= GIVEN_WARMUP;
-			break;
-		case 's':
-		case OPT_FACE:
-			if (parse_size(c == 's' ? "--msg-size" :
-				       "--face-bytes", optarg, &v))
-				return -1;
-			gp->msg_size = v;
-			o->given |= c == 's' ? GIVEN_MSG :
-				    GIVEN_FACE | GEN_OPT_FACE;
-			break;
-		case 'c':
-			if (parse_time("--compute", optarg, "us", &gp->compute))
-				return -1;
-			o->given |= GIVEN_COMPUTE;
-			break;
-		case OPT_JITTER:
-			if (parse_double("--jitter", optarg, &gp->jitter))
-				return -1;
-			if (gp->jitter < 0 || gp->jitter > 1) {
-				tool_error("--jitter: %s is not a fraction "
-					   "between 0 and 1 (e.g. 0.05 for "
-					   "+-5%%)", optarg);
-				return -1;
-			}
-			break;
-		case OPT_SEED:
-			if (parse_u64("--seed", optarg, &gp->seed))
-				return -1;
-			break;
-		case 'k':
-			if (parse_u32("--neighbors", optarg, 1, UINT32_MAX,
-				      &gp->neighbors))
-				return -1;
-			o->given |= GEN_OPT_NEIGHBORS;
-			break;
-		case OPT_ALLREDUCE:
-			gp->allreduce = 1;
-			o->given |= GEN_OPT_ALLREDUCE;
-			break;
-		case OPT_GRID:
-			if (parse_triple("--grid", optarg, UINT32_MAX, t3))
-				return -1;
-			for (i = 0; i < 3; i++)
-				gp->grid[i] = (uint32_t)t3[i];
-			o->given |= GEN_OPT_GRID;
-			break;
-		case OPT_BLOCK:
-			if (parse_triple("--block", optarg, UINT32_MAX,
-					 gp->block))
-				return -1;
-			o->given |= GEN_OPT_FACE | GIVEN_BLOCK;
-			break;
-		case 'm':
-			if (parse_u32("--fanout", optarg, 1, 1U << 20,
-				      &gp->fanout))
-				return -1;
-			o->given |= GEN_OPT_FANOUT;
-			break;
-		case OPT_PAIRS:
-			if (parse_pairs(optarg, &o->pairs, &gp->npairs))
-				return -1;
-			gp->pairs = o->pairs;
-			o->given |= GEN_OPT_PAIRS;
-			break;
-		case OPT_NODE_SIZE:
-			if (parse_u32("--node-size", optarg, 1, UINT32_MAX,
-				      &gp->node_size))
-				return -1;
-			o->given |= GEN_OPT_NODE_SIZE;
-			break;
-		case OPT_GROUP:
-			if (parse_u32("--group", optarg, 1, UINT32_MAX,
-				      &gp->group))
-				return -1;
-			o->given |= GEN_OPT_GROUP;
-			break;
-		case OPT_ORDER:
-			if (parse_order(optarg, &gp->order))
-				return -1;
-			o->given |= GEN_OPT_GROUP;
-			break;
-		case OPT_SHIFT:
-			if (parse_u32("--shift", optarg, 1, UINT32_MAX,
-				      &gp->shift))
-				return -1;
-			o->given |= GEN_OPT_SHIFT;
-			break;
 		case OPT_PROCS:
 			if (parse_u32("--procs", optarg, 1, 1U << 20,
 				      &o->procs))
@@ -878,23 +909,23 @@ static int parse_args(int argc, char **argv, struct gen_opts *o, int *exit_now)
 				 "given with -o)", argv[optind]);
 		return -2;
 	}
-	if (!pattern) {
+	if (!ps.pattern) {
 		tool_usage_error("--pattern is required (one of: pingpong, "
 				 "ring, kneighbor, stencil3d, alltoall, "
 				 "allreduce, random, shift, bitrev, bitcomp, "
 				 "transpose; see --list)");
 		return -2;
 	}
-	if (!(o->pat = gen_pattern_find(pattern))) {
+	if (!(o->pat = gen_pattern_find(ps.pattern))) {
 		tool_usage_error("unknown pattern '%s'; 'sibyl trace gen "
-				 "--list' shows the patterns", pattern);
+				 "--list' shows the patterns", ps.pattern);
 		return -2;
 	}
-	if (!have_ranks) {
+	if (!ps.have_ranks) {
 		tool_usage_error("--ranks is required");
 		return -2;
 	}
-	if (!have_iters)
+	if (!ps.have_iters)
 		gp->iters = 10;
 	return 0;
 }

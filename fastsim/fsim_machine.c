@@ -186,6 +186,62 @@ static int check_size(uint64_t nnodes, uint64_t used, const char *why,
 		    FSIM_MACHINE_FREE_NODES);
 }
 
+/* A line's placement p, against the trace, the lines before it
+ * (line_of) and the machine: 0, or -1 with a message. */
+static int check_placed(const fsim_machine *m, const placed *p,
+			const uint32_t *line_of, uint64_t nodes,
+			const char *path, char *err, size_t errlen)
+{
+	unsigned long lineno = p->line;
+	uint32_t npes = m->npes;
+
+	if (p->rank >= npes)
+		return sib_errf(err, errlen, "%s:%lu: rank %lu does not exist: "
+				"the trace has %lu ranks, 0 to %lu", path,
+				lineno, (unsigned long)p->rank,
+				(unsigned long)npes, (unsigned long)npes - 1);
+	if (line_of[p->rank])
+		return sib_errf(err, errlen, "%s:%lu: rank %lu is placed twice, "
+				"here and at line %lu; give each rank one line",
+				path, lineno, (unsigned long)p->rank,
+				(unsigned long)line_of[p->rank]);
+	if (nodes && p->node >= nodes)
+		return sib_errf(err, errlen, "%s:%lu: node %lu does not exist: "
+				"machine.nodes is %llu (nodes 0 to %llu); raise "
+				"machine.nodes or set it to 0 to use as many "
+				"nodes as the map names", path, lineno,
+				(unsigned long)p->node,
+				(unsigned long long)nodes,
+				(unsigned long long)nodes - 1);
+	if (p->core != NO_CORE && p->core >= m->cores_per_node)
+		return sib_errf(err, errlen, "%s:%lu: core %lu does not exist: "
+				"machine.cores_per_node is %lu (cores 0 to "
+				"%lu)", path, lineno, (unsigned long)p->core,
+				(unsigned long)m->cores_per_node,
+				(unsigned long)m->cores_per_node - 1);
+	return 0;
+}
+
+/* The message for the `missing' ranks that no line placed. */
+static void missing_ranks(const uint32_t *line_of, uint32_t npes,
+			  size_t missing, const char *path, char *err,
+			  size_t errlen)
+{
+	size_t shown = 0;
+
+	sib_errf(err, errlen, "%s: %s", path, missing > 1 ? "ranks" : "rank");
+	for (uint32_t r = 0; r < npes && shown < MAP_MISSING_SHOWN; r++)
+		if (!line_of[r])
+			sib_errcat(err, errlen, "%s%lu", shown++ ? ", " : " ",
+				   (unsigned long)r);
+	if (missing > shown)
+		sib_errcat(err, errlen, " and %lu more",
+			   (unsigned long)(missing - shown));
+	sib_errcat(err, errlen, " %s missing; the mapping file must place "
+		   "every rank from 0 to %lu exactly once",
+		   missing > 1 ? "are" : "is", (unsigned long)npes - 1);
+}
+
 static int read_map(fsim_machine *m, const char *path, uint64_t nodes,
 		    char *err, size_t errlen)
 {
@@ -238,37 +294,8 @@ static int read_map(fsim_machine *m, const char *path, uint64_t nodes,
 			goto out;
 		}
 		p.line = (uint32_t)lineno;
-		if (p.rank >= npes) {
-			sib_errf(err, errlen, "%s:%lu: rank %lu does not exist: "
-			     "the trace has %lu ranks, 0 to %lu", path,
-			     lineno, (unsigned long)p.rank,
-			     (unsigned long)npes, (unsigned long)npes - 1);
+		if (check_placed(m, &p, line_of, nodes, path, err, errlen))
 			goto out;
-		}
-		if (line_of[p.rank]) {
-			sib_errf(err, errlen, "%s:%lu: rank %lu is placed twice, "
-			     "here and at line %lu; give each rank one line",
-			     path, lineno, (unsigned long)p.rank,
-			     (unsigned long)line_of[p.rank]);
-			goto out;
-		}
-		if (nodes && p.node >= nodes) {
-			sib_errf(err, errlen, "%s:%lu: node %lu does not exist: "
-			     "machine.nodes is %llu (nodes 0 to %llu); raise "
-			     "machine.nodes or set it to 0 to use as many "
-			     "nodes as the map names", path, lineno,
-			     (unsigned long)p.node, (unsigned long long)nodes,
-			     (unsigned long long)nodes - 1);
-			goto out;
-		}
-		if (p.core != NO_CORE && p.core >= m->cores_per_node) {
-			sib_errf(err, errlen, "%s:%lu: core %lu does not exist: "
-			     "machine.cores_per_node is %lu (cores 0 to "
-			     "%lu)", path, lineno, (unsigned long)p.core,
-			     (unsigned long)m->cores_per_node,
-			     (unsigned long)m->cores_per_node - 1);
-			goto out;
-		}
 		line_of[p.rank] = p.line;
 		if (p.node > maxnode || !maxnode_line) {
 			maxnode = p.node;
@@ -280,20 +307,7 @@ static int read_map(fsim_machine *m, const char *path, uint64_t nodes,
 		goto out;
 
 	if (nrec < npes) {
-		size_t missing = npes - nrec, shown = 0;
-		sib_errf(err, errlen, "%s: %s", path, missing > 1 ? "ranks" :
-		     "rank");
-		for (uint32_t r = 0; r < npes && shown < MAP_MISSING_SHOWN;
-		     r++)
-			if (!line_of[r])
-				sib_errcat(err, errlen, "%s%lu", shown++ ? ", " :
-				       " ", (unsigned long)r);
-		if (missing > shown)
-			sib_errcat(err, errlen, " and %lu more",
-			       (unsigned long)(missing - shown));
-		sib_errcat(err, errlen, " %s missing; the mapping file must place "
-		       "every rank from 0 to %lu exactly once",
-		       missing > 1 ? "are" : "is", (unsigned long)npes - 1);
+		missing_ranks(line_of, npes, npes - nrec, path, err, errlen);
 		goto out;
 	}
 

@@ -852,39 +852,33 @@ static int check_options(const map_req *q, const struct given *g, int json)
 	return 0;
 }
 
-int cmd_map(int argc, char **argv)
+/* The options: -1 to go on, else the exit status. */
+static int map_parse(int argc, char **argv, map_req *q, struct given *g,
+		     int *json, int *quiet)
 {
-	map_req q = {
-		.cores = MAP_DEFAULT_CORES,
-		.order = order_defs,
-		.seed = MAP_DEFAULT_SEED,
-	};
-	struct given g = { 0 };
-	placement pl = { 0, NULL, NULL };
-	node_stats st;
-	int json = 0, quiet = 0, c, rc;
+	int c;
 
 	while ((c = getopt_long(argc, argv, "r:o:fqh", map_opts, NULL)) != -1) {
 		switch (c) {
 		case 'r':
 			if (parse_count("--ranks", optarg, UINT32_MAX,
-					&q.ranks))
+					&q->ranks))
 				return EXIT_USAGE;
-			g.ranks = 1;
+			g->ranks = 1;
 			break;
 		case OPT_CORES:
 			if (parse_count("--cores-per-node", optarg,
-					MAP_MAX_CORES, &q.cores))
+					MAP_MAX_CORES, &q->cores))
 				return EXIT_USAGE;
 			break;
 		case OPT_NODES:
 			if (parse_count("--nodes", optarg, UINT32_MAX,
-					&q.nodes))
+					&q->nodes))
 				return EXIT_USAGE;
-			g.nodes = 1;
+			g->nodes = 1;
 			break;
 		case OPT_ORDER:
-			if (!(q.order = find_order(optarg)))
+			if (!(q->order = find_order(optarg)))
 				return tool_usage_error("--order: unknown order "
 							"'%s' (rank, "
 							"round-robin, random, "
@@ -892,38 +886,38 @@ int cmd_map(int argc, char **argv)
 							"blocked-drawer, "
 							"blocked-supernode)",
 							optarg);
-			g.order = optarg;
+			g->order = optarg;
 			break;
 		case OPT_SEED:
-			if (parse_u64("--seed", optarg, &q.seed))
+			if (parse_u64("--seed", optarg, &q->seed))
 				return EXIT_USAGE;
-			g.seed = optarg;
+			g->seed = optarg;
 			break;
 		case OPT_GRID:
-			if (parse_triples("--grid", optarg, &q.grid, 1) < 0)
+			if (parse_triples("--grid", optarg, &q->grid, 1) < 0)
 				return EXIT_USAGE;
-			g.grid = optarg;
+			g->grid = optarg;
 			break;
 		case OPT_BLOCK:
-			g.block = optarg;
+			g->block = optarg;
 			break;
 		case 'o':
 			if (!optarg[0])
 				return tool_usage_error("-o: the file name is "
 							"empty");
-			g.out = optarg;
+			g->out = optarg;
 			break;
 		case 'f':
-			g.force = 1;
+			g->force = 1;
 			break;
 		case OPT_JSON:
-			json = 1;
+			*json = 1;
 			break;
 		case OPT_CHECK:
-			g.check = optarg;
+			g->check = optarg;
 			break;
 		case 'q':
-			quiet = 1;
+			*quiet = 1;
 			break;
 		case 'h':
 			fputs(map_usage, stdout);
@@ -935,6 +929,42 @@ int cmd_map(int argc, char **argv)
 	if (optind < argc)
 		return tool_usage_error("unexpected argument '%s'; the options "
 					"say everything", argv[optind]);
+	return -1;
+}
+
+/* The one-line summary on standard error. */
+static void say_summary(const map_req *q, const node_stats *st,
+			const char *out)
+{
+	fflush(stdout);
+	fprintf(stderr, "%s: %" PRIu64 " ranks on %" PRIu64 " of %" PRIu64
+		" nodes, ", tool_name, q->ranks, st->used, q->nodes);
+	say_per_node(stderr, st);
+	fprintf(stderr, " (order %s", q->order->name);
+	if (q->order->order == ORDER_BLOCKED) {
+		char b[64];
+
+		fprintf(stderr, ", grid %s, blocks ",
+			fmt_triple(b, sizeof b, q->grid));
+		write_blocks(stderr, q, ":");
+	}
+	fprintf(stderr, ")%s%s\n", out ? " -> " : "", out ? out : "");
+}
+
+int cmd_map(int argc, char **argv)
+{
+	map_req q = {
+		.cores = MAP_DEFAULT_CORES,
+		.order = order_defs,
+		.seed = MAP_DEFAULT_SEED,
+	};
+	struct given g = { 0 };
+	placement pl = { 0, NULL, NULL };
+	node_stats st;
+	int json = 0, quiet = 0, rc;
+
+	if ((rc = map_parse(argc, argv, &q, &g, &json, &quiet)) >= 0)
+		return rc;
 	if ((rc = check_options(&q, &g, json)))
 		return rc;
 	if (!g.nodes)
@@ -988,21 +1018,7 @@ int cmd_map(int argc, char **argv)
 	if (json) {
 		json_summary(stdout, &q, &st, g.out);
 	} else if (!quiet) {
-		fflush(stdout);
-		fprintf(stderr, "%s: %" PRIu64 " ranks on %" PRIu64 " of %"
-			PRIu64 " nodes, ", tool_name, q.ranks, st.used,
-			q.nodes);
-		say_per_node(stderr, &st);
-		fprintf(stderr, " (order %s", q.order->name);
-		if (q.order->order == ORDER_BLOCKED) {
-			char b[64];
-
-			fprintf(stderr, ", grid %s, blocks ",
-				fmt_triple(b, sizeof b, q.grid));
-			write_blocks(stderr, &q, ":");
-		}
-		fprintf(stderr, ")%s%s\n", g.out ? " -> " : "",
-			g.out ? g.out : "");
+		say_summary(&q, &st, g.out);
 	}
 	rc = 0;
 out:

@@ -639,12 +639,79 @@ static int add_damage(sibt_trace *t, tf_file *f, int reason,
  * keeping every frame that verifies and continues its PE's sequence.
  * `why' says why the index could not be used.
  */
+/* What scan_file() has seen of a PE: its windows, SEBs and sends. */
+typedef struct scan_pe {
+	uint32_t nwin;
+	uint64_t sebs, sends;
+} scan_pe;
+
+/* The header (h, read at off) of a window that must continue its PE's
+ * sequence in st: 0 with *pe, *wno, *w and *hlen, or 1 with *reason and
+ * what say why the scan stops there. */
+static int scan_window(const sibt_trace *t, const tf_file *f, uint8_t *h,
+		       uint64_t off, const scan_pe *st, uint32_t *pe,
+		       uint32_t *wno, tf_win *w, size_t *hlen, int *reason,
+		       char *what, size_t wlen)
+{
+	long long avail = tf_pread_full(f->fd, h, TF_WIN_HDR_MAX, off);
+	int method;
+	int hr = parse_win_header(h, avail < 0 ? 0 : (size_t)avail, pe, wno,
+				  w, &method, hlen);
+	if (hr == SIBT_ETRUNC) {
+		snprintf(what, wlen, "a window header is cut off");
+		return 1;
+	}
+	if (hr) {
+		*reason = hr;
+		snprintf(what, wlen, hr == SIBT_ECRC ? "a window header fails "
+			 "its checksum" : "a window header describes an "
+			 "impossible window");
+		return 1;
+	}
+	if (w->nsebs > t->window) {
+		*reason = SIBT_EFORMAT;
+		snprintf(what, wlen, "window %u of PE %u holds %u SEBs, more "
+			 "than the trace's window size (%u)", *wno, *pe,
+			 w->nsebs, t->window);
+		return 1;
+	}
+	if (method == 2 && !f->dict) {
+		*reason = SIBT_EFORMAT;
+		snprintf(what, wlen, "window %u of PE %u needs the file's "
+			 "dictionary, which precedes no window", *wno, *pe);
+		return 1;
+	}
+	w->offset = off;
+	if (*pe < f->first_pe || *pe - f->first_pe >= f->npes) {
+		*reason = SIBT_EFORMAT;
+		snprintf(what, wlen, "a window of PE %u, which this file does "
+			 "not hold", *pe);
+		return 1;
+	}
+	const scan_pe *s = &st[*pe - f->first_pe];
+	if (*wno != s->nwin || w->first_seb != s->sebs ||
+	    w->first_seq != s->sends) {
+		*reason = SIBT_EFORMAT;
+		snprintf(what, wlen, "window %u of PE %u does not continue the "
+			 "PE's sequence", *wno, *pe);
+		return 1;
+	}
+	if (off + *hlen + w->stored > f->size) {
+		*reason = SIBT_ETRUNC;
+		snprintf(what, wlen, "window %u of PE %u is cut off (%" PRIu64
+			 " of %u payload bytes)", *wno, *pe,
+			 f->size - off - *hlen, w->stored);
+		return 1;
+	}
+	return 0;
+}
+
 static int scan_file(sibt_trace *t, tf_file *f, int why_code,
 		     const char *why)
 {
 	scan_ent *ents = NULL;
 	size_t n = 0, cap = 0;
-	struct { uint32_t nwin; uint64_t sebs, sends; } *st;
+	scan_pe *st;
 	uint64_t off = TF_HDR_SIZE, sebs = 0;
 	uint8_t h[TF_WIN_HDR_MAX];
 	uint8_t *buf = NULL;
@@ -689,60 +756,13 @@ static int scan_file(sibt_trace *t, tf_file *f, int why_code,
 				 "(unknown tag)");
 			break;
 		}
-		long long avail = tf_pread_full(f->fd, h, sizeof h, off);
-		uint32_t pe, wno;
-		int method;
+		uint32_t pe, wno, l;
 		size_t hlen;
 		tf_win w;
-		int hr = parse_win_header(h, avail < 0 ? 0 : (size_t)avail, &pe,
-					  &wno, &w, &method, &hlen);
-		if (hr == SIBT_ETRUNC) {
-			snprintf(what, sizeof what, "a window header is cut "
-				 "off");
+		if (scan_window(t, f, h, off, st, &pe, &wno, &w, &hlen,
+				&reason, what, sizeof what))
 			break;
-		}
-		if (hr) {
-			reason = hr;
-			snprintf(what, sizeof what, hr == SIBT_ECRC ? "a window "
-				 "header fails its checksum" : "a window header "
-				 "describes an impossible window");
-			break;
-		}
-		if (w.nsebs > t->window) {
-			reason = SIBT_EFORMAT;
-			snprintf(what, sizeof what, "window %u of PE %u holds "
-				 "%u SEBs, more than the trace's window size "
-				 "(%u)", wno, pe, w.nsebs, t->window);
-			break;
-		}
-		if (method == 2 && !f->dict) {
-			reason = SIBT_EFORMAT;
-			snprintf(what, sizeof what, "window %u of PE %u needs "
-				 "the file's dictionary, which precedes no "
-				 "window", wno, pe);
-			break;
-		}
-		w.offset = off;
-		if (pe < f->first_pe || pe - f->first_pe >= f->npes) {
-			reason = SIBT_EFORMAT;
-			snprintf(what, sizeof what, "a window of PE %u, which "
-				 "this file does not hold", pe);
-			break;
-		}
-		uint32_t l = pe - f->first_pe;
-		if (wno != st[l].nwin || w.first_seb != st[l].sebs ||
-		    w.first_seq != st[l].sends) {
-			reason = SIBT_EFORMAT;
-			snprintf(what, sizeof what, "window %u of PE %u does "
-				 "not continue the PE's sequence", wno, pe);
-			break;
-		}
-		if (off + hlen + w.stored > f->size) {
-			snprintf(what, sizeof what, "window %u of PE %u is cut "
-				 "off (%" PRIu64 " of %u payload bytes)", wno,
-				 pe, f->size - off - hlen, w.stored);
-			break;
-		}
+		l = pe - f->first_pe;
 		if (w.stored > bufcap) {
 			uint8_t *nb = realloc(buf, w.stored);
 			if (!nb) {

@@ -210,6 +210,64 @@ static int start_threads(noise_capture *cap, cap_thread *th, uint32_t n,
 	return 0;
 }
 
+/* Each core's record and thread: its PU, and room for `initial'
+ * detours, touched now so that the capture does not fault them in. */
+static int prepare_cores(const noise_capture_opts *o, noise_capture *cap,
+			 cap_thread *th, hwloc_topology_t topo,
+			 size_t initial, char *err, size_t errlen)
+{
+	uint32_t npu = (uint32_t)hwloc_get_nbobjs_by_type(topo,
+							   HWLOC_OBJ_PU);
+
+	for (uint32_t i = 0; i < o->ncores; i++) {
+		noise_capture_core *c = &cap->cores[i];
+		if (o->cores[i] >= npu)
+			return sib_errf(err, errlen, "core %" PRIu32 " does not "
+					"exist: this host has %" PRIu32 " (0 to %"
+					PRIu32 ")", o->cores[i], npu, npu - 1);
+		c->core = o->cores[i];
+		th[i] = (cap_thread){
+			.cap = cap, .core = c, .topo = topo,
+			.pu = hwloc_get_obj_by_type(topo, HWLOC_OBJ_PU,
+						    o->cores[i]),
+			.cap_detours = initial,
+		};
+		c->os_index = th[i].pu ? th[i].pu->os_index : c->core;
+		/* calloc touches nothing; zeroing the pages does. */
+		c->start_ps = malloc(initial * sizeof *c->start_ps);
+		c->duration_ps = malloc(initial * sizeof *c->duration_ps);
+		if (!c->start_ps || !c->duration_ps)
+			return sib_errf(err, errlen, "out of memory for %zu "
+					"detours per core", initial);
+		memset(c->start_ps, 0, initial * sizeof *c->start_ps);
+		memset(c->duration_ps, 0, initial * sizeof *c->duration_ps);
+	}
+	return 0;
+}
+
+/* While the threads measure: the progress callback once a second. */
+static void report_progress(const noise_capture_opts *o,
+			    const cap_shared *sh, int64_t dur_ns)
+{
+	int64_t next = sh->t0_ns;
+
+	for (;;) {
+		next += 1000000000LL;
+		if (next >= sh->t_end_ns || (o->stop && *o->stop))
+			break;
+		struct timespec ts = {
+			.tv_sec = next / 1000000000LL,
+			.tv_nsec = next % 1000000000LL
+		};
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts,
+				       NULL) == EINTR)
+			if (o->stop && *o->stop)
+				break;
+		o->progress(o->progress_arg,
+			    (double)(next - sh->t0_ns) / (double)dur_ns);
+	}
+}
+
 int noise_capture_run(const noise_capture_opts *o, noise_capture **out,
 		      char *err, size_t errlen)
 {
@@ -217,7 +275,7 @@ int noise_capture_run(const noise_capture_opts *o, noise_capture **out,
 	noise_capture *cap = NULL;
 	cap_thread *th = NULL;
 	cap_shared sh = { .stop = o->stop };
-	uint32_t n = o->ncores, npu;
+	uint32_t n = o->ncores;
 	int rc = -1;
 
 	*out = NULL;
@@ -230,8 +288,6 @@ int noise_capture_run(const noise_capture_opts *o, noise_capture **out,
 	if (hwloc_topology_init(&topo) || hwloc_topology_load(topo))
 		return sib_errf(err, errlen, "hwloc cannot read the topology "
 				 "of this host");
-	npu = (uint32_t)hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU);
-
 	cap = calloc(1, sizeof *cap);
 	th = calloc(n, sizeof *th);
 	if (!cap || !th || !(cap->cores = calloc(n, sizeof *cap->cores))) {
@@ -252,33 +308,8 @@ int noise_capture_run(const noise_capture_opts *o, noise_capture **out,
 	int64_t dur_ns = o->duration_ps / 1000;
 	size_t initial = (size_t)(INITIAL_DETOURS_PER_S *
 				  ((double)dur_ns / 1e9)) + 4096;
-	for (uint32_t i = 0; i < n; i++) {
-		noise_capture_core *c = &cap->cores[i];
-		if (o->cores[i] >= npu) {
-			sib_errf(err, errlen, "core %" PRIu32 " does not "
-				  "exist: this host has %" PRIu32 " (0 to %"
-				  PRIu32 ")", o->cores[i], npu, npu - 1);
-			goto out_with_cap;
-		}
-		c->core = o->cores[i];
-		th[i] = (cap_thread){
-			.cap = cap, .core = c, .topo = topo,
-			.pu = hwloc_get_obj_by_type(topo, HWLOC_OBJ_PU,
-						    o->cores[i]),
-			.cap_detours = initial,
-		};
-		c->os_index = th[i].pu ? th[i].pu->os_index : c->core;
-		/* calloc touches nothing; zeroing the pages does. */
-		c->start_ps = malloc(initial * sizeof *c->start_ps);
-		c->duration_ps = malloc(initial * sizeof *c->duration_ps);
-		if (!c->start_ps || !c->duration_ps) {
-			sib_errf(err, errlen, "out of memory for %zu detours "
-				  "per core", initial);
-			goto out_with_cap;
-		}
-		memset(c->start_ps, 0, initial * sizeof *c->start_ps);
-		memset(c->duration_ps, 0, initial * sizeof *c->duration_ps);
-	}
+	if (prepare_cores(o, cap, th, topo, initial, err, errlen))
+		goto out_with_cap;
 
 	if (pthread_barrier_init(&sh.calibrated, NULL, n + 1) ||
 	    pthread_barrier_init(&sh.started, NULL, n + 1)) {
@@ -311,24 +342,8 @@ int noise_capture_run(const noise_capture_opts *o, noise_capture **out,
 	sh.t_end_ns = too_low ? sh.t0_ns : sh.t0_ns + dur_ns;
 	pthread_barrier_wait(&sh.started);
 
-	if (o->progress && !too_low) {
-		int64_t next = sh.t0_ns;
-		for (;;) {
-			next += 1000000000LL;
-			if (next >= sh.t_end_ns || (o->stop && *o->stop))
-				break;
-			struct timespec ts = {
-				.tv_sec = next / 1000000000LL,
-				.tv_nsec = next % 1000000000LL
-			};
-			while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME,
-					       &ts, NULL) == EINTR)
-				if (o->stop && *o->stop)
-					break;
-			o->progress(o->progress_arg,
-				    (double)(next - sh.t0_ns) / (double)dur_ns);
-		}
-	}
+	if (o->progress && !too_low)
+		report_progress(o, &sh, dur_ns);
 	int failed = 0;
 	for (uint32_t i = 0; i < n; i++) {
 		pthread_join(th[i].tid, NULL);

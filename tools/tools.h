@@ -63,11 +63,13 @@ int tool_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)))
 const char *tool_trace_operand(int argc, char **argv);
 
 /*
- * Number parsers.  Each returns 0 on success and -1 (after printing a
- * message naming `what') on a malformed or out-of-range value.
- *   parse_u64:   decimal integer, optional suffix k/M/G/T (10^3..) or
- *                Ki/Mi/Gi/Ti (2^10..), e.g. "1048576", "1Mi", "64k".
- *   parse_size:  bytes: "2KiB", "4kB", "1MB", "512", "1.5MiB".
+ * Number parsers (tools/parse.c, through base/sib_units.h).  Each
+ * returns 0 on success and -1 (after printing a message naming `what')
+ * on a malformed or out-of-range value.
+ *   parse_u64:   a whole number, optional suffix k/M/G/T/P (10^3..) or
+ *                Ki/Mi/Gi/Ti/Pi (2^10..), e.g. "1048576", "1Mi", "64k",
+ *                "1.5k", "1e6".
+ *   parse_size:  bytes: "2KiB", "4kB", "1MB", "512", "1.5MiB", "4k".
  *   parse_time:  to picoseconds: "1us", "2.5ms", "100ns", "3ps", "1s";
  *                a bare number is taken in `default_unit' ("ns", "us"...).
  *   parse_double: a finite floating-point number.

@@ -51,6 +51,29 @@ expect_exit 2 "$SIBYL" help trace dumpx
 expect_grep "Did you mean 'sibyl trace dump'" "$T/err"
 expect_exit 2 "$SIBYL" --no-such-option
 expect_grep "unknown option '--no-such-option'" "$T/err"
+# Every subcommand names the option it refused (an unknown one, long or
+# short, alone or in a cluster, with its =VALUE left out; or one given
+# without its value), and points at --help.
+for cmd in "sim" "map" "linkhist" "noise stats" "noise capture" \
+	"trace info" "trace dump" "trace check" "trace stats" "trace pack" \
+	"trace unpack" "trace gen"
+do
+	# shellcheck disable=SC2086
+	expect_exit 2 "$SIBYL" $cmd --no-such=1
+	expect_grep "^sibyl $cmd: unknown option '--no-such'$" "$T/err"
+	expect_grep "^Try 'sibyl $cmd --help'" "$T/err"
+done
+expect_exit 2 "$SIBYL" map -qZ
+expect_grep "^sibyl map: unknown option '-Z'$" "$T/err"
+for case in "sim:-o" "sim:--config" "map:--order" "trace dump:-p" \
+	"trace stats:--top" "trace pack:-o" "trace gen:-r" \
+	"noise capture:--duration" "linkhist:-b"
+do
+	cmd=${case%%:*} opt=${case#*:}
+	# shellcheck disable=SC2086
+	expect_exit 2 "$SIBYL" $cmd "$opt"
+	expect_grep "^sibyl $cmd: option '$opt' needs a value$" "$T/err"
+done
 
 # ------------------------------------------------------------ the traces
 R="$T/ring.trace"

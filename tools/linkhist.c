@@ -640,7 +640,7 @@ int cmd_linkhist(int argc, char **argv)
 	h.nbins = 10;
 	const char *maxs = NULL, *classes = NULL, *csv = NULL, *plot = NULL;
 	int json = 0, c;
-	while ((c = getopt_long(argc, argv, "b:n:m:c:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":b:n:m:c:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'b':
 			if (strcmp(optarg, "bytes") == 0)
@@ -684,7 +684,7 @@ int cmd_linkhist(int argc, char **argv)
 			fputs(linkhist_usage, stdout);
 			return 0;
 		default:
-			return tool_usage_error("unknown or incomplete option");
+			return tool_bad_option(c, argv);
 		}
 	}
 	if (optind >= argc)

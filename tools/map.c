@@ -858,7 +858,7 @@ static int map_parse(int argc, char **argv, map_req *q, struct given *g,
 {
 	int c;
 
-	while ((c = getopt_long(argc, argv, "r:o:fqh", map_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":r:o:fqh", map_opts, NULL)) != -1) {
 		switch (c) {
 		case 'r':
 			if (parse_count("--ranks", optarg, UINT32_MAX,
@@ -923,7 +923,7 @@ static int map_parse(int argc, char **argv, map_req *q, struct given *g,
 			fputs(map_usage, stdout);
 			return 0;
 		default:
-			return tool_usage_error("unknown or incomplete option");
+			return tool_bad_option(c, argv);
 		}
 	}
 	if (optind < argc)

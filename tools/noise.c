@@ -196,7 +196,7 @@ int cmd_noise_stats(int argc, char **argv)
 	int json = 0, c, rc;
 	noise_set *set;
 
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		switch (c) {
 		case OPT_JSON:
 			json = 1;
@@ -205,7 +205,7 @@ int cmd_noise_stats(int argc, char **argv)
 			fputs(stats_usage, stdout);
 			return 0;
 		default:
-			return tool_usage_error("unknown option");
+			return tool_bad_option(c, argv);
 		}
 	}
 	if (optind != argc - 1)
@@ -304,7 +304,7 @@ static int parse_capture(int argc, char **argv, cap_args *a)
 
 	*a = (cap_args){ .cores = "all" };
 	parse_time("--duration", CAPTURE_DEFAULT_DURATION, "", &a->duration);
-	while ((c = getopt_long(argc, argv, "o:d:t:c:fqh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":o:d:t:c:fqh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			a->out = optarg;
@@ -341,7 +341,7 @@ static int parse_capture(int argc, char **argv, cap_args *a)
 			fputs(capture_usage, stdout);
 			return -1;
 		default:
-			return tool_usage_error("unknown option");
+			return tool_bad_option(c, argv);
 		}
 	}
 	if (optind != argc)

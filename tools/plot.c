@@ -426,7 +426,7 @@ static int plot_linkseries(int argc, char **argv)
 	};
 	const char *links = NULL, *out = NULL, *title = NULL;
 	int c;
-	while ((c = getopt_long(argc, argv, "l:o:t:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":l:o:t:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'l':
 			links = optarg;
@@ -441,7 +441,7 @@ static int plot_linkseries(int argc, char **argv)
 			fputs(series_usage, stdout);
 			return 0;
 		default:
-			return tool_usage_error("unknown or incomplete option");
+			return tool_bad_option(c, argv);
 		}
 	}
 	if (optind != argc - 1)

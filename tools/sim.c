@@ -316,9 +316,9 @@ typedef struct sim_run {
 	size_t ninputs;
 } sim_run;
 
-/* One option c (its argument optarg): -1 to go on, else the exit
- * status. */
-static int sim_option(sim_run *x, int c)
+/* One option c (its argument optarg; argv for messages): -1 to go on,
+ * else the exit status. */
+static int sim_option(sim_run *x, int c, char **argv)
 {
 	switch (c) {
 	case 'c':
@@ -395,7 +395,7 @@ static int sim_option(sim_run *x, int c)
 		fputs(sim_usage, stdout);
 		return 0;
 	default:
-		return tool_usage_error("unknown or incomplete option");
+		return tool_bad_option(c, argv);
 	}
 }
 
@@ -404,9 +404,9 @@ static int sim_parse(sim_run *x, int argc, char **argv)
 {
 	int c, rc;
 
-	while ((c = getopt_long(argc, argv, "c:s:r:o:fqh", sim_opts,
+	while ((c = getopt_long(argc, argv, ":c:s:r:o:fqh", sim_opts,
 				NULL)) != -1)
-		if ((rc = sim_option(x, c)) >= 0)
+		if ((rc = sim_option(x, c, argv)) >= 0)
 			return rc;
 	if (optind != argc - 1)
 		return tool_usage_error(optind >= argc ? "no trace given" :

@@ -61,6 +61,11 @@ int tool_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)))
 /* The one TRACE operand left after the options (argv[optind]), or NULL
  * once the usage error is printed: no TRACE, or more than one. */
 const char *tool_trace_operand(int argc, char **argv);
+/* The usage error for what getopt_long() returned as c, '?' (an unknown
+ * option) or ':' (an option without its value), naming the option; the
+ * option string must begin with ':' and opterr be 0.  Returns
+ * EXIT_USAGE. */
+int tool_bad_option(int c, char **argv);
 
 /*
  * Number parsers (tools/parse.c, through base/sib_units.h).  Each

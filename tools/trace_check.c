@@ -191,7 +191,7 @@ int cmd_trace_check(int argc, char **argv)
 	memset(&opts, 0, sizeof(opts));
 	memset(&ui, 0, sizeof(ui));
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'm':
 			if (parse_u64("--max-problems", optarg, &max) < 0)
@@ -210,8 +210,7 @@ int cmd_trace_check(int argc, char **argv)
 			fputs(check_usage, stdout);
 			return 0;
 		default:
-			fprintf(stderr, "Try '%s --help'.\n", tool_name);
-			return EXIT_USAGE;
+			return tool_bad_option(c, argv);
 		}
 	}
 	if (!(path = tool_trace_operand(argc, argv)))

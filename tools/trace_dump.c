@@ -328,7 +328,7 @@ int cmd_trace_dump(int argc, char **argv)
 	memset(&d, 0, sizeof(d));
 	d.bad_w = UINT64_MAX;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "p:s:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":p:s:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
 			pe_arg = optarg;
@@ -351,8 +351,7 @@ int cmd_trace_dump(int argc, char **argv)
 			return 0;
 		default:
 			range_free(&sebs);
-			fprintf(stderr, "Try '%s --help'.\n", tool_name);
-			return EXIT_USAGE;
+			return tool_bad_option(c, argv);
 		}
 	}
 	if (!(path = tool_trace_operand(argc, argv))) {

@@ -894,13 +894,8 @@ static int parse_args(int argc, char **argv, struct gen_opts *o, int *exit_now)
 			fputs(gen_usage, stdout);
 			*exit_now = 1;
 			return 0;
-		case ':':
-			tool_usage_error("option '%s' needs a value",
-					 argv[optind - 1]);
-			return -2;
 		default:
-			tool_usage_error("unknown option '%s'",
-					 argv[optind - 1]);
+			tool_bad_option(c, argv);
 			return -2;
 		}
 	}

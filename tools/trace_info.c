@@ -324,7 +324,7 @@ int cmd_trace_info(int argc, char **argv)
 	int json = 0, damaged, c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			json = 1;
@@ -333,8 +333,7 @@ int cmd_trace_info(int argc, char **argv)
 			fputs(info_usage, stdout);
 			return 0;
 		default:
-			fprintf(stderr, "Try '%s --help'.\n", tool_name);
-			return EXIT_USAGE;
+			return tool_bad_option(c, argv);
 		}
 	}
 	if (!(path = tool_trace_operand(argc, argv)))

@@ -133,7 +133,7 @@ static int parse_common(int argc, char **argv, const char *usage,
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:fqh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":o:fqh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			if (!optarg[0])
@@ -151,8 +151,7 @@ static int parse_common(int argc, char **argv, const char *usage,
 			fputs(usage, stdout);
 			return 0;
 		default:
-			fprintf(stderr, "Try '%s --help'.\n", tool_name);
-			return EXIT_USAGE;
+			return tool_bad_option(c, argv);
 		}
 	}
 	if (optind >= argc)

@@ -916,7 +916,7 @@ int cmd_trace_stats(int argc, char **argv)
 	size_t i;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "qh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":qh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			json = 1;
@@ -957,8 +957,7 @@ int cmd_trace_stats(int argc, char **argv)
 			fputs(stats_usage, stdout);
 			return 0;
 		default:
-			fprintf(stderr, "Try '%s --help'.\n", tool_name);
-			return EXIT_USAGE;
+			return tool_bad_option(c, argv);
 		}
 	}
 	if (!(path = tool_trace_operand(argc, argv)))

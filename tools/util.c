@@ -72,6 +72,21 @@ int tool_usage_error(const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
+int tool_bad_option(int c, char **argv)
+{
+	const char *a = argv[optind - 1];
+	char one[3] = { '-', (char)optopt, '\0' };
+	/* A short option, alone ("-x") or in a cluster ("-qx"), is named
+	 * by optopt; a long one by its word, without "=VALUE". */
+	int is_long = a[0] == '-' && a[1] == '-';
+	const char *name = optopt && !is_long ? one : a;
+	int len = (int)strcspn(name, "=");
+
+	if (c == ':')
+		return tool_usage_error("option '%.*s' needs a value", len, name);
+	return tool_usage_error("unknown option '%.*s'", len, name);
+}
+
 const char *tool_trace_operand(int argc, char **argv)
 {
 	if (optind >= argc) {

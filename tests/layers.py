@@ -24,7 +24,7 @@ import re
 import subprocess
 import sys
 
-SRC_EXT = (".c", ".h", ".S", ".cc", ".cpp", ".inc.c")
+SRC_EXT = (".c", ".h", ".S", ".cc", ".cpp")
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
 
 

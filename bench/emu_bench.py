@@ -265,6 +265,54 @@ def timing_cost_rows(args, tmp, row):
                                         for k, v in top))
 
 
+def busy_loop_rows(args, tmp, row):
+    """The k-neighbor emulation idle, then beside one busy loop."""
+    env, cmd = kn_setup(args, tmp)
+    hz = os.sysconf("SC_CLK_TCK")
+    ratios = []
+    for rep in range(args.repeat):
+        walls = []
+        for loaded in (0, 1):
+            with open("/proc/loadavg") as f:
+                load = f.read().split()[0]
+            busy = None
+            if loaded:
+                busy = subprocess.Popen(["sh", "-c", "while :; do :; done"])
+            t0 = time.monotonic()
+            ru0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+            p = subprocess.run(cmd, env=env, capture_output=True, text=True,
+                               timeout=7200)
+            wall = time.monotonic() - t0
+            ru1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+            share = ""
+            if busy:
+                with open("/proc/%d/stat" % busy.pid) as f:
+                    st = f.read().rsplit(")", 1)[1].split()
+                cpu_busy = (int(st[11]) + int(st[12])) / hz
+                busy.kill()
+                busy.wait()
+                share = ", the busy loop got %.0f%% of a core" % (
+                    100 * cpu_busy / wall)
+            if p.returncode != 0:
+                sys.exit("failed (%d): %s\n%s" % (p.returncode,
+                                                   " ".join(cmd),
+                                                   p.stderr[-2000:]))
+            cpu = (ru1.ru_utime - ru0.ru_utime) + (ru1.ru_stime -
+                                                   ru0.ru_stime)
+            walls.append(wall)
+            row("kneighbor %d ranks on 2 processes, %s" % (
+                args.ranks, "with a busy loop" if loaded else "idle"),
+                "%.1f s" % wall, "emulation CPU %.1f s%s; load average "
+                "%s before" % (cpu, share, load))
+        ratios.append(walls[1] / walls[0])
+        row("  busy loop / idle", "%.2fx" % ratios[-1],
+            "SIBYL_IDLE=%s" % (args.idle or "block (default)"))
+    if len(ratios) > 1:
+        row("busy loop / idle, median of %d" % len(ratios),
+            "%.2fx" % sorted(ratios)[len(ratios) // 2],
+            "range %.2fx to %.2fx" % (min(ratios), max(ratios)))
+
+
 def print_markdown(rows):
     print("\n| figure | value | note |\n|---|---|---|")
     for r in rows:

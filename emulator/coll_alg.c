@@ -1634,8 +1634,8 @@ void coll_alg_init(void)
 {
 	for (int k = 0; k < COLL_NKINDS; k++)
 		chosen[k] = -1;
-	const char *v = getenv("SIBYL_COLL");
-	if (!v || !*v)
+	const char *v = emu.set[EMU_S_COLL].text;
+	if (!v)
 		return;
 	char *copy = strdup(v), *save = NULL, names[1024];
 	if (!copy)

@@ -43,6 +43,7 @@
 #include "emu_dt.h"
 #include "emu_coll.h"
 #include "emu_priv.h"
+#include "emu_settings.h"
 
 
 struct emu_rank;
@@ -226,9 +227,14 @@ typedef struct emu_state {
 	int errors;               /* faults found (leaks, missing finalize) */
 	int node_size;            /* ranks per node (SIBYL_NODE_SIZE) */
 	uint64_t switches;
+	struct emu_setval set[EMU_S_COUNT]; /* emu_settings.h, read at start */
 } emu_state;
 
 extern emu_state emu;
+
+/* A CHOICE setting (emu_settings.h) is WORD: emu_set_is(TIMING, "raw"). */
+#define emu_set_is(id, word) \
+	(strcmp(emu.set[EMU_S_##id].text, (word)) == 0)
 
 /* ---------------------------------------------------------- runtime.c */
 

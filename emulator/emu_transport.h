@@ -81,8 +81,8 @@ int emu_tr_vote(const int64_t mine[4], int64_t sum[4]);
 /* 1 while a vote is running (the next emu_tr_vote does not contribute). */
 int emu_tr_voting(void);
 /* Bind this process to one core (its node-local rank modulo the cores)
- * and describe the host topology; "" when hwloc fails. */
-const char *emu_tr_host(void);
+ * when bind is set, and describe the host topology; "" when hwloc fails. */
+const char *emu_tr_host(int bind);
 
 /* Real messages sent and received so far (termination detection). */
 extern uint64_t emu_tr_sent, emu_tr_recvd;

@@ -229,17 +229,14 @@ static void region_get(region *g, char *start, char *end, char *stop,
 
 static enum priv_method parse_method(void)
 {
-	const char *v = getenv("SIBYL_PRIVATIZE");
-	if (!v || !*v || strcmp(v, "auto") == 0)
-		return PRIV_AUTO;
-	if (strcmp(v, "copy") == 0)
+	/* The setting is one of these (emu_settings.h). */
+	if (emu_set_is(PRIVATIZE, "copy"))
 		return PRIV_COPY;
-	if (strcmp(v, "remap") == 0)
+	if (emu_set_is(PRIVATIZE, "remap"))
 		return PRIV_REMAP;
-	if (strcmp(v, "none") == 0)
+	if (emu_set_is(PRIVATIZE, "none"))
 		return PRIV_NONE;
-	emu_fatal("SIBYL_PRIVATIZE=%s: the privatization of globals is auto, "
-		  "copy, remap or none", v);
+	return PRIV_AUTO;
 }
 
 /* Where the regions are and which method applies; idempotent (the trace's

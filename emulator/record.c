@@ -55,14 +55,12 @@ int emu_rec_open(char *err, size_t errlen)
 	o.proc = (uint32_t)emu.proc;
 	o.first_pe = emu.first;
 	o.local_npes = emu.count;
-	if ((v = getenv("SIBYL_WINDOW")) && *v)
-		o.window = (uint32_t)strtoul(v, NULL, 10);
-	if ((v = getenv("SIBYL_COMPRESSION")) && *v)
-		o.level = (int)strtol(v, NULL, 10);
+	o.window = (uint32_t)emu.set[EMU_S_WINDOW].u;
+	o.level = (int)emu.set[EMU_S_COMPRESSION].u;
 	o.write_manifest = emu.proc == 0;
 	o.overwrite = 1;
-	o.cmdline = getenv("SIBYL_CMDLINE");
-	o.topology = emu_tr_host();
+	o.cmdline = emu.set[EMU_S_CMDLINE].text;
+	o.topology = emu_tr_host(emu_set_is(BIND, "core"));
 	o.generator = "libsibyl-emu " PACKAGE_VERSION;
 	snprintf(line[0], sizeof line[0], "emu_cpu_factor = %.17g",
 		 emu.cpu_factor);
@@ -79,9 +77,8 @@ int emu_rec_open(char *err, size_t errlen)
 	extra[3] = line[3];
 	snprintf(line[4], sizeof line[4], "emu_node_size = %d", emu.node_size);
 	extra[4] = line[4];
-	v = getenv("SIBYL_COLL");
-	snprintf(line[5], sizeof line[5], "emu_coll = %s", v && *v ? v :
-		 "default");
+	v = emu.set[EMU_S_COLL].text;
+	snprintf(line[5], sizeof line[5], "emu_coll = %s", v ? v : "default");
 	extra[5] = line[5];
 	snprintf(line[6], sizeof line[6], "emu_privatize = %s",
 		 emu_priv_describe());

@@ -417,35 +417,6 @@ static void schedule(void)
 
 /* -------------------------------------------------------------- options */
 
-static uint64_t env_u64(const char *name, uint64_t def, uint64_t max)
-{
-	const char *v = getenv(name);
-	char *end;
-	if (!v || !*v)
-		return def;
-	errno = 0;
-	unsigned long long x = strtoull(v, &end, 10);
-	if (errno || end == v || *end || x > max)
-		emu_fatal("%s=%s is not a number in 0..%llu", name, v,
-			  (unsigned long long)max);
-	return x;
-}
-
-/* A finite number >= 0 (> 0 unless zero_ok). */
-static double env_double(const char *name, double def, int zero_ok)
-{
-	const char *v = getenv(name);
-	char *end;
-	if (!v || !*v)
-		return def;
-	double x = strtod(v, &end);
-	if (end == v || *end || !(x >= 0) || (!zero_ok && x == 0) ||
-	    x > 1e300)
-		emu_fatal("%s=%s is not a %s number", name, v,
-			  zero_ok ? "non-negative" : "positive");
-	return x;
-}
-
 static void overflow(size_t slot, const char *how)
 {
 	char buf[512];
@@ -621,10 +592,9 @@ static char *default_trace(const char *argv0)
  * cannot be run again, it goes on as it is and the MANIFEST says so
  * (emu_layout).  --timing raw keeps the layout random.
  */
-static void fix_layout(char **argv)
+static void fix_layout(char **argv, int raw)
 {
-	const char *t = getenv("SIBYL_TIMING");
-	if (t && strcmp(t, "raw") == 0)
+	if (raw)
 		return;
 	int p = personality(0xffffffff);
 	if (p == -1 || (p & ADDR_NO_RANDOMIZE))
@@ -643,10 +613,13 @@ int emu_layout_fixed(void)
 
 int main(int argc, char **argv)
 {
-	char err[512];
-	const char *v;
+	char err[512], serr[512];
+	const struct emu_setval *set = emu.set;
 
-	fix_layout(argv);
+	/* Every SIBYL_* setting, once (emu_settings.h); a bad one is reported
+	 * once MPI runs, so that every process stops. */
+	int bad = emu_settings_read(emu.set, serr, sizeof serr);
+	fix_layout(argv, bad || emu_set_is(TIMING, "raw"));
 
 	if (emu_tr_init(&argc, &argv, &emu.nprocs, &emu.proc, err,
 			sizeof err)) {
@@ -656,46 +629,32 @@ int main(int argc, char **argv)
 	emu_out_init();
 	emu.user_argc = argc;
 	emu.user_argv = argv;
-	emu.nranks = (uint32_t)env_u64("SIBYL_RANKS", (uint64_t)emu.nprocs,
-				       INT_MAX);
+	if (bad)
+		emu_fatal("%s", serr);
+	emu.nranks = set[EMU_S_RANKS].given ? (uint32_t)set[EMU_S_RANKS].u :
+		(uint32_t)emu.nprocs;
 	if (emu.nranks < (uint32_t)emu.nprocs)
 		emu_fatal("SIBYL_RANKS=%u is less than the %d emulating "
 			  "processes; give at least one virtual rank per "
 			  "process", emu.nranks, emu.nprocs);
 	/* A CPU factor of 0 keeps declared compute only (exact replays). */
-	emu.cpu_factor = env_double("SIBYL_CPU_FACTOR", 1.0, 1);
-	emu.flop_rate = env_double("SIBYL_FLOP_RATE", 1e9, 0);
-	emu.stack_size = (size_t)env_u64("SIBYL_STACK_SIZE", 1 << 20,
-					 (uint64_t)1 << 34);
-	if (emu.stack_size < 16384)
-		emu_fatal("SIBYL_STACK_SIZE=%zu is too small (at least 16 "
-			  "KiB)", emu.stack_size);
-	emu.quiet = getenv("SIBYL_QUIET") != NULL;
+	emu.cpu_factor = set[EMU_S_CPU_FACTOR].d;
+	emu.flop_rate = set[EMU_S_FLOP_RATE].d;
+	emu.stack_size = (size_t)set[EMU_S_STACK_SIZE].u;
+	emu.quiet = set[EMU_S_QUIET].on;
 	/* Ranks per node of the target: Comm_split_type(SHARED) and the
 	 * PERCS-aware all-to-all.  32 = a PERCS node (4 POWER7 x 8 cores). */
-	emu.node_size = (int)env_u64("SIBYL_NODE_SIZE", 32, INT_MAX);
-	if (emu.node_size < 1)
-		emu_fatal("SIBYL_NODE_SIZE=0: a node has at least one rank");
-	v = getenv("SIBYL_CLOCK");
+	emu.node_size = (int)set[EMU_S_NODE_SIZE].u;
 	/* CPU time by default: a preemption of the process would otherwise
 	 * land in some rank's SEB as milliseconds of computation. */
-	if (!v || !*v || strcmp(v, "cpu") == 0)
-		emu.clock_id = CLOCK_THREAD_CPUTIME_ID;
-	else if (strcmp(v, "wall") == 0)
-		emu.clock_id = CLOCK_MONOTONIC;
-	else
-		emu_fatal("SIBYL_CLOCK=%s: the clock is `wall' or `cpu'", v);
-	v = getenv("SIBYL_IDLE");
-	if (v && *v && strcmp(v, "spin") == 0)
-		emu.idle_spin = 1;
-	else if (v && *v && strcmp(v, "block") != 0)
-		emu_fatal("SIBYL_IDLE=%s: the idle mode is `block' or `spin'",
-			  v);
-	v = getenv("SIBYL_TRACE");
-	emu.trace_path = v && *v ? strdup(v) : default_trace(argv[0]);
+	emu.clock_id = emu_set_is(CLOCK, "wall") ? CLOCK_MONOTONIC :
+		CLOCK_THREAD_CPUTIME_ID;
+	emu.idle_spin = emu_set_is(IDLE, "spin");
+	emu.trace_path = set[EMU_S_TRACE].given ?
+		strdup(set[EMU_S_TRACE].text) : default_trace(argv[0]);
 	if (!emu.trace_path)
 		emu_fatal("out of memory");
-	if (!(v && *v) && emu.proc == 0) {
+	if (!set[EMU_S_TRACE].given && emu.proc == 0) {
 		/* Run directly: replace an earlier trace of ours only. */
 		struct stat st;
 		char m[4096];

@@ -356,20 +356,13 @@ static void heap_check(void)
 
 void emu_timing_init(void)
 {
-	const char *v = getenv("SIBYL_TIMING");
-	if (!v || !*v || strcmp(v, "corrected") == 0)
-		emu.timing_raw = 0;
-	else if (strcmp(v, "raw") == 0)
-		emu.timing_raw = 1;
-	else
-		emu_fatal("SIBYL_TIMING=%s: the timing is `corrected' or "
-			  "`raw'", v);
+	emu.timing_raw = emu_set_is(TIMING, "raw");
 	if (!emu.timing_raw) {
-		const char *c = getenv("SIBYL_CLOCK");
-		if (c && *c)
+		if (emu.set[EMU_S_CLOCK].given)
 			emu_fatal("SIBYL_CLOCK=%s: the clock is chosen only "
 				  "with SIBYL_TIMING=raw (--timing raw); "
-				  "corrected timing reads both", c);
+				  "corrected timing reads both",
+				  emu.set[EMU_S_CLOCK].text);
 		emu.clock_id = CLOCK_MONOTONIC;
 		T.wall_only = emu.cpu_factor == 0;
 		T.gap_thr = COLD_GAP_NS;
@@ -385,15 +378,15 @@ void emu_timing_init(void)
 		qsort(d, 33, sizeof *d, cmp64);
 		T.cpu_read_ns = d[16] > 0 ? d[16] : 0;
 		T.fault_ns = fault_cost();
-		if (getenv("SIBYL_TIMING_DEBUG"))
+		if (emu.set[EMU_S_TIMING_DEBUG].on)
 			fprintf(stderr, "sibyl: CPU clock read %" PRId64
 				" ns, page fault %" PRId64 " ns\n",
 				T.cpu_read_ns, T.fault_ns);
 		map_code();
 		heap_reserve(emu.count);
 	}
-	if ((v = getenv("SIBYL_TEST_INTERFERE")) && *v)
-		parse_spins(v);
+	if (emu.set[EMU_S_TEST_INTERFERE].given)
+		parse_spins(emu.set[EMU_S_TEST_INTERFERE].text);
 }
 
 /* ----------------------------------------------------- the two clocks */
@@ -610,7 +603,7 @@ static void count_gap(int64_t gap)
 		double l = quantile_log(T.gap_hist, H_ALL, T.ngap, 0.5);
 		int64_t m = l < 0 ? 0 : (int64_t)exp2(l);
 		T.gap_thr = 8 * m > COLD_GAP_NS ? 8 * m : COLD_GAP_NS;
-		if (getenv("SIBYL_TIMING_DEBUG"))
+		if (emu.set[EMU_S_TIMING_DEBUG].on)
 			fprintf(stderr, "sibyl: %" PRIu64 " gaps, median %"
 				PRId64 " ns: a gap of %" PRId64 " ns or more "
 				"marks a cold start\n", T.ngap, m, T.gap_thr);
@@ -850,7 +843,7 @@ static void fit(emu_region *g)
 		g->judged = 1;
 		T.judged++;
 	}
-	if (getenv("SIBYL_TIMING_DEBUG"))
+	if (emu.set[EMU_S_TIMING_DEBUG].on)
 		fprintf(stderr, "sibyl: region %p > %p: %" PRIu64 " samples "
 			"(%" PRIu64 " clean), median %" PRId64 " ns, fence %"
 			PRId64 " ns, %" PRIu64 " above, state %d\n", g->b,
@@ -1108,7 +1101,7 @@ const char *emu_region_name(emu_region *g)
 
 void emu_timing_fini(void)
 {
-	if (getenv("SIBYL_TIMING_DEBUG") && L.spans)
+	if (emu.set[EMU_S_TIMING_DEBUG].on && L.spans)
 		fprintf(stderr, "sibyl: %" PRIu64 " spans timed, %" PRIu64
 			" readings of the CPU clock and fault counts (%"
 			PRId64 " ns each)\n", L.spans, L.readings,

@@ -672,12 +672,11 @@ int emu_tr_voting(void)
 	return vote_req != MPI_REQUEST_NULL;
 }
 
-/* Bind to one core, spread by the node-local rank, unless SIBYL_BIND is
- * "none"; say what the host is. */
-const char *emu_tr_host(void)
+/* Bind to one core, spread by the node-local rank, when bind is set
+ * (SIBYL_BIND=core, the default); say what the host is. */
+const char *emu_tr_host(int bind)
 {
 	hwloc_topology_t topo;
-	const char *bind = getenv("SIBYL_BIND");
 	int local = 0, nlocal = 1;
 	MPI_Comm node;
 
@@ -693,7 +692,7 @@ const char *emu_tr_host(void)
 	int ncore = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
 	int npu = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU);
 	char bound[64] = "not bound";
-	if (!(bind && strcmp(bind, "none") == 0) && ncore > 0) {
+	if (bind && ncore > 0) {
 		int c = local % ncore;
 		hwloc_obj_t core = hwloc_get_obj_by_type(topo, HWLOC_OBJ_CORE,
 							 (unsigned)c);

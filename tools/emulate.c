@@ -23,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "emu_settings.h"
 #include "regions.h"
 #include "tools.h"
 
@@ -116,28 +117,10 @@ static const char emulate_usage[] =
 "and no host, hostfile or batch allocation says where to run; and -x NAME\n"
 "for each SIBYL_* variable, so that remote processes get it too.\n"
 "\n"
-"Environment (the runtime's interface):\n"
-"  SIBYL_RANKS=V         virtual ranks\n"
-"  SIBYL_TRACE=DIR       trace directory to write\n"
-"  SIBYL_WINDOW=N        SEBs per window\n"
-"  SIBYL_COMPRESSION=L   zlib level of the trace windows\n"
-"  SIBYL_TIMING=corrected|raw  how the computation is timed\n"
-"  SIBYL_CLOCK=cpu|wall  clock of SIBYL_TIMING=raw\n"
-"  SIBYL_CPU_FACTOR=F    computation time factor\n"
-"  SIBYL_STACK_SIZE=B    stack bytes per rank\n"
-"  SIBYL_FLOP_RATE=R     flop/s of sibyl_compute_flops()\n"
-"  SIBYL_COLL=C=A,...    collective algorithms\n"
-"  SIBYL_NODE_SIZE=N     ranks per node\n"
-"  SIBYL_PRIVATIZE=M     privatization of globals\n"
-"  SIBYL_BIND=core|none  bind each process to a core (default core)\n"
-"  SIBYL_IDLE=block|spin sleep or poll when no rank can run (default\n"
-"                        block)\n"
-"  SIBYL_QUIET=1         the runtime prints no summary of its own\n"
-"  SIBYL_CMDLINE=TEXT    the command line recorded in the trace\n"
-"sibyl emulate sets SIBYL_RANKS, SIBYL_TRACE (to TRACE.partial) and\n"
-"SIBYL_CMDLINE, and the others when their option is given; it removes the\n"
-"others from mpirun's environment, so a run depends on its command line\n"
-"only.  SIBYL_MPIRUN names the mpirun to use (default " MPIRUN_PATH ").\n"
+"The environment of the emulating processes is below.\n";
+
+/* After the generated Environment section. */
+static const char emulate_usage_tail[] =
 "\n"
 "APP also runs without this launcher, e.g. 'mpirun -np 2 ./app' or just\n"
 "'./app': it then reads the variables above itself, emulates as many ranks\n"
@@ -166,13 +149,60 @@ static const char emulate_usage[] =
 /* Upper bound of V: ranks are C ints. */
 #define MAX_RANKS 2147483647u
 
-/* The runtime's variables that only an option sets. */
-static const char *const optional_vars[] = {
-	"SIBYL_WINDOW", "SIBYL_COMPRESSION", "SIBYL_CLOCK", "SIBYL_CPU_FACTOR",
-	"SIBYL_STACK_SIZE",
-	"SIBYL_FLOP_RATE", "SIBYL_BIND", "SIBYL_QUIET", "SIBYL_COLL",
-	"SIBYL_NODE_SIZE", "SIBYL_PRIVATIZE", "SIBYL_IDLE", NULL
-};
+/* The name of setting ID of the runtime (emulator/emu_settings.h). */
+#define SET(id) (emu_setting(EMU_S_##id)->name)
+
+/* Words of text on f, from column col, wrapped before column 77 with
+ * lines indented by 8. */
+static void wrap(FILE *f, const char *text, int col)
+{
+	const char *p = text;
+	while (*p) {
+		size_t n = strcspn(p, " ");
+		if (col > 8 && col + 1 + (int)n > 76) {
+			fputs("\n        ", f);
+			col = 8;
+		} else if (col > 8) {
+			fputc(' ', f);
+			col++;
+		}
+		fwrite(p, 1, n, f);
+		col += (int)n;
+		p += n;
+		while (*p == ' ')
+			p++;
+	}
+	fputc('\n', f);
+}
+
+/* The Environment section of --help, from the contract's table. */
+static void print_environment(FILE *f)
+{
+	char line[512];
+
+	fputs("\nEnvironment (the runtime's settings, "
+	      "emulator/emu_settings.h):\n", f);
+	for (int i = 0; i < EMU_S_COUNT; i++) {
+		const struct emu_setting *d = emu_setting((enum emu_set_id)i);
+		int n = snprintf(line, sizeof line, "%s", d->doc);
+		if (d->def && n < (int)sizeof line)
+			n += snprintf(line + n, sizeof line - (size_t)n,
+				      "; default %s", d->def);
+		if (n < (int)sizeof line)
+			snprintf(line + n, sizeof line - (size_t)n, "; %s%s",
+				 d->role == EMU_SET_ALWAYS ? "always set" :
+				 d->role == EMU_SET_OPTION ? "set by " :
+				 "passed on as it is",
+				 d->role == EMU_SET_OPTION ? d->option : "");
+		fprintf(f, "  %s=%s\n        ", d->name, d->value);
+		wrap(f, line, 8);
+	}
+	fputs("sibyl emulate sets the variables marked \"always set\", and the\n"
+	      "others when their option is given; it removes those from mpirun's\n"
+	      "environment otherwise, so that a run depends on its command line\n"
+	      "only.  SIBYL_MPIRUN names the mpirun to use (default "
+	      MPIRUN_PATH ").\n", f);
+}
 
 struct emu_opts {
 	uint64_t ranks, procs;
@@ -456,6 +486,8 @@ static int parse_args(int argc, char **argv, struct emu_opts *o)
 		case O_CORR:   o->corrections = 1; break;
 		case O_HELP:
 			fputs(emulate_usage, stdout);
+			print_environment(stdout);
+			fputs(emulate_usage_tail, stdout);
 			return 0;
 		}
 	}
@@ -546,11 +578,10 @@ struct envvar {
 	char *value;
 };
 
-/* The variables of the run: at most those of the contract, SIBYL_RANKS,
- * SIBYL_TRACE and SIBYL_CMDLINE and the optional_vars (NULL-ended). */
+/* The variables of the run: at most one of each setting of the contract
+ * (emulator/emu_settings.h). */
 struct emu_env {
-	struct envvar v[3 + sizeof(optional_vars) / sizeof(optional_vars[0])
-			- 1];
+	struct envvar v[EMU_S_COUNT];
 	int n;
 };
 
@@ -612,15 +643,15 @@ static int build_env(const struct emu_opts *o, const char *partial_abs,
 	int rc;
 
 	snprintf(buf, sizeof(buf), "%" PRIu64, o->ranks);
-	if (env_add(e, "SIBYL_RANKS", buf) ||
-	    env_add(e, "SIBYL_TRACE", partial_abs))
+	if (env_add(e, SET(RANKS), buf) ||
+	    env_add(e, SET(TRACE), partial_abs))
 		return EXIT_USAGE;
-	rc = env_add_uint(e, "SIBYL_WINDOW", "--window", o->window, parse_u64,
+	rc = env_add_uint(e, SET(WINDOW), "--window", o->window, parse_u64,
 			  1, UINT32_MAX,
 			  "is out of range (1 to 4294967295 SEBs)");
 	if (rc)
 		return rc;
-	rc = env_add_uint(e, "SIBYL_COMPRESSION", "--compression",
+	rc = env_add_uint(e, SET(COMPRESSION), "--compression",
 			  o->compression, parse_u64, 0, 9,
 			  "is not a zlib level 0..9");
 	if (rc)
@@ -630,7 +661,7 @@ static int build_env(const struct emu_opts *o, const char *partial_abs,
 			return tool_usage_error("--timing: '%s' is neither "
 						"'corrected' nor 'raw'",
 						o->timing);
-		if (env_add(e, "SIBYL_TIMING", o->timing))
+		if (env_add(e, SET(TIMING), o->timing))
 			return EXIT_USAGE;
 	}
 	/* Corrected timing: every symbol bound when the program is loaded.
@@ -649,7 +680,7 @@ static int build_env(const struct emu_opts *o, const char *partial_abs,
 						"chosen with --timing raw; "
 						"corrected timing reads both",
 						o->clock);
-		if (env_add(e, "SIBYL_CLOCK", o->clock))
+		if (env_add(e, SET(CLOCK), o->clock))
 			return EXIT_USAGE;
 	}
 	if (o->cpu_factor) {
@@ -662,10 +693,10 @@ static int build_env(const struct emu_opts *o, const char *partial_abs,
 						"declared compute only)",
 						o->cpu_factor);
 		shortest(buf, sizeof(buf), d);
-		if (env_add(e, "SIBYL_CPU_FACTOR", buf))
+		if (env_add(e, SET(CPU_FACTOR), buf))
 			return EXIT_USAGE;
 	}
-	rc = env_add_uint(e, "SIBYL_STACK_SIZE", "--stack-size", o->stack_size,
+	rc = env_add_uint(e, SET(STACK_SIZE), "--stack-size", o->stack_size,
 			  parse_size, 16384, UINT64_C(1) << 34,
 			  "is out of range (16KiB to 16GiB)");
 	if (rc)
@@ -674,12 +705,12 @@ static int build_env(const struct emu_opts *o, const char *partial_abs,
 		if (parse_rate("--flop-rate", o->flop_rate, &d))
 			return try_help();
 		shortest(buf, sizeof(buf), d);
-		if (env_add(e, "SIBYL_FLOP_RATE", buf))
+		if (env_add(e, SET(FLOP_RATE), buf))
 			return EXIT_USAGE;
 	}
-	if (o->coll && env_add(e, "SIBYL_COLL", o->coll))
+	if (o->coll && env_add(e, SET(COLL), o->coll))
 		return EXIT_USAGE;
-	rc = env_add_uint(e, "SIBYL_NODE_SIZE", "--node-size", o->node_size,
+	rc = env_add_uint(e, SET(NODE_SIZE), "--node-size", o->node_size,
 			  parse_u64, 1, 2147483647,
 			  "is out of range (1 to 2147483647 ranks)");
 	if (rc)
@@ -694,27 +725,27 @@ static int build_env(const struct emu_opts *o, const char *partial_abs,
 			return tool_usage_error("--privatize: '%s' is not one "
 						"of auto, copy, remap, none",
 						o->privatize);
-		if (env_add(e, "SIBYL_PRIVATIZE", o->privatize))
+		if (env_add(e, SET(PRIVATIZE), o->privatize))
 			return EXIT_USAGE;
 	}
-	if (o->no_bind && env_add(e, "SIBYL_BIND", "none"))
+	if (o->no_bind && env_add(e, SET(BIND), "none"))
 		return EXIT_USAGE;
 	if (o->idle) {
 		if (strcmp(o->idle, "block") && strcmp(o->idle, "spin"))
 			return tool_usage_error("--idle: '%s' is neither "
 						"'block' nor 'spin'", o->idle);
-		if (env_add(e, "SIBYL_IDLE", o->idle))
+		if (env_add(e, SET(IDLE), o->idle))
 			return EXIT_USAGE;
 	}
 	/* The summary is ours to print, not each run's. */
-	if (env_add(e, "SIBYL_QUIET", "1"))
+	if (env_add(e, SET(QUIET), "1"))
 		return EXIT_USAGE;
 	cmdline = join_quoted(o->app, o->napp);
 	if (!cmdline) {
 		tool_error("out of memory");
 		return EXIT_USAGE;
 	}
-	rc = env_add(e, "SIBYL_CMDLINE", cmdline) ? EXIT_USAGE : 0;
+	rc = env_add(e, SET(CMDLINE), cmdline) ? EXIT_USAGE : 0;
 	free(cmdline);
 	return rc;
 }
@@ -1402,8 +1433,12 @@ int cmd_emulate(int argc, char **argv)
 		goto out;
 	}
 
-	for (i = 0; optional_vars[i]; i++)
-		unsetenv(optional_vars[i]);
+	/* A run depends on its command line only: the settings that an
+	 * option sets are cleared unless it was given (build_env sets them
+	 * again); the debugging ones pass through. */
+	for (i = 0; i < EMU_S_COUNT; i++)
+		if (emu_setting((enum emu_set_id)i)->role == EMU_SET_OPTION)
+			unsetenv(emu_setting((enum emu_set_id)i)->name);
 	for (i = 0; i < env.n; i++)
 		if (setenv(env.v[i].name, env.v[i].value, 1) != 0) {
 			tool_error("cannot set %s: %s", env.v[i].name,

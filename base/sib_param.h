@@ -41,6 +41,25 @@ typedef struct sib_param {
 	const char *doc;      /* one sentence for --help and the docs */
 } sib_param;
 
+/*
+ * A parameter table and the enum of its indices from one X-macro list, so
+ * that the two cannot fall out of step (CODES' model registry does the
+ * same).  LIST(X) expands X(ID, KEY, TYPE, DEFAULT, CHOICES, DOC) once per
+ * parameter, in the table's order:
+ *
+ *   #define LINK_PARAMS(X) \
+ *           X(P_LATENCY, "latency", SIB_P_TIME, "1us", NULL, "...") \
+ *           X(P_BANDWIDTH, "bandwidth", SIB_P_BW, "10GB/s", NULL, "...")
+ *   enum { LINK_PARAMS(SIB_PARAM_ID) P_COUNT };
+ *   static const sib_param link_params[] = {
+ *           LINK_PARAMS(SIB_PARAM_ENTRY) SIB_PARAM_END
+ *   };
+ */
+#define SIB_PARAM_ID(id, key, type, def, choices, doc) id,
+#define SIB_PARAM_ENTRY(id, key, type, def, choices, doc) \
+	{ key, type, def, choices, doc },
+#define SIB_PARAM_END { NULL, 0, NULL, NULL, NULL }
+
 /* A parsed value.  TIME, BW, SIZE, INT and BOOL use i; ENUM uses i (the
  * index into choices) and s; RATIO uses num/den (den > 0, reduced);
  * STRING uses s.  `set' is nonzero when the value did not come from the

@@ -45,25 +45,29 @@
 enum { S_MACHINE, S_INTRANODE, S_CPU, S_NET, S_REPLACE, S_SIM, S_NOISE,
        NSECTIONS };
 
-/* Indices into machine_params. */
-enum { M_NODES, M_CORES, M_TOPOLOGY, M_MAP };
+/* The parameters of [machine] in one X-macro list (sib_param.h), which
+ * gives the table machine_params and its indices. */
+#define MACHINE_PARAMS(X) \
+	X(M_NODES, "nodes", SIB_P_INT, "0", "0..4294967295", \
+	  "Number of nodes of the target machine; 0 means as many as the " \
+	  "ranks need (ranks / cores_per_node rounded up, or with " \
+	  "machine.map the highest node it names plus one).") \
+	X(M_CORES, "cores_per_node", SIB_P_INT, "1", "1..1048576", \
+	  "Ranks each node can hold, one per core; taken from " \
+	  "machine.topology when that is set.") \
+	X(M_TOPOLOGY, "topology", SIB_P_STRING, "", NULL, \
+	  "hwloc synthetic topology of one node, e.g. \"package:2 " \
+	  "core:16 pu:1\"; its number of PUs becomes cores_per_node.") \
+	X(M_MAP, "map", SIB_P_STRING, "", NULL, \
+	  "Rank-to-node mapping file (lines `RANK NODE [CORE]'); empty " \
+	  "for rank order.  A relative path is taken from the directory " \
+	  "of the configuration file that sets it.")
+
+enum { MACHINE_PARAMS(SIB_PARAM_ID) M_COUNT };
 
 static const sib_param machine_params[] = {
-	{ "nodes", SIB_P_INT, "0", "0..4294967295",
-	  "Number of nodes of the target machine; 0 means as many as the "
-	  "ranks need (ranks / cores_per_node rounded up, or with "
-	  "machine.map the highest node it names plus one)." },
-	{ "cores_per_node", SIB_P_INT, "1", "1..1048576",
-	  "Ranks each node can hold, one per core; taken from "
-	  "machine.topology when that is set." },
-	{ "topology", SIB_P_STRING, "", NULL,
-	  "hwloc synthetic topology of one node, e.g. \"package:2 core:16 "
-	  "pu:1\"; its number of PUs becomes cores_per_node." },
-	{ "map", SIB_P_STRING, "", NULL,
-	  "Rank-to-node mapping file (lines `RANK NODE [CORE]'); empty for "
-	  "rank order.  A relative path is taken from the directory of the "
-	  "configuration file that sets it." },
-	{ NULL, 0, NULL, NULL, NULL }
+	MACHINE_PARAMS(SIB_PARAM_ENTRY)
+	SIB_PARAM_END
 };
 
 static const sib_param intranode_params[] = {
@@ -106,24 +110,28 @@ static const sib_param sim_params[] = {
 	{ NULL, 0, NULL, NULL, NULL }
 };
 
-/* Indices into noise_params. */
-enum { N_DIR, N_SEED, N_SCALE, N_COSCHED };
+/* The parameters of [noise] in one X-macro list (sib_param.h), which
+ * gives the table noise_params and its indices. */
+#define NOISE_PARAMS(X) \
+	X(N_DIR, "dir", SIB_P_STRING, "", NULL, \
+	  "Noise set (a directory of per-core noise files, " \
+	  "docs/noise.md); empty for no noise.  A relative path is taken " \
+	  "from the directory of the configuration file that sets it.") \
+	X(N_SEED, "seed", SIB_P_INT, "-1", "-1..9223372036854775807", \
+	  "Seed of the per-node offsets of captured noise; -1 means " \
+	  "sim.seed.") \
+	X(N_SCALE, "scale", SIB_P_RATIO, "1", NULL, \
+	  "Every detour duration is multiplied by this (0: noise off, " \
+	  "the set still checked).") \
+	X(N_COSCHED, "cosched", SIB_P_BOOL, "no", NULL, \
+	  "Captured noise: every node uses the offset of node 0 " \
+	  "(co-scheduled noise).")
+
+enum { NOISE_PARAMS(SIB_PARAM_ID) N_COUNT };
 
 static const sib_param noise_params[] = {
-	{ "dir", SIB_P_STRING, "", NULL,
-	  "Noise set (a directory of per-core noise files, docs/noise.md); "
-	  "empty for no noise.  A relative path is taken from the directory "
-	  "of the configuration file that sets it." },
-	{ "seed", SIB_P_INT, "-1", "-1..9223372036854775807",
-	  "Seed of the per-node offsets of captured noise; -1 means "
-	  "sim.seed." },
-	{ "scale", SIB_P_RATIO, "1", NULL,
-	  "Every detour duration is multiplied by this (0: noise off, the "
-	  "set still checked)." },
-	{ "cosched", SIB_P_BOOL, "no", NULL,
-	  "Captured noise: every node uses the offset of node 0 "
-	  "(co-scheduled noise)." },
-	{ NULL, 0, NULL, NULL, NULL }
+	NOISE_PARAMS(SIB_PARAM_ENTRY)
+	SIB_PARAM_END
 };
 
 static const struct cfg_section {

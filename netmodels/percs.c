@@ -33,46 +33,45 @@ extern const netm_ops netm_percs;
 		fmt ")\n", __FILE__, __LINE__, #c, __VA_ARGS__); \
 	abort(); } } while (0)
 
-/* Indices into percs_params (and into netm_setup.values). */
-enum {
-	P_SUPERNODES, P_DRAWERS, P_NODES_PER_DRAWER, P_D_LINKS, P_ROUTING,
-	P_LL_BW, P_LR_BW, P_D_BW, P_LL_LAT, P_LR_LAT, P_D_LAT,
-	P_PACKET_SIZE, P_HEADER, P_ROUTER_LAT, P_INJECT_LAT, P_INJECT_CH,
-	P_INJECT_BW, P_EJECT_CH, P_EJECT_BW, P_EJECT_LAT, P_BUFFER
-};
+/* The parameters in one X-macro list (sib_param.h), which gives the
+ * table percs_params and its indices (also those of netm_setup.values). */
+#define PERCS_PARAMS(X) \
+	X(P_SUPERNODES, "supernodes", SIB_P_INT, "0", "0..1048576", \
+	  "Supernodes of the machine; 0 = as many as its nodes need.") \
+	X(P_DRAWERS, "drawers", SIB_P_INT, "4", "1..1024", \
+	  "Drawers per supernode.") \
+	X(P_NODES_PER_DRAWER, "nodes_per_drawer", SIB_P_INT, "8", "1..1024", \
+	  "Nodes (Hubs) per drawer.") \
+	X(P_D_LINKS, "d_links", SIB_P_INT, "1", "1..65536", \
+	  "D links from each supernode to each other supernode.") \
+	X(P_ROUTING, "routing", SIB_P_ENUM, "direct", "direct|indirect", \
+	  "direct: L-D-L; indirect: L-D-L-D-L through a random " \
+	  "intermediate supernode.") \
+	X(P_LL_BW, "ll_bandwidth", SIB_P_BW, "24GB/s", NULL, \
+	  "Bandwidth of an LL link (inside a drawer), per direction.") \
+	X(P_LR_BW, "lr_bandwidth", SIB_P_BW, "5GB/s", NULL, \
+	  "Bandwidth of an LR link (between drawers of a supernode), per " \
+	  "direction.") \
+	X(P_D_BW, "d_bandwidth", SIB_P_BW, "10GB/s", NULL, \
+	  "Bandwidth of a D link (between supernodes), per direction.") \
+	X(P_LL_LAT, "ll_latency", SIB_P_TIME, "5ns", NULL, \
+	  "Flight time of an LL link (copper inside the drawer).") \
+	X(P_LR_LAT, "lr_latency", SIB_P_TIME, "25ns", NULL, \
+	  "Flight time of an LR link (optical, inside the rack).") \
+	X(P_D_LAT, "d_latency", SIB_P_TIME, "100ns", NULL, \
+	  "Flight time of a D link (optical, rack to rack).") \
+	PKTNET_PARAMS(X, "2KiB", "0", "10ns", "500ns", "4", \
+		      "24GB/s", "4", "24GB/s", "200ns", "0")
+
+enum { PERCS_PARAMS(SIB_PARAM_ID) P_COUNT };
 enum { ROUTE_DIRECT, ROUTE_INDIRECT };
 enum { CLS_LL, CLS_LR, CLS_D, NCLS };
 
 static const char *const percs_class_names[NCLS] = { "LL", "LR", "D" };
 
 static const sib_param percs_params[] = {
-	{ "supernodes", SIB_P_INT, "0", "0..1048576",
-	  "Supernodes of the machine; 0 = as many as its nodes need." },
-	{ "drawers", SIB_P_INT, "4", "1..1024",
-	  "Drawers per supernode." },
-	{ "nodes_per_drawer", SIB_P_INT, "8", "1..1024",
-	  "Nodes (Hubs) per drawer." },
-	{ "d_links", SIB_P_INT, "1", "1..65536",
-	  "D links from each supernode to each other supernode." },
-	{ "routing", SIB_P_ENUM, "direct", "direct|indirect",
-	  "direct: L-D-L; indirect: L-D-L-D-L through a random "
-	  "intermediate supernode." },
-	{ "ll_bandwidth", SIB_P_BW, "24GB/s", NULL,
-	  "Bandwidth of an LL link (inside a drawer), per direction." },
-	{ "lr_bandwidth", SIB_P_BW, "5GB/s", NULL,
-	  "Bandwidth of an LR link (between drawers of a supernode), per "
-	  "direction." },
-	{ "d_bandwidth", SIB_P_BW, "10GB/s", NULL,
-	  "Bandwidth of a D link (between supernodes), per direction." },
-	{ "ll_latency", SIB_P_TIME, "5ns", NULL,
-	  "Flight time of an LL link (copper inside the drawer)." },
-	{ "lr_latency", SIB_P_TIME, "25ns", NULL,
-	  "Flight time of an LR link (optical, inside the rack)." },
-	{ "d_latency", SIB_P_TIME, "100ns", NULL,
-	  "Flight time of a D link (optical, rack to rack)." },
-	PKTNET_PARAMS("2KiB", "0", "10ns", "500ns", "4", "24GB/s", "4", "24GB/s",
-		      "200ns", "0"),
-	{ NULL, 0, NULL, NULL, NULL }
+	PERCS_PARAMS(SIB_PARAM_ENTRY)
+	SIB_PARAM_END
 };
 
 #define NO_MID UINT32_MAX   /* pktnet_route.mid of a direct route */

@@ -191,43 +191,45 @@ int pktnet_params_check(const pktnet_params *p, char *err, size_t errlen);
 /* ------------------------------------ helpers for topology models */
 
 /*
- * The shared keys, as every packet model's parameter table lists them,
- * consecutively and in this order: packet_size, header, router_latency,
- * inject_latency, inject_channels, inject_bandwidth, eject_channels,
- * eject_bandwidth, eject_latency, buffer_packets.  A model writes them
- * with PKTNET_PARAMS, giving its own defaults (as text in each key's
- * syntax) in that order.
+ * The shared keys, as every packet model's parameter list names them,
+ * consecutively and in this order, with the indices P_PACKET_SIZE ..
+ * P_BUFFER: packet_size, header, router_latency, inject_latency,
+ * inject_channels, inject_bandwidth, eject_channels, eject_bandwidth,
+ * eject_latency, buffer_packets.  A model's X-macro list (sib_param.h)
+ * ends with PKTNET_PARAMS(X, ...), giving its own defaults (as text in
+ * each key's syntax) in that order.
  */
-#define PKTNET_PARAMS(packet_size, header, router_latency, inject_latency, \
+#define PKTNET_PARAMS(X, packet_size, header, router_latency, inject_latency, \
 		      inject_channels, inject_bandwidth, eject_channels, \
 		      eject_bandwidth, eject_latency, buffer_packets) \
-	{ "packet_size", SIB_P_SIZE, packet_size, NULL, \
-	  "Payload bytes per packet." }, \
-	{ "header", SIB_P_SIZE, header, NULL, \
+	X(P_PACKET_SIZE, "packet_size", SIB_P_SIZE, packet_size, NULL, \
+	  "Payload bytes per packet.") \
+	X(P_HEADER, "header", SIB_P_SIZE, header, NULL, \
 	  "Header bytes every packet carries on top of its payload, on " \
-	  "every channel and link." }, \
-	{ "router_latency", SIB_P_TIME, router_latency, NULL, \
-	  "Time a router (switch) takes to pass a packet on; every router " \
-	  "of the route counts, the source's and the destination's " \
-	  "included." }, \
-	{ "inject_latency", SIB_P_TIME, inject_latency, NULL, \
+	  "every channel and link.") \
+	X(P_ROUTER_LAT, "router_latency", SIB_P_TIME, router_latency, NULL, \
+	  "Time a router (switch) takes to pass a packet on; every " \
+	  "router of the route counts, the source's and the " \
+	  "destination's included.") \
+	X(P_INJECT_LAT, "inject_latency", SIB_P_TIME, inject_latency, NULL, \
 	  "Once per message, before its first packet may enter an " \
-	  "injection channel (network interface start-up)." }, \
-	{ "inject_channels", SIB_P_INT, inject_channels, "1..1024", \
+	  "injection channel (network interface start-up).") \
+	X(P_INJECT_CH, "inject_channels", SIB_P_INT, \
+	  inject_channels, "1..1024", \
 	  "Injection channels (node to router) per node, serving its " \
-	  "messages round robin." }, \
-	{ "inject_bandwidth", SIB_P_BW, inject_bandwidth, NULL, \
-	  "Bandwidth of each injection channel." }, \
-	{ "eject_channels", SIB_P_INT, eject_channels, "1..1024", \
-	  "Ejection channels (router to node) per node." }, \
-	{ "eject_bandwidth", SIB_P_BW, eject_bandwidth, NULL, \
-	  "Bandwidth of each ejection channel." }, \
-	{ "eject_latency", SIB_P_TIME, eject_latency, NULL, \
+	  "messages round robin.") \
+	X(P_INJECT_BW, "inject_bandwidth", SIB_P_BW, inject_bandwidth, NULL, \
+	  "Bandwidth of each injection channel.") \
+	X(P_EJECT_CH, "eject_channels", SIB_P_INT, eject_channels, "1..1024", \
+	  "Ejection channels (router to node) per node.") \
+	X(P_EJECT_BW, "eject_bandwidth", SIB_P_BW, eject_bandwidth, NULL, \
+	  "Bandwidth of each ejection channel.") \
+	X(P_EJECT_LAT, "eject_latency", SIB_P_TIME, eject_latency, NULL, \
 	  "Added once per message after its last packet has been " \
-	  "ejected." }, \
-	{ "buffer_packets", SIB_P_INT, buffer_packets, "0..1000000", \
+	  "ejected.") \
+	X(P_BUFFER, "buffer_packets", SIB_P_INT, buffer_packets, "0..1000000", \
 	  "Packets each router input buffer holds per virtual channel, " \
-	  "with credit flow control; 0: unbounded." }
+	  "with credit flow control; 0: unbounded.")
 
 /*
  * v points at the value of packet_size (the first of the keys above);

@@ -37,8 +37,29 @@ extern const netm_ops netm_simple;
 		fmt ")\n", __FILE__, __LINE__, #c, __VA_ARGS__); \
 	abort(); } } while (0)
 
-/* Indices into simple_params (and into netm_setup.values). */
-enum { P_LATENCY, P_BANDWIDTH, P_CPP, P_PACKET_SIZE, P_O, P_G, P_NIC };
+/* The parameters in one X-macro list (sib_param.h), which gives the
+ * table simple_params and its indices (also those of netm_setup.values). */
+#define SIMPLE_PARAMS(X) \
+	X(P_LATENCY, "latency", SIB_P_TIME, "1us", NULL, \
+	  "Wire latency L added to every message.") \
+	X(P_BANDWIDTH, "bandwidth", SIB_P_BW, "10GB/s", NULL, \
+	  "Bandwidth B: a message of n bytes spends ceil(n/B) on the " \
+	  "wire.") \
+	X(P_CPP, "cpp", SIB_P_TIME, "0", NULL, \
+	  "Cost per packet, charged once per started packet_size bytes.") \
+	X(P_PACKET_SIZE, "packet_size", SIB_P_SIZE, "4KiB", NULL, \
+	  "Packet size used to count packets for cpp.") \
+	X(P_O, "o", SIB_P_TIME, "0", NULL, \
+	  "LogGP overhead o, charged once at the sender and once at the " \
+	  "receiver.") \
+	X(P_G, "g", SIB_P_TIME, "0", NULL, \
+	  "LogGP gap g: successive messages of one rank start at least g " \
+	  "apart.") \
+	X(P_NIC, "nic", SIB_P_ENUM, "none", "none|serialize", \
+	  "serialize: messages leaving a node pass its NIC one at a " \
+	  "time, in the order they are sent.")
+
+enum { SIMPLE_PARAMS(SIB_PARAM_ID) P_COUNT };
 enum { NIC_NONE, NIC_SERIALIZE };
 enum { CLS_NIC_OUT, CLS_NIC_IN, NCLASSES };
 
@@ -48,24 +69,8 @@ static const char *const simple_class_names[NCLASSES] = {
 };
 
 static const sib_param simple_params[] = {
-	{ "latency", SIB_P_TIME, "1us", NULL,
-	  "Wire latency L added to every message." },
-	{ "bandwidth", SIB_P_BW, "10GB/s", NULL,
-	  "Bandwidth B: a message of n bytes spends ceil(n/B) on the wire." },
-	{ "cpp", SIB_P_TIME, "0", NULL,
-	  "Cost per packet, charged once per started packet_size bytes." },
-	{ "packet_size", SIB_P_SIZE, "4KiB", NULL,
-	  "Packet size used to count packets for cpp." },
-	{ "o", SIB_P_TIME, "0", NULL,
-	  "LogGP overhead o, charged once at the sender and once at the "
-	  "receiver." },
-	{ "g", SIB_P_TIME, "0", NULL,
-	  "LogGP gap g: successive messages of one rank start at least g "
-	  "apart." },
-	{ "nic", SIB_P_ENUM, "none", "none|serialize",
-	  "serialize: messages leaving a node pass its NIC one at a time, in "
-	  "the order they are sent." },
-	{ NULL, 0, NULL, NULL, NULL }
+	SIMPLE_PARAMS(SIB_PARAM_ENTRY)
+	SIB_PARAM_END
 };
 
 /* What one link carried: three words per link, six per node. */

@@ -29,31 +29,31 @@ extern const netm_ops netm_torus;
 #define TORUS_MAXD 16
 #define TORUS_KMAX 65535
 
-/* Indices into torus_params (and into netm_setup.values). */
-enum {
-	P_DIMS, P_WRAP, P_ROUTING, P_LINK_BW, P_LINK_LAT, P_PACKET_SIZE,
-	P_HEADER, P_ROUTER_LAT, P_INJ_LAT, P_INJ_CH, P_INJ_BW, P_EJ_CH,
-	P_EJ_BW, P_EJ_LAT, P_BUFFER
-};
+/* The parameters in one X-macro list (sib_param.h), which gives the
+ * table torus_params and its indices (also those of netm_setup.values). */
+#define TORUS_PARAMS(X) \
+	X(P_DIMS, "dims", SIB_P_STRING, "", NULL, \
+	  "Size of each dimension, e.g. 8x8x8 or 4x4x4x4x2; empty: the " \
+	  "most cubic 3D factorization of the node count.") \
+	X(P_WRAP, "wrap", SIB_P_BOOL, "yes", NULL, \
+	  "yes: a torus (every dimension wraps around); no: a mesh.") \
+	X(P_ROUTING, "routing", SIB_P_ENUM, "dor", "dor|adaptive", \
+	  "dor: dimension order, the shorter way round; adaptive: " \
+	  "minimal, the productive link that frees first.") \
+	X(P_LINK_BW, "link_bandwidth", SIB_P_BW, "2GB/s", NULL, \
+	  "Bandwidth of each link in each direction.") \
+	X(P_LINK_LAT, "link_latency", SIB_P_TIME, "5ns", NULL, \
+	  "Flight time of a packet over one link.") \
+	PKTNET_PARAMS(X, "512", "32", "35ns", "100ns", "10", \
+		      "2GB/s", "10", "2GB/s", "100ns", "0")
+
+enum { TORUS_PARAMS(SIB_PARAM_ID) P_COUNT };
 enum { ROUTE_DOR, ROUTE_ADAPTIVE };
 enum { DIR_PLUS, DIR_MINUS };
 
 static const sib_param torus_params[] = {
-	{ "dims", SIB_P_STRING, "", NULL,
-	  "Size of each dimension, e.g. 8x8x8 or 4x4x4x4x2; empty: the most "
-	  "cubic 3D factorization of the node count." },
-	{ "wrap", SIB_P_BOOL, "yes", NULL,
-	  "yes: a torus (every dimension wraps around); no: a mesh." },
-	{ "routing", SIB_P_ENUM, "dor", "dor|adaptive",
-	  "dor: dimension order, the shorter way round; adaptive: minimal, "
-	  "the productive link that frees first." },
-	{ "link_bandwidth", SIB_P_BW, "2GB/s", NULL,
-	  "Bandwidth of each link in each direction." },
-	{ "link_latency", SIB_P_TIME, "5ns", NULL,
-	  "Flight time of a packet over one link." },
-	PKTNET_PARAMS("512", "32", "35ns", "100ns", "10", "2GB/s", "10", "2GB/s",
-		      "100ns", "0"),
-	{ NULL, 0, NULL, NULL, NULL }
+	TORUS_PARAMS(SIB_PARAM_ENTRY)
+	SIB_PARAM_END
 };
 
 typedef struct torus {

@@ -219,96 +219,6 @@ struct emu_opts {
 	int napp;
 };
 
-/* ------------------------------------------------------------- strings */
-
-/* A growable string.  Out of memory sets oom; later additions are then
- * ignored, so a caller checks once at the end. */
-struct sbuf {
-	char *s;
-	size_t len, cap;
-	int oom;
-};
-
-static void sb_add(struct sbuf *b, const char *s, size_t n)
-{
-	if (b->oom)
-		return;
-	if (b->len + n + 1 > b->cap) {
-		size_t cap = b->cap ? b->cap : 64;
-		char *p;
-
-		while (b->len + n + 1 > cap)
-			cap *= 2;
-		p = realloc(b->s, cap);
-		if (!p) {
-			b->oom = 1;
-			return;
-		}
-		b->s = p;
-		b->cap = cap;
-	}
-	memcpy(b->s + b->len, s, n);
-	b->len += n;
-	b->s[b->len] = '\0';
-}
-
-static void sb_puts(struct sbuf *b, const char *s)
-{
-	sb_add(b, s, strlen(s));
-}
-
-/* s as one shell word: bare when only safe characters, else quoted. */
-static void sb_quote(struct sbuf *b, const char *s)
-{
-	static const char safe[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-				   "abcdefghijklmnopqrstuvwxyz"
-				   "0123456789_./:=,+@%-";
-	const char *p;
-
-	if (*s && strspn(s, safe) == strlen(s)) {
-		sb_puts(b, s);
-		return;
-	}
-	sb_add(b, "'", 1);
-	for (p = s; *p; p++) {
-		if (*p == '\'')
-			sb_add(b, "'\\''", 4);
-		else
-			sb_add(b, p, 1);
-	}
-	sb_add(b, "'", 1);
-}
-
-/* The words quoted and joined by spaces; NULL when out of memory. */
-static char *join_quoted(char *const *words, int n)
-{
-	struct sbuf b = { NULL, 0, 0, 0 };
-	int i;
-
-	for (i = 0; i < n; i++) {
-		if (i)
-			sb_add(&b, " ", 1);
-		sb_quote(&b, words[i]);
-	}
-	if (b.oom || !b.s) {
-		free(b.s);
-		return b.oom ? NULL : strdup("");
-	}
-	return b.s;
-}
-
-static char *str_concat(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b);
-	char *s = malloc(la + lb + 1);
-
-	if (s) {
-		memcpy(s, a, la);
-		memcpy(s + la, b, lb + 1);
-	}
-	return s;
-}
-
 /* ------------------------------------------------------------- parsing */
 
 /*
@@ -740,7 +650,7 @@ static int build_env(const struct emu_opts *o, const char *partial_abs,
 	/* The summary is ours to print, not each run's. */
 	if (env_add(e, SET(QUIET), "1"))
 		return EXIT_USAGE;
-	cmdline = join_quoted(o->app, o->napp);
+	cmdline = tool_join_quoted(o->app, o->napp);
 	if (!cmdline) {
 		tool_error("out of memory");
 		return EXIT_USAGE;
@@ -891,19 +801,19 @@ static char **build_argv(const struct emu_opts *o, const struct emu_env *e,
 /* --dry-run: the assignments and the command, as a shell would take them. */
 static void print_command(const struct emu_env *e, char **av)
 {
-	struct sbuf b = { NULL, 0, 0, 0 };
+	struct tool_sbuf b = { NULL, 0, 0, 0 };
 	int i;
 
 	for (i = 0; i < e->n; i++) {
-		sb_puts(&b, e->v[i].name);
-		sb_add(&b, "=", 1);
-		sb_quote(&b, e->v[i].value);
-		sb_puts(&b, " \\\n");
+		tool_sb_puts(&b, e->v[i].name);
+		tool_sb_add(&b, "=", 1);
+		tool_sb_quote(&b, e->v[i].value);
+		tool_sb_puts(&b, " \\\n");
 	}
 	for (i = 0; av[i]; i++) {
 		if (i)
-			sb_add(&b, " ", 1);
-		sb_quote(&b, av[i]);
+			tool_sb_add(&b, " ", 1);
+		tool_sb_quote(&b, av[i]);
 	}
 	if (b.oom) {
 		tool_error("out of memory");
@@ -1332,8 +1242,8 @@ static int trace_paths(const struct emu_opts *o, char **trace,
 		if (slash && !slash[1])
 			return tool_usage_error("%s names a directory, not a "
 						"program", o->app[0]);
-		tmp = str_concat("./", slash ? slash + 1 : o->app[0]);
-		*trace = tmp ? str_concat(tmp, ".trace") : NULL;
+		tmp = tool_concat("./", slash ? slash + 1 : o->app[0]);
+		*trace = tmp ? tool_concat(tmp, ".trace") : NULL;
 		free(tmp);
 	} else {
 		*trace = strdup(o->trace);
@@ -1370,7 +1280,7 @@ static int trace_paths(const struct emu_opts *o, char **trace,
 	}
 	free(dir);
 
-	if (!(*partial = str_concat(*trace, ".partial")))
+	if (!(*partial = tool_concat(*trace, ".partial")))
 		goto nomem;
 	if ((*partial)[0] == '/') {
 		*partial_abs = strdup(*partial);
@@ -1383,8 +1293,8 @@ static int trace_paths(const struct emu_opts *o, char **trace,
 		for (rel = *partial; rel[0] == '.' && rel[1] == '/';)
 			for (rel += 2; *rel == '/'; rel++)
 				;
-		s = str_concat(cwd, strcmp(cwd, "/") ? "/" : "");
-		*partial_abs = s ? str_concat(s, rel) : NULL;
+		s = tool_concat(cwd, strcmp(cwd, "/") ? "/" : "");
+		*partial_abs = s ? tool_concat(s, rel) : NULL;
 		free(s);
 		free(cwd);
 	}

@@ -10,9 +10,10 @@
  * iteration and the send's position in the iteration (see gen_patterns.h),
  * so a rank's SEBs can be produced without looking at any other rank.
  *
- * All randomness comes from a counter-based generator (splitmix64 of the
- * seed, a stream constant, the rank and the iteration), so a trace depends
- * only on its parameters, never on the order in which ranks are produced.
+ * All randomness comes from a counter-based generator (gen_random.c:
+ * splitmix64 of the seed, a stream constant, the rank and the iteration),
+ * so a trace depends only on its parameters, never on the order in which
+ * ranks are produced.
  */
 #include "config.h"
 
@@ -27,133 +28,10 @@
 /* Spacing of consecutive sends posted at the end of an SEB (Isend cost). */
 #define SEND_GAP_PS ((sibt_time)50000)
 
-/* Stream constants for the counter-based generator. */
-#define STREAM_JITTER 0x6a69747465720001ULL
-#define STREAM_PERM 0x7065726d75740002ULL
-
 /* Informational MPI tags. */
 #define TAG_P2P 0
 #define TAG_ALLREDUCE 0x7100
 #define TAG_ALLREDUCE_FOLD 0x71ff
-
-/* Feistel rounds of the random permutations (even: see perm_enc). */
-#define PERM_ROUNDS 6
-
-/* ------------------------------------------------------------ randomness */
-
-static uint64_t splitmix64(uint64_t x)
-{
-	x += 0x9e3779b97f4a7c15ULL;
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-	return x ^ (x >> 31);
-}
-
-static uint64_t hash4(uint64_t a, uint64_t b, uint64_t c, uint64_t d)
-{
-	return splitmix64(splitmix64(splitmix64(splitmix64(a) ^ b) ^ c) ^ d);
-}
-
-/* Compute time of rank pe in iteration k: compute * (1 + jitter * u), u
- * uniform in [-1, 1). */
-static sibt_time jittered(const gen_params *gp, uint32_t pe, uint32_t k)
-{
-	uint64_t h;
-	double u, d;
-
-	if (gp->jitter == 0.0 || gp->compute == 0)
-		return gp->compute;
-	h = hash4(gp->seed, STREAM_JITTER, pe, k);
-	u = (double)(h >> 11) * (1.0 / 9007199254740992.0) * 2.0 - 1.0;
-	d = (double)gp->compute * (1.0 + gp->jitter * u);
-	return d <= 0.0 ? 0 : (sibt_time)(d + 0.5);
-}
-
-/*
- * A pseudo-random permutation of [0, n): an unbalanced Feistel network on
- * [0, 2^bits) with 2^bits < 2n, restricted to [0, n) by cycle walking
- * (re-encrypt until the value falls inside).  Both directions are O(1)
- * expected, so a receiver can invert what a sender computed.
- */
-typedef struct perm {
-	uint32_t n;
-	unsigned lbits, rbits;
-	uint64_t key[PERM_ROUNDS];
-} perm;
-
-static void perm_init(perm *pm, uint32_t n, uint64_t seed, uint64_t k,
-		      uint64_t m)
-{
-	unsigned bits = 1;
-	int i;
-
-	while (bits < 32 && (1ULL << bits) < n)
-		bits++;
-	pm->n = n;
-	pm->lbits = bits / 2;
-	pm->rbits = bits - pm->lbits;
-	for (i = 0; i < PERM_ROUNDS; i++)
-		pm->key[i] = hash4(seed, STREAM_PERM, (k << 32) | m, i);
-}
-
-static uint64_t mask(unsigned bits)
-{
-	return (1ULL << bits) - 1;
-}
-
-/* One round maps (l, r) of widths (wl, wr) to (r, l ^ F(r)) of widths
- * (wr, wl); an even number of rounds restores the widths. */
-static uint64_t perm_enc(const perm *pm, uint64_t x)
-{
-	unsigned wl = pm->lbits, wr = pm->rbits, t;
-	uint64_t l = x >> wr, r = x & mask(wr), nl;
-	int i;
-
-	for (i = 0; i < PERM_ROUNDS; i++) {
-		nl = r;
-		r = (l ^ splitmix64(pm->key[i] ^ r)) & mask(wl);
-		l = nl;
-		t = wl;
-		wl = wr;
-		wr = t;
-	}
-	return (l << wr) | r;
-}
-
-static uint64_t perm_dec(const perm *pm, uint64_t x)
-{
-	unsigned wl = pm->lbits, wr = pm->rbits, t;
-	uint64_t l = x >> wr, r = x & mask(wr), pl;
-	int i;
-
-	for (i = PERM_ROUNDS - 1; i >= 0; i--) {
-		pl = (r ^ splitmix64(pm->key[i] ^ l)) & mask(wr);
-		r = l;
-		l = pl;
-		t = wl;
-		wl = wr;
-		wr = t;
-	}
-	return (l << wr) | r;
-}
-
-static uint32_t perm_fwd(const perm *pm, uint32_t x)
-{
-	uint64_t y = perm_enc(pm, x);
-
-	while (y >= pm->n)
-		y = perm_enc(pm, y);
-	return (uint32_t)y;
-}
-
-static uint32_t perm_inv(const perm *pm, uint32_t x)
-{
-	uint64_t y = perm_dec(pm, x);
-
-	while (y >= pm->n)
-		y = perm_dec(pm, y);
-	return (uint32_t)y;
-}
 
 /* ---------------------------------------------------------------- builder */
 
@@ -657,7 +535,7 @@ static int pingpong_rank(gen_builder *b, const gen_params *gp, uint32_t p)
 	if (gp->pairs) {
 		if (!(e = pair_find(gp, p))) {
 			for (k = 0; k < gp->iters && !b->err; k++)
-				b_iter(b, k, "compute", jittered(gp, p, k));
+				b_iter(b, k, "compute", gen_jittered(gp, p, k));
 			return b->err;
 		}
 		peer = e->peer;
@@ -665,14 +543,14 @@ static int pingpong_rank(gen_builder *b, const gen_params *gp, uint32_t p)
 	}
 	for (k = 0; k < gp->iters && !b->err; k++) {
 		if (ping) {
-			b_iter(b, k, "compute", jittered(gp, p, k));
+			b_iter(b, k, "compute", gen_jittered(gp, p, k));
 			b_send(b, peer, gp->msg_size, TAG_P2P);
 			b_begin(b, "pong_wait", 0);
 			b_wait(b, peer, k);
 		} else {
 			b_iter(b, k, "ping_wait", 0);
 			b_wait(b, peer, k);
-			b_begin(b, "compute", jittered(gp, p, k));
+			b_begin(b, "compute", gen_jittered(gp, p, k));
 			b_send(b, peer, gp->msg_size, TAG_P2P + 1);
 		}
 	}
@@ -712,7 +590,7 @@ static int ring_rank(gen_builder *b, const gen_params *gp, uint32_t p)
 	uint32_t k, n = gp->ranks;
 
 	for (k = 0; k < gp->iters && !b->err; k++) {
-		b_iter(b, k, "compute", jittered(gp, p, k));
+		b_iter(b, k, "compute", gen_jittered(gp, p, k));
 		b_send(b, ring_add(p, 1, n), gp->msg_size, TAG_P2P);
 		b_begin(b, "ring_wait", 0);
 		b_wait(b, ring_sub(p, 1, n), k);
@@ -770,7 +648,7 @@ static int kneighbor_rank(gen_builder *b, const gen_params *gp, uint32_t p)
 
 	rd_init(&s, n);
 	for (k = 0; k < gp->iters && !b->err; k++) {
-		b_iter(b, k, "compute", jittered(gp, p, k));
+		b_iter(b, k, "compute", gen_jittered(gp, p, k));
 		for (d = 1; d <= K; d++) {
 			b_send(b, ring_add(p, d, n), gp->msg_size, (int32_t)d);
 			b_send(b, ring_sub(p, d, n), gp->msg_size, -(int32_t)d);
@@ -908,7 +786,7 @@ static int stencil3d_rank(gen_builder *b, const gen_params *gp, uint32_t p)
 	for (dir = 0; dir < 6; dir++)
 		nbr[dir] = stencil_nbr(gp, p, dir);
 	for (k = 0; k < gp->iters && !b->err; k++) {
-		b_iter(b, k, "compute", jittered(gp, p, k));
+		b_iter(b, k, "compute", gen_jittered(gp, p, k));
 		for (dir = 0; dir < 6; dir++)
 			b_send(b, nbr[dir], gp->face[dir / 2], (int32_t)dir);
 		b_begin(b, "halo_waitall", 0);
@@ -1107,7 +985,7 @@ static int alltoall_rank(gen_builder *b, const gen_params *gp, uint32_t p)
 	uint32_t k, i, np = alltoall_phases(gp);
 
 	for (k = 0; k < gp->iters && !b->err; k++) {
-		b_iter(b, k, "compute", jittered(gp, p, k));
+		b_iter(b, k, "compute", gen_jittered(gp, p, k));
 		for (i = 0; i < np && !b->err; i++) {
 			if (i > 0) {
 				b_begin(b, "alltoall_phase", 0);
@@ -1155,7 +1033,7 @@ static int allreduce_rank(gen_builder *b, const gen_params *gp, uint32_t p)
 
 	rd_init(&s, gp->ranks);
 	for (k = 0; k < gp->iters && !b->err; k++) {
-		b_iter(b, k, "compute", jittered(gp, p, k));
+		b_iter(b, k, "compute", gen_jittered(gp, p, k));
 		rd_emit(b, &s, p, k, 0, gp->msg_size);
 	}
 	return b->err;
@@ -1199,21 +1077,21 @@ static uint64_t random_sends(const gen_params *gp, uint32_t q)
 static int random_rank(gen_builder *b, const gen_params *gp, uint32_t p)
 {
 	uint32_t k, m, n = gp->ranks, i;
-	perm pm;
+	gen_perm pm;
 
 	for (k = 0; k < gp->iters && !b->err; k++) {
-		b_iter(b, k, "compute", jittered(gp, p, k));
+		b_iter(b, k, "compute", gen_jittered(gp, p, k));
 		for (m = 0; m < gp->fanout; m++) {
-			perm_init(&pm, n, gp->seed, k, m);
-			i = perm_inv(&pm, p);
-			b_send(b, perm_fwd(&pm, ring_add(i, 1, n)),
+			gen_perm_init(&pm, n, gp->seed, k, m);
+			i = gen_perm_inv(&pm, p);
+			b_send(b, gen_perm_fwd(&pm, ring_add(i, 1, n)),
 			       gp->msg_size, (int32_t)m);
 		}
 		b_begin(b, "random_waitall", 0);
 		for (m = 0; m < gp->fanout; m++) {
-			perm_init(&pm, n, gp->seed, k, m);
-			i = perm_inv(&pm, p);
-			b_wait(b, perm_fwd(&pm, ring_sub(i, 1, n)),
+			gen_perm_init(&pm, n, gp->seed, k, m);
+			i = gen_perm_inv(&pm, p);
+			b_wait(b, gen_perm_fwd(&pm, ring_sub(i, 1, n)),
 			       (uint64_t)k * gp->fanout + m);
 		}
 	}
@@ -1358,7 +1236,7 @@ static int perm_rank(gen_builder *b, const gen_params *gp, uint32_t p)
 	uint32_t dst = map_dst(gp, p), src = map_src(gp, p), k;
 
 	for (k = 0; k < gp->iters && !b->err; k++) {
-		b_iter(b, k, "compute", jittered(gp, p, k));
+		b_iter(b, k, "compute", gen_jittered(gp, p, k));
 		if (dst != p)
 			b_send(b, dst, gp->msg_size, TAG_P2P);
 		b_begin(b, "perm_wait", 0);

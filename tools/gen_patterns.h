@@ -145,4 +145,32 @@ int gen_rank(gen_builder *b, const gen_pattern *pat, const gen_params *gp,
 /* The near-cubic X >= Y >= Z factorization of n used for the default grid. */
 void gen_grid_factor(uint32_t n, uint32_t dims[3]);
 
+/* ------------------------------------------------ randomness (gen_random.c) */
+
+/* Compute time of rank pe in iteration k: compute * (1 + jitter * u), u
+ * uniform in [-1, 1) and a function of (seed, pe, k) only. */
+sibt_time gen_jittered(const gen_params *gp, uint32_t pe, uint32_t k);
+
+/* Feistel rounds of the random permutations (even: see perm_enc). */
+#define GEN_PERM_ROUNDS 6
+
+/*
+ * A pseudo-random permutation of [0, n): an unbalanced Feistel network on
+ * [0, 2^bits) with 2^bits < 2n, restricted to [0, n) by cycle walking
+ * (re-encrypt until the value falls inside).  Both directions are O(1)
+ * expected, so a receiver can invert what a sender computed.
+ */
+typedef struct gen_perm {
+	uint32_t n;
+	unsigned lbits, rbits;
+	uint64_t key[GEN_PERM_ROUNDS];
+} gen_perm;
+
+/* The permutation number m of iteration k, from the seed. */
+void gen_perm_init(gen_perm *pm, uint32_t n, uint64_t seed, uint64_t k,
+		   uint64_t m);
+/* x's image, and the x whose image is y. */
+uint32_t gen_perm_fwd(const gen_perm *pm, uint32_t x);
+uint32_t gen_perm_inv(const gen_perm *pm, uint32_t y);
+
 #endif /* SIBYL_GEN_PATTERNS_H */

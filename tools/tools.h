@@ -250,4 +250,22 @@ int tool_out_commit(tool_out *o);
 void tool_out_abort(tool_out *o);
 void tool_out_free(tool_out *o);
 
+/* A growable string (tools/sbuf.c).  Out of memory sets oom; later
+ * additions are then ignored, so a caller checks once at the end.  Start
+ * from { NULL, 0, 0, 0 } and free s. */
+struct tool_sbuf {
+	char *s;
+	size_t len, cap;
+	int oom;
+};
+void tool_sb_add(struct tool_sbuf *b, const char *s, size_t n);
+void tool_sb_puts(struct tool_sbuf *b, const char *s);
+/* s as one shell word: bare when only safe characters, else quoted. */
+void tool_sb_quote(struct tool_sbuf *b, const char *s);
+/* The words quoted for the shell and joined by spaces; malloc'ed, NULL
+ * when out of memory. */
+char *tool_join_quoted(char *const *words, int n);
+/* a then b, malloc'ed; NULL when out of memory. */
+char *tool_concat(const char *a, const char *b);
+
 #endif /* SIBYL_TOOLS_H */

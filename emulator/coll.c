@@ -68,101 +68,6 @@ static void free_temps(coll *s)
 	s->temps = NULL;
 }
 
-/* --------------------------------------------------------- segments */
-
-static int seg_count(const coll_seg *g, int j)
-{
-	return g->counts ? g->counts[j] : g->count;
-}
-
-static MPI_Datatype seg_type(const coll_seg *g, int j)
-{
-	return g->types ? g->types[j] : g->type;
-}
-
-static char *seg_addr(const coll_seg *g, int j)
-{
-	if (!g->counts)
-		return g->base + (int64_t)j * g->count *
-			emu_dt_extent(g->type);
-	if (g->types)
-		return g->base + g->displs[j];
-	return g->base + (int64_t)g->displs[j] * emu_dt_extent(g->type);
-}
-
-uint64_t coll_seg_bytes(const coll_seg *g, int j)
-{
-	return (uint64_t)seg_count(g, j) *
-		(uint64_t)emu_dt_size(seg_type(g, j));
-}
-
-void coll_seg_pack(const coll_seg *g, int j, void *out)
-{
-	uint64_t n = coll_seg_bytes(g, j);
-	if (!n)
-		return;
-	if (emu_dt_contiguous(seg_type(g, j)))
-		memcpy(out, seg_addr(g, j), n);
-	else
-		emu_dt_pack(seg_addr(g, j), seg_count(g, j), seg_type(g, j),
-			    out);
-}
-
-void coll_seg_unpack(const coll_seg *g, int j, const void *in)
-{
-	uint64_t n = coll_seg_bytes(g, j);
-	if (!n)
-		return;
-	if (emu_dt_contiguous(seg_type(g, j)))
-		memcpy(seg_addr(g, j), in, n);
-	else
-		emu_dt_unpack(in, n, seg_addr(g, j), seg_count(g, j),
-			      seg_type(g, j));
-}
-
-void coll_seg_copy(coll *s, const coll_seg *from, int j, const coll_seg *to,
-		   int k)
-{
-	uint64_t n = coll_seg_bytes(from, j), cap = coll_seg_bytes(to, k);
-	if (n > cap)
-		emu_mpi_error(s->r, s->call, MPI_ERR_TRUNCATE, "this rank's "
-			      "own block is %llu bytes but its receive block "
-			      "holds %llu", (unsigned long long)n,
-			      (unsigned long long)cap);
-	if (!n)
-		return;
-	if (emu_dt_contiguous(seg_type(from, j)) &&
-	    emu_dt_contiguous(seg_type(to, k))) {
-		memmove(seg_addr(to, k), seg_addr(from, j), n);
-		return;
-	}
-	char *t = malloc(n);
-	if (!t)
-		emu_mpi_error(s->r, s->call, MPI_ERR_NO_MEM, "no memory to "
-			      "copy %llu bytes", (unsigned long long)n);
-	coll_seg_pack(from, j, t);
-	emu_dt_unpack(t, n, seg_addr(to, k), seg_count(to, k),
-		      seg_type(to, k));
-	free(t);
-}
-
-int coll_seg_flat(const coll_seg *g, int n)
-{
-	if (g->types)
-		return 0;
-	if (!emu_dt_contiguous(g->type))
-		return 0;
-	if (!g->counts)
-		return 1;
-	int64_t at = 0;
-	for (int j = 0; j < n; j++) {
-		if (g->displs[j] != at)
-			return 0;
-		at += g->counts[j];
-	}
-	return 1;
-}
-
 /* --------------------------------------------------------- the round */
 
 static coll_op *op_new(coll *s)
@@ -216,8 +121,8 @@ static char *seg_temp(coll *s, uint64_t bytes)
 void coll_send_seg(coll *s, int peer, const coll_seg *g, int j)
 {
 	uint64_t n = coll_seg_bytes(g, j);
-	if (!n || emu_dt_contiguous(seg_type(g, j))) {
-		coll_send(s, peer, seg_addr(g, j), n);
+	if (!n || emu_dt_contiguous(coll_seg_type(g, j))) {
+		coll_send(s, peer, coll_seg_addr(g, j), n);
 		return;
 	}
 	char *t = seg_temp(s, n);
@@ -229,16 +134,16 @@ void coll_send_seg(coll *s, int peer, const coll_seg *g, int j)
 void coll_recv_seg(coll *s, int peer, const coll_seg *g, int j)
 {
 	uint64_t n = coll_seg_bytes(g, j);
-	if (!n || emu_dt_contiguous(seg_type(g, j))) {
-		coll_recv(s, peer, seg_addr(g, j), n);
+	if (!n || emu_dt_contiguous(coll_seg_type(g, j))) {
+		coll_recv(s, peer, coll_seg_addr(g, j), n);
 		return;
 	}
 	coll_recv(s, peer, seg_temp(s, n), n);
 	coll_op *o = &s->ops[s->nops - 1];
 	o->owned = 1;
-	o->ubuf = seg_addr(g, j);
-	o->ucount = seg_count(g, j);
-	o->utype = seg_type(g, j);
+	o->ubuf = coll_seg_addr(g, j);
+	o->ucount = coll_seg_count(g, j);
+	o->utype = coll_seg_type(g, j);
 }
 
 /* Receives first: a message finds its receive posted more often. */

@@ -6,7 +6,8 @@
  * data (per block where it says so), "rounds" are communication rounds of
  * one rank.  SIBYL_COLL picks an algorithm per collective by the names
  * below; otherwise the default given (after Open MPI's tuned component
- * and MPICH's thresholds).
+ * and MPICH's thresholds).  The names, the tables and the defaults are in
+ * coll_sched.h's lists and coll_registry.c.
  *
  * barrier
  *   dissemination        ceil(log2 P) rounds; in round k send to
@@ -123,19 +124,6 @@ static int mod(int64_t a, int n)
 	return (int)(m < 0 ? m + n : m);
 }
 
-static int pof2_floor(int n)
-{
-	int p = 1;
-	while (p <= n / 2)
-		p *= 2;
-	return p;
-}
-
-static int is_pof2(int n)
-{
-	return (n & (n - 1)) == 0;
-}
-
 /*
  * Binomial trees over ranks relative to a root (v = 0 is the root): the
  * parent of v is v without its lowest set bit; the children of v are
@@ -186,7 +174,7 @@ static int abs_rank(const coll *s, int v, int root)
 static void fold_init(coll *s)
 {
 	int me = s->rank;
-	s->p2 = pof2_floor(s->size);
+	s->p2 = coll_pof2_floor(s->size);
 	s->rem = s->size - s->p2;
 	if (me < 2 * s->rem)
 		s->newrank = me % 2 ? me / 2 : -1;
@@ -318,7 +306,7 @@ static void seg_recv(coll *s, int peer, const coll_seg *g, int j)
 
 /* ------------------------------------------------------------ barrier */
 
-static int barrier_dissemination(coll *s)
+int barrier_dissemination(coll *s)
 {
 	int P = s->size;
 	if (!s->mask)
@@ -331,7 +319,7 @@ static int barrier_dissemination(coll *s)
 	return 1;
 }
 
-static int barrier_recursive_doubling(coll *s)
+int barrier_recursive_doubling(coll *s)
 {
 	int me = s->rank;
 	switch (s->phase) {
@@ -369,7 +357,7 @@ static int barrier_recursive_doubling(coll *s)
 	}
 }
 
-static int barrier_tree(coll *s)
+int barrier_tree(coll *s)
 {
 	int P = s->size, v = s->rank;
 	int64_t m;
@@ -426,12 +414,12 @@ static int bcast_binomial_sub(coll *s, char *buf, uint64_t bytes, int root)
 	}
 }
 
-static int bcast_binomial(coll *s)
+int bcast_binomial(coll *s)
 {
 	return bcast_binomial_sub(s, s->rbuf, s->bytes, s->root);
 }
 
-static int bcast_linear(coll *s)
+int bcast_linear(coll *s)
 {
 	if (s->phase++)
 		return 0;
@@ -453,7 +441,7 @@ static uint64_t chunk_at(const coll *s, int64_t v)
 	return b < s->bytes ? b : s->bytes;
 }
 
-static int bcast_scatter_allgather(coll *s)
+int bcast_scatter_allgather(coll *s)
 {
 	int P = s->size, v = rel(s, s->root), root = s->root;
 	switch (s->phase) {
@@ -585,7 +573,7 @@ static void acc_done(coll *s, char *out)
 		memcpy(out, s->acc, rbytes(s, s->count));
 }
 
-static int reduce_binomial(coll *s)
+int reduce_binomial(coll *s)
 {
 	char *out = s->rank == s->root ? s->rbuf : NULL;
 	if (s->phase == 0) {
@@ -598,7 +586,7 @@ static int reduce_binomial(coll *s)
 	return 0;
 }
 
-static int reduce_linear(coll *s)
+int reduce_linear(coll *s)
 {
 	int P = s->size;
 	uint64_t nb = rbytes(s, s->count);
@@ -712,7 +700,7 @@ static int rs_halving(coll *s, fold_at_fn *at)
 	return 0;
 }
 
-static int reduce_rabenseifner(coll *s)
+int reduce_rabenseifner(coll *s)
 {
 	int me = s->rank, root = s->root;
 	uint64_t nb = rbytes(s, s->count);
@@ -767,7 +755,7 @@ static int reduce_rabenseifner(coll *s)
 
 /* ---------------------------------------------------------- allreduce */
 
-static int allreduce_recursive_doubling(coll *s)
+int allreduce_recursive_doubling(coll *s)
 {
 	int me = s->rank;
 	uint64_t nb = rbytes(s, s->count);
@@ -822,7 +810,7 @@ static int allreduce_recursive_doubling(coll *s)
 	}
 }
 
-static int allreduce_rabenseifner(coll *s)
+int allreduce_rabenseifner(coll *s)
 {
 	uint64_t nb = rbytes(s, s->count);
 	if (s->phase == 0)
@@ -849,7 +837,7 @@ static uint64_t ring_at(const coll *s, int b)
 	return rbytes(s, split(s->count, s->size, b));
 }
 
-static int allreduce_ring(coll *s)
+int allreduce_ring(coll *s)
 {
 	int P = s->size, me = s->rank;
 	int right = mod(me + 1, P), left = mod(me - 1, P);
@@ -903,7 +891,7 @@ static int allreduce_ring(coll *s)
 	}
 }
 
-static int allreduce_reduce_bcast(coll *s)
+int allreduce_reduce_bcast(coll *s)
 {
 	switch (s->phase) {
 	case 0:
@@ -925,7 +913,7 @@ static int allreduce_reduce_bcast(coll *s)
 
 /* --------------------------------------------------------- scan, exscan */
 
-static int scan_recursive_doubling(coll *s)
+int scan_recursive_doubling(coll *s)
 {
 	int P = s->size, me = s->rank;
 	int ex = s->kind == COLL_EXSCAN;
@@ -973,7 +961,7 @@ static int scan_recursive_doubling(coll *s)
 	return 0;
 }
 
-static int scan_linear(coll *s)
+int scan_linear(coll *s)
 {
 	int P = s->size, me = s->rank;
 	uint64_t nb = rbytes(s, s->count);
@@ -1016,7 +1004,7 @@ static int scan_linear(coll *s)
 
 /* ----------------------------------------------------- gather, scatter */
 
-static int gather_linear(coll *s)
+int gather_linear(coll *s)
 {
 	int P = s->size, me = s->rank;
 	if (s->phase++)
@@ -1034,7 +1022,7 @@ static int gather_linear(coll *s)
 	return 1;
 }
 
-static int gather_binomial(coll *s)
+int gather_binomial(coll *s)
 {
 	int P = s->size, root = s->root, v = rel(s, root);
 	int n = bin_size(v, P);
@@ -1079,7 +1067,7 @@ static int gather_binomial(coll *s)
 	}
 }
 
-static int scatter_linear(coll *s)
+int scatter_linear(coll *s)
 {
 	int P = s->size, me = s->rank;
 	if (s->phase++)
@@ -1097,7 +1085,7 @@ static int scatter_linear(coll *s)
 	return 1;
 }
 
-static int scatter_binomial(coll *s)
+int scatter_binomial(coll *s)
 {
 	int P = s->size, root = s->root, v = rel(s, root);
 	int n = bin_size(v, P);
@@ -1148,7 +1136,7 @@ static void own_block_in(coll *s)
 		coll_seg_copy(s, &s->sseg, 0, &s->rseg, s->rank);
 }
 
-static int allgather_ring(coll *s)
+int allgather_ring(coll *s)
 {
 	int P = s->size, me = s->rank;
 	if (s->phase == 0) {
@@ -1203,7 +1191,7 @@ static uint64_t flat_fold_at(const coll *s, int k)
 	return s->aux[fold_first(s, k)];
 }
 
-static int allgather_recursive_doubling(coll *s)
+int allgather_recursive_doubling(coll *s)
 {
 	int P = s->size, me = s->rank;
 	switch (s->phase) {
@@ -1236,7 +1224,7 @@ static int allgather_recursive_doubling(coll *s)
 	}
 }
 
-static int allgather_bruck(coll *s)
+int allgather_bruck(coll *s)
 {
 	int P = s->size, me = s->rank;
 	switch (s->phase) {
@@ -1286,7 +1274,7 @@ static void own_segment(coll *s)
 		coll_seg_copy(s, &s->sseg, s->rank, &s->rseg, s->rank);
 }
 
-static int alltoall_linear(coll *s)
+int alltoall_linear(coll *s)
 {
 	int P = s->size, me = s->rank;
 	if (s->phase++)
@@ -1303,7 +1291,7 @@ static int alltoall_linear(coll *s)
 	return 1;
 }
 
-static int alltoall_pairwise(coll *s)
+int alltoall_pairwise(coll *s)
 {
 	int P = s->size, me = s->rank;
 	if (s->phase == 0) {
@@ -1314,7 +1302,7 @@ static int alltoall_pairwise(coll *s)
 	if (s->i >= P)
 		return 0;
 	int to, from;
-	if (is_pof2(P)) {
+	if (coll_is_pof2(P)) {
 		to = from = me ^ s->i;
 	} else {
 		to = mod((int64_t)me + s->i, P);
@@ -1326,7 +1314,7 @@ static int alltoall_pairwise(coll *s)
 	return 1;
 }
 
-static int alltoall_bruck(coll *s)
+int alltoall_bruck(coll *s)
 {
 	int P = s->size, me = s->rank;
 	uint64_t B = s->bytes;
@@ -1378,7 +1366,7 @@ static int alltoall_bruck(coll *s)
 	}
 }
 
-static int alltoall_percs(coll *s)
+int alltoall_percs(coll *s)
 {
 	int P = s->size, me = s->rank;
 	int ns = emu.node_size < P ? emu.node_size : P;
@@ -1437,7 +1425,7 @@ static uint64_t rs_fold_at(const coll *s, int k)
 	return rs_at(s, fold_first(s, k));
 }
 
-static int reduce_scatter_recursive_halving(coll *s)
+int reduce_scatter_recursive_halving(coll *s)
 {
 	int me = s->rank;
 	uint64_t nb = rbytes(s, s->count);
@@ -1470,7 +1458,7 @@ static int reduce_scatter_recursive_halving(coll *s)
 	}
 }
 
-static int reduce_scatter_reduce_scatterv(coll *s)
+int reduce_scatter_reduce_scatterv(coll *s)
 {
 	int P = s->size, me = s->rank;
 	switch (s->phase) {
@@ -1497,250 +1485,4 @@ static int reduce_scatter_reduce_scatterv(coll *s)
 	default:
 		return 0;
 	}
-}
-
-/* -------------------------------------------------- the registry */
-
-#define ALG(name, fn) { name, fn }
-
-static const coll_alg barrier_algs[] = {
-	ALG("dissemination", barrier_dissemination),
-	ALG("recursive_doubling", barrier_recursive_doubling),
-	ALG("tree", barrier_tree),
-};
-static const coll_alg bcast_algs[] = {
-	ALG("binomial", bcast_binomial),
-	ALG("scatter_allgather", bcast_scatter_allgather),
-	ALG("linear", bcast_linear),
-};
-static const coll_alg reduce_algs[] = {
-	ALG("binomial", reduce_binomial),
-	ALG("linear", reduce_linear),
-	ALG("rabenseifner", reduce_rabenseifner),
-};
-static const coll_alg allreduce_algs[] = {
-	ALG("recursive_doubling", allreduce_recursive_doubling),
-	ALG("rabenseifner", allreduce_rabenseifner),
-	ALG("ring", allreduce_ring),
-	ALG("reduce_bcast", allreduce_reduce_bcast),
-};
-static const coll_alg scan_algs[] = {
-	ALG("recursive_doubling", scan_recursive_doubling),
-	ALG("linear", scan_linear),
-};
-static const coll_alg gather_algs[] = {
-	ALG("binomial", gather_binomial),
-	ALG("linear", gather_linear),
-};
-static const coll_alg gatherv_algs[] = {
-	ALG("linear", gather_linear),
-};
-static const coll_alg scatter_algs[] = {
-	ALG("binomial", scatter_binomial),
-	ALG("linear", scatter_linear),
-};
-static const coll_alg scatterv_algs[] = {
-	ALG("linear", scatter_linear),
-};
-static const coll_alg allgather_algs[] = {
-	ALG("recursive_doubling", allgather_recursive_doubling),
-	ALG("ring", allgather_ring),
-	ALG("bruck", allgather_bruck),
-};
-static const coll_alg alltoall_algs[] = {
-	ALG("pairwise", alltoall_pairwise),
-	ALG("bruck", alltoall_bruck),
-	ALG("linear", alltoall_linear),
-	ALG("percs", alltoall_percs),
-};
-static const coll_alg alltoallv_algs[] = {
-	ALG("pairwise", alltoall_pairwise),
-	ALG("linear", alltoall_linear),
-	ALG("percs", alltoall_percs),
-};
-static const coll_alg reduce_scatter_algs[] = {
-	ALG("recursive_halving", reduce_scatter_recursive_halving),
-	ALG("reduce_scatterv", reduce_scatter_reduce_scatterv),
-};
-
-/* Indices into the tables above, for the defaults. */
-enum { BAR_DISS, BAR_RD, BAR_TREE };
-enum { BC_BIN, BC_SAG, BC_LIN };
-enum { RED_BIN, RED_LIN, RED_RAB };
-enum { AR_RD, AR_RAB, AR_RING, AR_RB };
-enum { SC_RD, SC_LIN };
-enum { GA_BIN, GA_LIN };
-enum { AG_RD, AG_RING, AG_BRUCK };
-enum { A2A_PAIR, A2A_BRUCK, A2A_LIN, A2A_PERCS };
-enum { A2AV_PAIR, A2AV_LIN, A2AV_PERCS };
-enum { RS_HALV, RS_RSV };
-
-#define KIND(name, algs) { name, algs, sizeof(algs) / sizeof(algs[0]) }
-
-static const struct {
-	const char *name;
-	const coll_alg *algs;
-	int nalgs;
-} kinds[COLL_NKINDS] = {
-	[COLL_BARRIER] = KIND("barrier", barrier_algs),
-	[COLL_BCAST] = KIND("bcast", bcast_algs),
-	[COLL_REDUCE] = KIND("reduce", reduce_algs),
-	[COLL_ALLREDUCE] = KIND("allreduce", allreduce_algs),
-	[COLL_SCAN] = KIND("scan", scan_algs),
-	[COLL_EXSCAN] = KIND("exscan", scan_algs),
-	[COLL_GATHER] = KIND("gather", gather_algs),
-	[COLL_GATHERV] = KIND("gatherv", gatherv_algs),
-	[COLL_SCATTER] = KIND("scatter", scatter_algs),
-	[COLL_SCATTERV] = KIND("scatterv", scatterv_algs),
-	[COLL_ALLGATHER] = KIND("allgather", allgather_algs),
-	[COLL_ALLGATHERV] = KIND("allgatherv", allgather_algs),
-	[COLL_ALLTOALL] = KIND("alltoall", alltoall_algs),
-	[COLL_ALLTOALLV] = KIND("alltoallv", alltoallv_algs),
-	[COLL_ALLTOALLW] = KIND("alltoallw", alltoallv_algs),
-	[COLL_REDUCE_SCATTER] = KIND("reduce_scatter", reduce_scatter_algs),
-	[COLL_REDUCE_SCATTER_BLOCK] = KIND("reduce_scatter_block",
-					   reduce_scatter_algs),
-};
-
-/* SIBYL_COLL's choice per collective, or -1 (the default). */
-static int chosen[COLL_NKINDS];
-
-const char *coll_kind_name(int kind)
-{
-	return kinds[kind].name;
-}
-
-static void list_names(char *buf, size_t len, int kind)
-{
-	size_t n = 0;
-	buf[0] = 0;
-	for (int k = 0; k < COLL_NKINDS && n < len; k++) {
-		if (kind >= 0 && k != kind)
-			continue;
-		if (kind < 0) {
-			n += (size_t)snprintf(buf + n, len - n, "%s%s",
-					      n ? ", " : "", kinds[k].name);
-			continue;
-		}
-		for (int a = 0; a < kinds[k].nalgs && n < len; a++)
-			n += (size_t)snprintf(buf + n, len - n, "%s, ",
-					      kinds[k].algs[a].name);
-		if (n < len)
-			snprintf(buf + n, len - n, "default");
-	}
-}
-
-void coll_alg_init(void)
-{
-	for (int k = 0; k < COLL_NKINDS; k++)
-		chosen[k] = -1;
-	const char *v = emu.set[EMU_S_COLL].text;
-	if (!v)
-		return;
-	char *copy = strdup(v), *save = NULL, names[1024];
-	if (!copy)
-		emu_fatal("out of memory");
-	for (char *it = strtok_r(copy, ",", &save); it;
-	     it = strtok_r(NULL, ",", &save)) {
-		while (*it == ' ')
-			it++;
-		if (!*it)
-			continue;
-		char *eq = strchr(it, '=');
-		if (!eq) {
-			emu_fatal("SIBYL_COLL=%s: `%s' is not COLLECTIVE="
-				  "ALGORITHM (e.g. allreduce=ring)", v, it);
-		}
-		*eq = 0;
-		const char *alg = eq + 1;
-		int k;
-		for (k = 0; k < COLL_NKINDS; k++)
-			if (strcmp(kinds[k].name, it) == 0)
-				break;
-		if (k == COLL_NKINDS) {
-			list_names(names, sizeof names, -1);
-			emu_fatal("SIBYL_COLL=%s: unknown collective `%s'; the "
-				  "collectives are %s", v, it, names);
-		}
-		int a;
-		for (a = 0; a < kinds[k].nalgs; a++)
-			if (strcmp(kinds[k].algs[a].name, alg) == 0)
-				break;
-		if (a == kinds[k].nalgs && strcmp(alg, "default") != 0) {
-			list_names(names, sizeof names, k);
-			emu_fatal("SIBYL_COLL=%s: unknown algorithm `%s' for "
-				  "%s; its algorithms are %s", v, alg, it,
-				  names);
-		}
-		chosen[k] = a == kinds[k].nalgs ? -1 : a;
-	}
-	free(copy);
-}
-
-/* Open MPI's tuned component and MPICH choose by sizes like these; the
- * inputs are the same on every rank of the communicator. */
-static int default_alg(const coll *s)
-{
-	int P = s->size;
-	uint64_t N = s->bytes;
-	uint64_t rb = (uint64_t)s->count * s->esz;
-	int p2 = pof2_floor(P);
-	switch (s->kind) {
-	case COLL_BARRIER:
-		return is_pof2(P) ? BAR_RD : BAR_DISS;
-	case COLL_BCAST:
-		return N < 12288 || P < 8 ? BC_BIN : BC_SAG;
-	case COLL_REDUCE:
-		return s->commute && rb >= 65536 && s->count >= p2 ?
-			RED_RAB : RED_BIN;
-	case COLL_ALLREDUCE:
-		if (!s->commute || rb <= 2048 || s->count < p2)
-			return AR_RD;
-		return rb <= 524288 || s->count < P ? AR_RAB : AR_RING;
-	case COLL_SCAN:
-	case COLL_EXSCAN:
-		return SC_RD;
-	case COLL_GATHER:
-	case COLL_SCATTER:
-		return N < 6000 ? GA_BIN : GA_LIN;
-	case COLL_ALLGATHER:
-	case COLL_ALLGATHERV: {
-		/* Total bytes: the same on every rank. */
-		uint64_t total = 0;
-		for (int j = 0; j < P; j++)
-			total += coll_seg_bytes(&s->rseg, j);
-		if (total < 81920)
-			return is_pof2(P) ? AG_RD : AG_BRUCK;
-		return total < 524288 && is_pof2(P) ? AG_RD : AG_RING;
-	}
-	case COLL_ALLTOALL:
-		if (N <= 256 && P >= 8)
-			return A2A_BRUCK;
-		return N < 32768 ? A2A_LIN : A2A_PAIR;
-	case COLL_ALLTOALLV:
-	case COLL_ALLTOALLW:
-		return A2AV_LIN;
-	case COLL_REDUCE_SCATTER:
-	case COLL_REDUCE_SCATTER_BLOCK:
-		return s->commute ? RS_HALV : RS_RSV;
-	default:
-		return 0;
-	}
-}
-
-const coll_alg *coll_alg_choose(const coll *s)
-{
-	int k = s->kind;
-	int a = chosen[k] >= 0 ? chosen[k] : default_alg(s);
-	if (!s->commute) {
-		/* Orders that mix ranks give way to ones that keep them. */
-		if (k == COLL_REDUCE && a == RED_RAB)
-			a = RED_BIN;
-		if (k == COLL_ALLREDUCE && (a == AR_RAB || a == AR_RING))
-			a = AR_RD;
-		if ((k == COLL_REDUCE_SCATTER ||
-		     k == COLL_REDUCE_SCATTER_BLOCK) && a == RS_HALV)
-			a = RS_RSV;
-	}
-	return &kinds[k].algs[a];
 }

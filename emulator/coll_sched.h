@@ -147,6 +147,25 @@ struct coll {
 	coll *next, *prev;
 };
 
+/* ------------------------------------------- segments (coll_seg.c) */
+
+/* Segment j of g: its element count, datatype, address and bytes. */
+int coll_seg_count(const coll_seg *g, int j);
+MPI_Datatype coll_seg_type(const coll_seg *g, int j);
+char *coll_seg_addr(const coll_seg *g, int j);
+uint64_t coll_seg_bytes(const coll_seg *g, int j);
+/* Copy segment j of g into packed `out' / from packed `in' into segment
+ * j of g. */
+void coll_seg_pack(const coll_seg *g, int j, void *out);
+void coll_seg_unpack(const coll_seg *g, int j, const void *in);
+/* Copy segment j of `from' to segment k of `to' (a local block of a
+ * gather, scatter or all-to-all). */
+void coll_seg_copy(coll *s, const coll_seg *from, int j, const coll_seg *to,
+		   int k);
+/* 1 when every segment of g lies packed in order from g->base (segment j
+ * at the sum of the sizes before it): algorithms then work in place. */
+int coll_seg_flat(const coll_seg *g, int n);
+
 /* ----------------------------------------------- engine (coll.c) */
 
 /* Queue a send / receive of the next round (peer: rank in the
@@ -156,27 +175,100 @@ void coll_recv(coll *s, int peer, void *buf, uint64_t bytes);
 /* Segment j of an all-to-all side (packed on the fly if needed). */
 void coll_send_seg(coll *s, int peer, const coll_seg *g, int j);
 void coll_recv_seg(coll *s, int peer, const coll_seg *g, int j);
-uint64_t coll_seg_bytes(const coll_seg *g, int j);
-/* Copy segment j of g into packed `out' / from packed `in' into segment
- * j of g. */
-void coll_seg_pack(const coll_seg *g, int j, void *out);
-void coll_seg_unpack(const coll_seg *g, int j, const void *in);
 /* inout = in op inout for n reduction elements (packed). */
 void coll_reduce(coll *s, const void *in, void *inout, int64_t n);
 /* A temporary of `bytes' (at least 1) freed when the collective ends;
  * out of memory is an MPI_ERR_NO_MEM error of the call. */
 void *coll_alloc(coll *s, uint64_t bytes);
-/* Copy segment j of `from' to segment k of `to' (a local block of a
- * gather, scatter or all-to-all). */
-void coll_seg_copy(coll *s, const coll_seg *from, int j, const coll_seg *to,
-		   int k);
-/* 1 when every segment of g lies packed in order from g->base (segment j
- * at the sum of the sizes before it): algorithms then work in place. */
-int coll_seg_flat(const coll_seg *g, int n);
 
 /* -------------------------------------------- algorithms (coll_alg.c) */
 
-/* Parse SIBYL_COLL (fatal error on a bad name or algorithm). */
+/*
+ * The algorithms of each collective, in one X-macro list per table:
+ * X(ID, NAME, FUNCTION), in the order of the table (coll_registry.c),
+ * which SIBYL_COLL names them by and whose indices (ID) the defaults
+ * choose.  The functions are in coll_alg.c.
+ */
+#define COLL_ALGS_BARRIER(X) \
+	X(BAR_DISS, "dissemination", barrier_dissemination) \
+	X(BAR_RD, "recursive_doubling", barrier_recursive_doubling) \
+	X(BAR_TREE, "tree", barrier_tree)
+#define COLL_ALGS_BCAST(X) \
+	X(BC_BIN, "binomial", bcast_binomial) \
+	X(BC_SAG, "scatter_allgather", bcast_scatter_allgather) \
+	X(BC_LIN, "linear", bcast_linear)
+#define COLL_ALGS_REDUCE(X) \
+	X(RED_BIN, "binomial", reduce_binomial) \
+	X(RED_LIN, "linear", reduce_linear) \
+	X(RED_RAB, "rabenseifner", reduce_rabenseifner)
+#define COLL_ALGS_ALLREDUCE(X) \
+	X(AR_RD, "recursive_doubling", allreduce_recursive_doubling) \
+	X(AR_RAB, "rabenseifner", allreduce_rabenseifner) \
+	X(AR_RING, "ring", allreduce_ring) \
+	X(AR_RB, "reduce_bcast", allreduce_reduce_bcast)
+#define COLL_ALGS_SCAN(X) \
+	X(SC_RD, "recursive_doubling", scan_recursive_doubling) \
+	X(SC_LIN, "linear", scan_linear)
+#define COLL_ALGS_GATHER(X) \
+	X(GA_BIN, "binomial", gather_binomial) \
+	X(GA_LIN, "linear", gather_linear)
+#define COLL_ALGS_GATHERV(X) \
+	X(GAV_LIN, "linear", gather_linear)
+#define COLL_ALGS_SCATTER(X) \
+	X(SCA_BIN, "binomial", scatter_binomial) \
+	X(SCA_LIN, "linear", scatter_linear)
+#define COLL_ALGS_SCATTERV(X) \
+	X(SCAV_LIN, "linear", scatter_linear)
+#define COLL_ALGS_ALLGATHER(X) \
+	X(AG_RD, "recursive_doubling", allgather_recursive_doubling) \
+	X(AG_RING, "ring", allgather_ring) \
+	X(AG_BRUCK, "bruck", allgather_bruck)
+#define COLL_ALGS_ALLTOALL(X) \
+	X(A2A_PAIR, "pairwise", alltoall_pairwise) \
+	X(A2A_BRUCK, "bruck", alltoall_bruck) \
+	X(A2A_LIN, "linear", alltoall_linear) \
+	X(A2A_PERCS, "percs", alltoall_percs)
+#define COLL_ALGS_ALLTOALLV(X) \
+	X(A2AV_PAIR, "pairwise", alltoall_pairwise) \
+	X(A2AV_LIN, "linear", alltoall_linear) \
+	X(A2AV_PERCS, "percs", alltoall_percs)
+#define COLL_ALGS_REDUCE_SCATTER(X) \
+	X(RS_HALV, "recursive_halving", reduce_scatter_recursive_halving) \
+	X(RS_RSV, "reduce_scatterv", reduce_scatter_reduce_scatterv)
+
+#define COLL_ALG_DECL(id, name, fn) coll_step fn;
+COLL_ALGS_BARRIER(COLL_ALG_DECL)
+COLL_ALGS_BCAST(COLL_ALG_DECL)
+COLL_ALGS_REDUCE(COLL_ALG_DECL)
+COLL_ALGS_ALLREDUCE(COLL_ALG_DECL)
+COLL_ALGS_SCAN(COLL_ALG_DECL)
+COLL_ALGS_GATHER(COLL_ALG_DECL)
+COLL_ALGS_GATHERV(COLL_ALG_DECL)
+COLL_ALGS_SCATTER(COLL_ALG_DECL)
+COLL_ALGS_SCATTERV(COLL_ALG_DECL)
+COLL_ALGS_ALLGATHER(COLL_ALG_DECL)
+COLL_ALGS_ALLTOALL(COLL_ALG_DECL)
+COLL_ALGS_ALLTOALLV(COLL_ALG_DECL)
+COLL_ALGS_REDUCE_SCATTER(COLL_ALG_DECL)
+#undef COLL_ALG_DECL
+
+/* The largest power of two at most n (n >= 1), and whether n is one. */
+static inline int coll_pof2_floor(int n)
+{
+	int p = 1;
+	while (p <= n / 2)
+		p *= 2;
+	return p;
+}
+
+static inline int coll_is_pof2(int n)
+{
+	return (n & (n - 1)) == 0;
+}
+
+
+/* coll_registry.c: parse SIBYL_COLL (fatal error on a bad name or
+ * algorithm). */
 void coll_alg_init(void);
 /* The algorithm of s (its kind, size, data and op are set): the
  * SIBYL_COLL choice, else the size-based default; an algorithm that

@@ -1,6 +1,7 @@
 /*
  * tf_reader.c -- opening traces (directories and bundles), the window
- * index, random access to windows, and recovery of cut-off files.
+ * index and recovery of cut-off files; tf_query.c answers questions about
+ * an open trace and reads its windows.
  *
  * The reader keeps 40 bytes per window (where it is and what it holds) and
  * nothing per SEB; windows are decoded on demand into caller-owned
@@ -19,51 +20,9 @@
 
 #include "tf_private.h"
 
-#define TRACE_MAGIC 0x54524253u /* "SBRT" */
-#define TRACE_DEAD 0xdeadbeefu
+#include "tf_trace.h"
 
-typedef struct tf_win {
-	uint64_t offset, first_seb, first_seq;
-	uint32_t nsebs, nsends, raw, stored;
-} tf_win;
-
-typedef struct tf_file {
-	char *path, *name;
-	int fd;
-	uint32_t proc, first_pe, npes;
-	uint64_t size;
-	char **names;
-	uint32_t nnames;
-	uint8_t *dict;          /* preset dictionary, or NULL */
-	uint32_t dictlen;
-	uint64_t raw_bytes, stored_bytes;
-} tf_file;
-
-struct sibt_trace {
-	uint32_t magic;
-	char *dir;              /* directory read */
-	int bundle;             /* dir is a scratch copy of a bundle */
-	int own_scratch;        /* ... that trace_free removes */
-	tf_manifest man;
-	uint32_t npes, nprocs, window;
-	tf_file *files;
-	uint64_t *pe_win;       /* npes + 1: first window of each PE */
-	tf_win *wins;
-	size_t nwins, cap_wins;
-	sibt_damage *damage;
-	size_t ndamage;
-	z_stream z;
-	int zinit;
-	tf_buf pkst;            /* stored bytes of packed reads */
-	int flags;              /* SIBT_OPEN_* */
-	uint64_t manifest_bytes;
-	char err[1024];
-};
-
-static int terr(sibt_trace *t, int code, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int terr(sibt_trace *t, int code, const char *fmt, ...)
+int tf_terr(sibt_trace *t, int code, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -72,16 +31,9 @@ static int terr(sibt_trace *t, int code, const char *fmt, ...)
 	return code;
 }
 
-static int ok(const sibt_trace *t)
-{
-	return t && t->magic == TRACE_MAGIC;
-}
-
 /* ------------------------------------------------------- inflation */
 
-/* Inflate exactly `rawlen' bytes of raw deflate from src into dst, with
- * the preset dictionary dict when it is not NULL. */
-static int inflate_exact(sibt_trace *t, const uint8_t *src, size_t len,
+int tf_inflate_exact(sibt_trace *t, const uint8_t *src, size_t len,
 			 uint8_t *dst, size_t rawlen, const uint8_t *dict,
 			 uint32_t dictlen)
 {
@@ -220,13 +172,7 @@ out:
 	return ret;
 }
 
-/*
- * Parse a WIND header from the `avail' bytes at h: 0 if it verifies (its
- * length in *hlen), SIBT_ETRUNC if it is cut off, SIBT_ECRC if its tag,
- * length or checksum is wrong, SIBT_EFORMAT if it verifies but describes
- * an impossible window.
- */
-static int parse_win_header(const uint8_t *h, size_t avail, uint32_t *pe,
+int tf_parse_win_header(const uint8_t *h, size_t avail, uint32_t *pe,
 			    uint32_t *wno, tf_win *w, int *method,
 			    size_t *hlen)
 {
@@ -263,12 +209,6 @@ static int parse_win_header(const uint8_t *h, size_t avail, uint32_t *pe,
 	    (*method == 0 && w->raw != w->stored))
 		return SIBT_EFORMAT;
 	return 0;
-}
-
-/* The payload CRC of a verified WIND header of length hlen. */
-static uint32_t win_payload_crc(const uint8_t *h, size_t hlen)
-{
-	return tf_get32(h + hlen - 8);
 }
 
 /*
@@ -407,7 +347,7 @@ static int index_covers_file(sibt_trace *t, tf_file *f, size_t base,
 			int method;
 			size_t hlen;
 			tf_win w;
-			if (parse_win_header(h, (size_t)got, &pe, &wno, &w,
+			if (tf_parse_win_header(h, (size_t)got, &pe, &wno, &w,
 					     &method, &hlen) == 0 &&
 			    pe >= f->first_pe && pe - f->first_pe < f->npes) {
 				uint32_t l = pe - f->first_pe;
@@ -504,7 +444,7 @@ static int load_index(sibt_trace *t, tf_file *f, char *why, size_t wl)
 			     "checksum");
 		goto out;
 	}
-	if (inflate_exact(t, stored, slen, raw, rawlen, NULL, 0)) {
+	if (tf_inflate_exact(t, stored, slen, raw, rawlen, NULL, 0)) {
 		rc = tf_fail(why, wl, SIBT_EFORMAT, "the index does not "
 			     "decompress");
 		goto out;
@@ -655,7 +595,7 @@ static int scan_window(const sibt_trace *t, const tf_file *f, uint8_t *h,
 {
 	long long avail = tf_pread_full(f->fd, h, TF_WIN_HDR_MAX, off);
 	int method;
-	int hr = parse_win_header(h, avail < 0 ? 0 : (size_t)avail, pe, wno,
+	int hr = tf_parse_win_header(h, avail < 0 ? 0 : (size_t)avail, pe, wno,
 				  w, &method, hlen);
 	if (hr == SIBT_ETRUNC) {
 		snprintf(what, wlen, "a window header is cut off");
@@ -721,7 +661,7 @@ static int scan_file(sibt_trace *t, tf_file *f, int why_code,
 
 	st = calloc(f->npes, sizeof *st);
 	if (!st)
-		return terr(t, SIBT_ENOMEM, "out of memory");
+		return tf_terr(t, SIBT_ENOMEM, "out of memory");
 	while (off < f->size) {
 		long long got = tf_pread_full(f->fd, h, 4, off);
 		if (got != 4) {
@@ -766,7 +706,7 @@ static int scan_file(sibt_trace *t, tf_file *f, int why_code,
 		if (w.stored > bufcap) {
 			uint8_t *nb = realloc(buf, w.stored);
 			if (!nb) {
-				rc = terr(t, SIBT_ENOMEM, "out of memory");
+				rc = tf_terr(t, SIBT_ENOMEM, "out of memory");
 				goto fail;
 			}
 			buf = nb;
@@ -774,11 +714,11 @@ static int scan_file(sibt_trace *t, tf_file *f, int why_code,
 		}
 		if (tf_pread_full(f->fd, buf, w.stored, off + hlen) !=
 		    w.stored) {
-			rc = terr(t, SIBT_EIO, "%s: read error: %s", f->path,
+			rc = tf_terr(t, SIBT_EIO, "%s: read error: %s", f->path,
 				  strerror(errno));
 			goto fail;
 		}
-		if (win_payload_crc(h, hlen) != crc32(0, buf, w.stored)) {
+		if (tf_win_payload_crc(h, hlen) != crc32(0, buf, w.stored)) {
 			reason = SIBT_ECRC;
 			snprintf(what, sizeof what, "window %u of PE %u fails "
 				 "its checksum", wno, pe);
@@ -788,7 +728,7 @@ static int scan_file(sibt_trace *t, tf_file *f, int why_code,
 			cap = cap ? cap * 2 : 1024;
 			scan_ent *e = realloc(ents, cap * sizeof *e);
 			if (!e) {
-				rc = terr(t, SIBT_ENOMEM, "out of memory");
+				rc = tf_terr(t, SIBT_ENOMEM, "out of memory");
 				goto fail;
 			}
 			ents = e;
@@ -880,7 +820,7 @@ static int read_file_entries(sibt_trace *t, const char *path)
 		    !strcmp(name, ".") || first != next || count == 0 ||
 		    count > t->npes - first) {
 			tf_escape(shown, sizeof shown, v ? v : "nothing", 80);
-			return terr(t, SIBT_EMANIFEST, "%s: '%s' must be 'NAME "
+			return tf_terr(t, SIBT_EMANIFEST, "%s: '%s' must be 'NAME "
 				    "FIRST_PE COUNT' with the files covering "
 				    "PEs 0..%u in order (got '%s')", path, key,
 				    t->npes - 1, shown);
@@ -890,7 +830,7 @@ static int read_file_entries(sibt_trace *t, const char *path)
 		for (const char *c = name; *c; c++) {
 			if ((unsigned char)*c <= ' ' || (unsigned char)*c >= 0x7f) {
 				tf_escape(shown, sizeof shown, name, 80);
-				return terr(t, SIBT_EMANIFEST, "%s: '%s' names "
+				return tf_terr(t, SIBT_EMANIFEST, "%s: '%s' names "
 					    "the data file '%s', which has a "
 					    "byte that is not printable ASCII",
 					    path, key, shown);
@@ -902,11 +842,11 @@ static int read_file_entries(sibt_trace *t, const char *path)
 		f->name = strdup(name);
 		f->path = tf_path_join(t->dir, name);
 		if (!f->name || !f->path)
-			return terr(t, SIBT_ENOMEM, "out of memory");
+			return tf_terr(t, SIBT_ENOMEM, "out of memory");
 		next = (uint32_t)(first + count);
 	}
 	if (next != t->npes)
-		return terr(t, SIBT_EMANIFEST, "%s: the files cover PEs 0..%u "
+		return tf_terr(t, SIBT_EMANIFEST, "%s: the files cover PEs 0..%u "
 			    "but npes is %u: the manifest is inconsistent",
 			    path, next - 1, t->npes);
 	return SIBT_OK;
@@ -920,11 +860,11 @@ static int read_manifest(sibt_trace *t)
 	int rc;
 
 	if (!path)
-		return terr(t, SIBT_ENOMEM, "out of memory");
+		return tf_terr(t, SIBT_ENOMEM, "out of memory");
 	rc = tf_manifest_read(&t->man, path, msg, sizeof msg);
 	if (rc) {
 		free(path);
-		return terr(t, rc, "%s", msg);
+		return tf_terr(t, rc, "%s", msg);
 	}
 	struct stat st;
 	if (stat(path, &st) == 0)
@@ -932,19 +872,19 @@ static int read_manifest(sibt_trace *t)
 
 	if (!(v = tf_manifest_get(&t->man, "format")) ||
 	    strncmp(v, "sibyl-trace ", 12)) {
-		rc = terr(t, SIBT_EMANIFEST, "%s: no 'format = sibyl-trace "
+		rc = tf_terr(t, SIBT_EMANIFEST, "%s: no 'format = sibyl-trace "
 			  "M.m' line: not a Sibyl trace manifest", path);
 		goto out;
 	}
 	unsigned major, minor;
 	if (parse_version(v + 12, &major, &minor)) {
-		rc = terr(t, SIBT_EMANIFEST, "%s: bad format version '%s' "
+		rc = tf_terr(t, SIBT_EMANIFEST, "%s: bad format version '%s' "
 			  "(want MAJOR.MINOR, each below 65536)", path,
 			  tf_escape(shown, sizeof shown, v, 80));
 		goto out;
 	}
 	if (major != SIBT_FORMAT_MAJOR) {
-		rc = terr(t, SIBT_EVERSION, "%s: trace format %u.%u is not "
+		rc = tf_terr(t, SIBT_EVERSION, "%s: trace format %u.%u is not "
 			  "supported (this Sibyl reads %d.x); use a matching "
 			  "Sibyl version", path, major, minor,
 			  SIBT_FORMAT_MAJOR);
@@ -955,39 +895,39 @@ static int read_manifest(sibt_trace *t)
 	for (int i = 0; i < 3; i++) {
 		v = tf_manifest_get(&t->man, need[i]);
 		if (!v || parse_u32(v, dst[i]) || *dst[i] == 0) {
-			rc = terr(t, SIBT_EMANIFEST, "%s: key '%s' is missing "
+			rc = tf_terr(t, SIBT_EMANIFEST, "%s: key '%s' is missing "
 				  "or not a positive integer", path, need[i]);
 			goto out;
 		}
 	}
 	if (!(v = tf_manifest_get(&t->man, "time_unit")) || strcmp(v, "ps")) {
-		rc = terr(t, SIBT_EMANIFEST, "%s: time_unit must be 'ps'",
+		rc = tf_terr(t, SIBT_EMANIFEST, "%s: time_unit must be 'ps'",
 			  path);
 		goto out;
 	}
 	if (!(v = tf_manifest_get(&t->man, "byte_order")) ||
 	    strcmp(v, "little-endian")) {
-		rc = terr(t, SIBT_EVERSION, "%s: byte_order '%s' is not "
+		rc = tf_terr(t, SIBT_EVERSION, "%s: byte_order '%s' is not "
 			  "supported (only little-endian)", path,
 			  tf_escape(shown, sizeof shown, v ? v : "", 80));
 		goto out;
 	}
 	if (t->nprocs > t->npes) {
-		rc = terr(t, SIBT_EMANIFEST, "%s: more files (%u) than PEs "
+		rc = tf_terr(t, SIBT_EMANIFEST, "%s: more files (%u) than PEs "
 			  "(%u)", path, t->nprocs, t->npes);
 		goto out;
 	}
 	/* Every file has its file.N key, so nprocs is bounded by the size
 	 * of the manifest before anything is allocated for it. */
 	if (t->nprocs > t->man.n) {
-		rc = terr(t, SIBT_EMANIFEST, "%s: nprocs is %u but the "
+		rc = tf_terr(t, SIBT_EMANIFEST, "%s: nprocs is %u but the "
 			  "manifest has only %zu keys: file.N entries are "
 			  "missing", path, t->nprocs, t->man.n);
 		goto out;
 	}
 	t->files = calloc(t->nprocs, sizeof *t->files);
 	if (!t->files) {
-		rc = terr(t, SIBT_ENOMEM, "out of memory (%u files)",
+		rc = tf_terr(t, SIBT_ENOMEM, "out of memory (%u files)",
 			  t->nprocs);
 		goto out;
 	}
@@ -997,7 +937,7 @@ static int read_manifest(sibt_trace *t)
 		goto out;
 	t->pe_win = calloc((size_t)t->npes + 1, sizeof *t->pe_win);
 	if (!t->pe_win) {
-		rc = terr(t, SIBT_ENOMEM, "out of memory: the trace has %u "
+		rc = tf_terr(t, SIBT_ENOMEM, "out of memory: the trace has %u "
 			  "PEs, which need %zu MiB", t->npes,
 			  ((size_t)t->npes + 1) * sizeof *t->pe_win >> 20);
 		goto out;
@@ -1017,45 +957,45 @@ static int open_file(sibt_trace *t, tf_file *f)
 	/* O_NONBLOCK: a FIFO must not hang the open (refused below). */
 	f->fd = open(f->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (f->fd < 0)
-		return terr(t, errno == ENOENT ? SIBT_EMANIFEST : SIBT_EIO,
+		return tf_terr(t, errno == ENOENT ? SIBT_EMANIFEST : SIBT_EIO,
 			    "%s: cannot open data file listed in MANIFEST: %s",
 			    f->path, strerror(errno));
 	if (fstat(f->fd, &st) != 0)
-		return terr(t, SIBT_EIO, "%s: %s", f->path, strerror(errno));
+		return tf_terr(t, SIBT_EIO, "%s: %s", f->path, strerror(errno));
 	if (!S_ISREG(st.st_mode))
-		return terr(t, SIBT_EMANIFEST, "%s: not a regular file: a "
+		return tf_terr(t, SIBT_EMANIFEST, "%s: not a regular file: a "
 			    "data file must be one", f->path);
 	f->size = (uint64_t)st.st_size;
 	long long got = tf_pread_full(f->fd, h, 8, 0);
 	if (got < 0)
-		return terr(t, SIBT_EIO, "%s: read error: %s", f->path,
+		return tf_terr(t, SIBT_EIO, "%s: read error: %s", f->path,
 			    strerror(errno));
 	if (memcmp(h, TF_MAGIC, (size_t)got))
-		return terr(t, SIBT_EMAGIC, "%s: not a Sibyl data file (bad "
+		return tf_terr(t, SIBT_EMAGIC, "%s: not a Sibyl data file (bad "
 			    "magic number)", f->path);
 	if (f->size < TF_HDR_SIZE)
-		return terr(t, SIBT_ETRUNC, "%s: only %" PRIu64 " bytes, cut "
+		return tf_terr(t, SIBT_ETRUNC, "%s: only %" PRIu64 " bytes, cut "
 			    "off inside its %d-byte header: nothing of it can "
 			    "be recovered", f->path, f->size, TF_HDR_SIZE);
 	if (tf_pread_full(f->fd, h, sizeof h, 0) != (long long)sizeof h)
-		return terr(t, SIBT_EIO, "%s: read error: %s", f->path,
+		return tf_terr(t, SIBT_EIO, "%s: read error: %s", f->path,
 			    strerror(errno));
 	if (tf_get32(h + 12) != TF_BOM)
-		return terr(t, SIBT_EVERSION, "%s: byte-order mark 0x%08x: "
+		return tf_terr(t, SIBT_EVERSION, "%s: byte-order mark 0x%08x: "
 			    "written with a byte order this Sibyl cannot "
 			    "read (or corrupted)", f->path, tf_get32(h + 12));
 	if (tf_get16(h + 8) != SIBT_FORMAT_MAJOR)
-		return terr(t, SIBT_EVERSION, "%s: format version %u.%u is not "
+		return tf_terr(t, SIBT_EVERSION, "%s: format version %u.%u is not "
 			    "supported (this Sibyl reads %d.x): use a matching "
 			    "Sibyl version", f->path, tf_get16(h + 8),
 			    tf_get16(h + 10), SIBT_FORMAT_MAJOR);
 	if (tf_get32(h + 60) != crc32(0, h, 60))
-		return terr(t, SIBT_ECRC, "%s: the header fails its checksum: "
+		return tf_terr(t, SIBT_ECRC, "%s: the header fails its checksum: "
 			    "the file is corrupted", f->path);
 	if (tf_get32(h + 16) != f->proc || tf_get32(h + 20) != t->nprocs ||
 	    tf_get32(h + 24) != t->npes || tf_get32(h + 28) != f->first_pe ||
 	    tf_get32(h + 32) != f->npes || tf_get32(h + 36) != t->window)
-		return terr(t, SIBT_EMANIFEST, "%s: header says process %u of "
+		return tf_terr(t, SIBT_EMANIFEST, "%s: header says process %u of "
 			    "%u, %u PEs, PEs %u..+%u, window %u, but MANIFEST "
 			    "says process %u of %u, %u PEs, PEs %u..+%u, window "
 			    "%u: files from different traces?", f->path,
@@ -1065,13 +1005,13 @@ static int open_file(sibt_trace *t, tf_file *f)
 			    t->nprocs, t->npes, f->first_pe, f->npes,
 			    t->window);
 	if (add_name(f, (const uint8_t *)"", 0))
-		return terr(t, SIBT_ENOMEM, "out of memory");
+		return tf_terr(t, SIBT_ENOMEM, "out of memory");
 
 	int code = load_index(t, f, why, sizeof why);
 	if (code == 0)
 		return SIBT_OK;
 	if (code == SIBT_ENOMEM)
-		return terr(t, SIBT_ENOMEM, "out of memory");
+		return tf_terr(t, SIBT_ENOMEM, "out of memory");
 	return scan_file(t, f, code < 0 ? code : SIBT_EFORMAT, why);
 }
 
@@ -1139,12 +1079,12 @@ int sibt_trace_open_in(sibt_trace **tp, const char *path, int flags,
 	if (S_ISDIR(st.st_mode)) {
 		t->dir = strdup(path);
 		if (!t->dir) {
-			rc = terr(t, SIBT_ENOMEM, "out of memory");
+			rc = tf_terr(t, SIBT_ENOMEM, "out of memory");
 			goto fail;
 		}
 	} else if (scratch) {
 		if (!(t->dir = strdup(scratch))) {
-			rc = terr(t, SIBT_ENOMEM, "out of memory");
+			rc = tf_terr(t, SIBT_ENOMEM, "out of memory");
 			goto fail;
 		}
 		t->bundle = 1;  /* the caller owns and removes scratch */
@@ -1157,7 +1097,7 @@ int sibt_trace_open_in(sibt_trace **tp, const char *path, int flags,
 		char *tpl = tf_path_join(tmp && *tmp ? tmp : "/tmp",
 					 "sibyl-bundle-XXXXXX");
 		if (!tpl || !mkdtemp(tpl)) {
-			rc = terr(t, SIBT_EIO, "cannot create a scratch "
+			rc = tf_terr(t, SIBT_EIO, "cannot create a scratch "
 				  "directory to unpack %s: %s (set TMPDIR)",
 				  path, strerror(errno));
 			free(tpl);
@@ -1180,7 +1120,7 @@ int sibt_trace_open_in(sibt_trace **tp, const char *path, int flags,
 	if (flags & SIBT_OPEN_VERIFY_ALL) {
 		sibt_window *win = sibt_window_new();
 		if (!win) {
-			rc = terr(t, SIBT_ENOMEM, "out of memory");
+			rc = tf_terr(t, SIBT_ENOMEM, "out of memory");
 			goto fail;
 		}
 		for (uint32_t pe = 0; pe < t->npes; pe++) {
@@ -1205,477 +1145,11 @@ fail:
 
 void sibt_trace_close(sibt_trace *t)
 {
-	if (ok(t))
+	if (tf_trace_ok(t))
 		trace_free(t);
 }
 
 const char *sibt_trace_errmsg(const sibt_trace *t)
 {
-	return ok(t) ? t->err : "invalid trace handle";
-}
-
-/* ----------------------------------------------------------- queries */
-
-uint32_t sibt_trace_npes(const sibt_trace *t)
-{
-	return ok(t) ? t->npes : 0;
-}
-
-uint32_t sibt_trace_nprocs(const sibt_trace *t)
-{
-	return ok(t) ? t->nprocs : 0;
-}
-
-uint32_t sibt_trace_window_size(const sibt_trace *t)
-{
-	return ok(t) ? t->window : 0;
-}
-
-const char *sibt_trace_manifest(const sibt_trace *t, const char *key)
-{
-	return ok(t) && key ? tf_manifest_get(&t->man, key) : NULL;
-}
-
-size_t sibt_trace_manifest_count(const sibt_trace *t)
-{
-	return ok(t) ? t->man.n : 0;
-}
-
-int sibt_trace_manifest_entry(const sibt_trace *t, size_t i,
-			      const char **key, const char **value)
-{
-	if (!ok(t) || i >= t->man.n)
-		return SIBT_ENOENT;
-	*key = t->man.kv[i].key;
-	*value = t->man.kv[i].value;
-	return SIBT_OK;
-}
-
-uint64_t sibt_trace_nwindows(const sibt_trace *t, uint32_t pe)
-{
-	if (!ok(t) || pe >= t->npes)
-		return 0;
-	return t->pe_win[pe + 1] - t->pe_win[pe];
-}
-
-static const tf_win *last_win(const sibt_trace *t, uint32_t pe)
-{
-	if (!ok(t) || pe >= t->npes || t->pe_win[pe + 1] == t->pe_win[pe])
-		return NULL;
-	return &t->wins[t->pe_win[pe + 1] - 1];
-}
-
-uint64_t sibt_trace_nsebs(const sibt_trace *t, uint32_t pe)
-{
-	const tf_win *w = last_win(t, pe);
-	return w ? w->first_seb + w->nsebs : 0;
-}
-
-uint64_t sibt_trace_nsends(const sibt_trace *t, uint32_t pe)
-{
-	const tf_win *w = last_win(t, pe);
-	return w ? w->first_seq + w->nsends : 0;
-}
-
-void sibt_trace_totals(const sibt_trace *t, sibt_totals *tot)
-{
-	memset(tot, 0, sizeof *tot);
-	if (!ok(t))
-		return;
-	tot->windows = t->nwins;
-	for (size_t i = 0; i < t->nwins; i++) {
-		tot->sebs += t->wins[i].nsebs;
-		tot->sends += t->wins[i].nsends;
-	}
-	for (uint32_t p = 0; p < t->nprocs; p++) {
-		tot->raw_bytes += t->files[p].raw_bytes;
-		tot->stored_bytes += t->files[p].stored_bytes;
-		tot->file_bytes += t->files[p].size;
-	}
-	tot->manifest_bytes = t->manifest_bytes;
-}
-
-/* The file holding pe (files are consecutive PE blocks). */
-static uint32_t file_of(const sibt_trace *t, uint32_t pe)
-{
-	uint32_t lo = 0, hi = t->nprocs - 1;
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo + 1) / 2;
-		if (t->files[mid].first_pe <= pe)
-			lo = mid;
-		else
-			hi = mid - 1;
-	}
-	return lo;
-}
-
-int sibt_trace_window_info(const sibt_trace *t, uint32_t pe, uint64_t window,
-			   sibt_window_info *wi)
-{
-	if (!ok(t) || !wi)
-		return SIBT_EINVAL;
-	if (pe >= t->npes || window >= sibt_trace_nwindows(t, pe))
-		return SIBT_ENOENT;
-	const tf_win *w = &t->wins[t->pe_win[pe] + window];
-	wi->pe = pe;
-	wi->window = window;
-	wi->file = file_of(t, pe);
-	wi->offset = w->offset;
-	wi->nsebs = w->nsebs;
-	wi->nsends = w->nsends;
-	wi->first_seb = w->first_seb;
-	wi->first_seq = w->first_seq;
-	wi->raw_len = w->raw;
-	wi->stored_len = w->stored;
-	return SIBT_OK;
-}
-
-/* Binary search over the PE's windows on a cumulative field. */
-static int find(const sibt_trace *t, uint32_t pe, uint64_t v, int by_seq,
-		uint64_t *window)
-{
-	if (!ok(t) || !window)
-		return SIBT_EINVAL;
-	if (pe >= t->npes || t->pe_win[pe + 1] == t->pe_win[pe])
-		return SIBT_ENOENT;
-	const tf_win *w = t->wins + t->pe_win[pe];
-	uint64_t n = t->pe_win[pe + 1] - t->pe_win[pe], lo = 0, hi = n;
-	while (lo < hi) {
-		uint64_t mid = lo + (hi - lo) / 2;
-		uint64_t first = by_seq ? w[mid].first_seq : w[mid].first_seb;
-		uint64_t cnt = by_seq ? w[mid].nsends : w[mid].nsebs;
-		if (v < first)
-			hi = mid;
-		else if (v >= first + cnt)
-			lo = mid + 1;
-		else {
-			*window = mid;
-			return SIBT_OK;
-		}
-	}
-	return SIBT_ENOENT;
-}
-
-int sibt_trace_find_window(const sibt_trace *t, uint32_t pe, uint64_t seb,
-			   uint64_t *window)
-{
-	return find(t, pe, seb, 0, window);
-}
-
-int sibt_trace_find_send_window(const sibt_trace *t, uint32_t pe,
-				uint64_t seq, uint64_t *window)
-{
-	return find(t, pe, seq, 1, window);
-}
-
-/*
- * Read window `window' of `pe', verify it and make its raw payload
- * available: inflated into `raw' (grown to fit), or, for a stored window,
- * left in `st' at *data.  *wp and *fp give its index entry and file.
- */
-static int fetch_window(sibt_trace *t, uint32_t pe, uint64_t window,
-			tf_buf *st, uint8_t **rawp, uint32_t *rawcap,
-			const uint8_t **data, const tf_win **wp, tf_file **fp)
-{
-	if (pe >= t->npes || window >= sibt_trace_nwindows(t, pe))
-		return terr(t, SIBT_ENOENT, "PE %u has no window %" PRIu64
-			    " (it has %" PRIu64 ")", pe, window,
-			    sibt_trace_nwindows(t, pe));
-	const tf_win *w = &t->wins[t->pe_win[pe] + window];
-	tf_file *f = &t->files[file_of(t, pe)];
-	/* The header's length is in the header: read its largest size. */
-	size_t total = TF_WIN_HDR_MAX + (size_t)w->stored;
-
-	st->len = 0;
-	if (tf_buf_reserve(st, total))
-		return terr(t, SIBT_ENOMEM, "out of memory");
-	if (*rawcap < w->raw + 1) {
-		uint8_t *p = realloc(*rawp, (size_t)w->raw + 1);
-		if (!p)
-			return terr(t, SIBT_ENOMEM, "out of memory");
-		*rawp = p;
-		*rawcap = w->raw + 1;
-	}
-	long long got = tf_pread_full(f->fd, st->p, total, w->offset);
-	if (got < 0)
-		return terr(t, SIBT_EIO, "%s: read error at byte %" PRIu64
-			    ": %s", f->path, w->offset, strerror(errno));
-	uint32_t hpe, wno;
-	int method;
-	size_t hlen;
-	tf_win hw;
-	int hr = parse_win_header(st->p, (size_t)got, &hpe, &wno, &hw, &method,
-				  &hlen);
-	if (hr == SIBT_OK && (size_t)got < hlen + w->stored)
-		hr = SIBT_ETRUNC;
-	if (hr == SIBT_ETRUNC)
-		return terr(t, SIBT_ETRUNC, "%s: window %" PRIu64 " of PE %u "
-			    "at byte %" PRIu64 " is cut off: the file shrank "
-			    "after it was opened", f->path, window, pe,
-			    w->offset);
-	if (hr == SIBT_ECRC)
-		return terr(t, SIBT_ECRC, "%s: window %" PRIu64 " of PE %u at "
-			    "byte %" PRIu64 ": the window header fails its "
-			    "checksum: the file is corrupted", f->path,
-			    window, pe, w->offset);
-	if (hr)
-		return terr(t, SIBT_EFORMAT, "%s: window %" PRIu64 " of PE %u "
-			    "at byte %" PRIu64 ": the window header claims %u "
-			    "SEBs and %u sends in %u payload bytes, which is "
-			    "impossible", f->path, window, pe, w->offset,
-			    hw.nsebs, hw.nsends, hw.raw);
-	if (hpe != pe || wno != window || hw.nsebs != w->nsebs ||
-	    hw.nsends != w->nsends || hw.first_seb != w->first_seb ||
-	    hw.first_seq != w->first_seq || hw.raw != w->raw ||
-	    hw.stored != w->stored)
-		return terr(t, SIBT_EFORMAT, "%s: window %" PRIu64 " of PE %u "
-			    "at byte %" PRIu64 ": the frame there (window %u "
-			    "of PE %u) disagrees with the index", f->path,
-			    window, pe, w->offset, wno, hpe);
-	const uint8_t *payload = st->p + hlen;
-	uint32_t crc = (uint32_t)crc32(0, payload, w->stored);
-	if (crc != win_payload_crc(st->p, hlen))
-		return terr(t, SIBT_ECRC, "%s: window %" PRIu64 " of PE %u at "
-			    "byte %" PRIu64 ": payload checksum mismatch "
-			    "(stored 0x%08x, computed 0x%08x): the file is "
-			    "corrupted", f->path, window, pe, w->offset,
-			    win_payload_crc(st->p, hlen), crc);
-	if (method == 2 && !f->dict)
-		return terr(t, SIBT_EFORMAT, "%s: window %" PRIu64 " of PE %u "
-			    "at byte %" PRIu64 " is compressed with the file's "
-			    "dictionary, but the file has none", f->path,
-			    window, pe, w->offset);
-	*data = payload;
-	*wp = w;
-	*fp = f;
-	if (method != 0) {
-		int rc = inflate_exact(t, payload, w->stored, *rawp, w->raw,
-				       method == 2 ? f->dict : NULL,
-				       f->dictlen);
-		if (rc == SIBT_ENOMEM)
-			return terr(t, rc, "out of memory");
-		if (rc)
-			return terr(t, SIBT_EFORMAT, "%s: window %" PRIu64
-				    " of PE %u at byte %" PRIu64 ": the payload "
-				    "does not decompress to its %u bytes",
-				    f->path, window, pe, w->offset, w->raw);
-		*data = *rawp;
-	}
-	return SIBT_OK;
-}
-
-int sibt_trace_read_window(sibt_trace *t, uint32_t pe, uint64_t window,
-			   sibt_window *win)
-{
-	if (!ok(t) || !win)
-		return SIBT_EINVAL;
-	tf_buf *st = tf_window_stored(win), *raw = tf_window_raw(win);
-	const uint8_t *data;
-	const tf_win *w;
-	tf_file *f;
-	uint8_t *rp = raw->p;
-	uint32_t rcap = raw->cap > UINT32_MAX ? UINT32_MAX : (uint32_t)raw->cap;
-	int frc = fetch_window(t, pe, window, st, &rp, &rcap, &data, &w, &f);
-	raw->p = rp;
-	raw->cap = rcap;
-	if (frc)
-		return frc;
-	tf_wctx ctx = {
-		.pe = pe, .npes = t->npes, .nsebs = w->nsebs,
-		.nsends = w->nsends, .first_seb = w->first_seb,
-		.first_seq = w->first_seq,
-		.names = (const char *const *)f->names, .nnames = f->nnames,
-	};
-	char msg[512];
-	int rc = tf_decode_window(win, data, w->raw, &ctx, msg, sizeof msg);
-	if (rc == SIBT_ENOMEM)
-		return terr(t, rc, "out of memory");
-	if (rc)
-		return terr(t, rc, "%s: window %" PRIu64 " of PE %u at byte %"
-			    PRIu64 ": %s", f->path, window, pe, w->offset, msg);
-	return SIBT_OK;
-}
-
-/* ---------------------------------------------------- packed windows */
-
-#define PK_BODY_DUE 0x80000000u /* pk->flags: a head was decoded */
-
-int sibt_trace_read_packed(sibt_trace *t, uint32_t pe, uint64_t window,
-			   sibt_packed *pk)
-{
-	if (!ok(t) || !pk)
-		return SIBT_EINVAL;
-	if (pe >= t->npes || window >= sibt_trace_nwindows(t, pe))
-		return terr(t, SIBT_ENOENT, "PE %u has no window %" PRIu64
-			    " (it has %" PRIu64 ")", pe, window,
-			    sibt_trace_nwindows(t, pe));
-	const uint8_t *data;
-	const tf_win *w;
-	tf_file *f;
-	int rc = fetch_window(t, pe, window, &t->pkst, &pk->buf, &pk->cap,
-			      &data, &w, &f);
-	if (rc)
-		return rc;
-	if (data != pk->buf)            /* a stored (method 0) window */
-		memcpy(pk->buf, data, w->raw);
-	pk->len = w->raw;
-	pk->pos = 0;
-	pk->left = w->nsebs;
-	pk->sends_left = w->nsends;
-	pk->pe = pe;
-	pk->flags = 0;
-	pk->name_id = 0;
-	pk->duration = 0;
-	pk->window = window;
-	pk->next_index = w->first_seb;
-	pk->next_seq = w->first_seq;
-	return SIBT_OK;
-}
-
-static void packed_ctx(const sibt_trace *t, const sibt_packed *pk,
-		       tf_wctx *ctx)
-{
-	const tf_file *f = &t->files[file_of(t, pk->pe)];
-	memset(ctx, 0, sizeof *ctx);
-	ctx->pe = pk->pe;
-	ctx->npes = t->npes;
-	ctx->names = (const char *const *)f->names;
-	ctx->nnames = f->nnames;
-}
-
-static int packed_fail(sibt_trace *t, const sibt_packed *pk, int rc,
-		       const char *msg)
-{
-	if (rc == SIBT_ENOMEM)
-		return terr(t, rc, "out of memory");
-	const tf_file *f = &t->files[file_of(t, pk->pe)];
-	const tf_win *w = &t->wins[t->pe_win[pk->pe] + pk->window];
-	return terr(t, rc, "%s: window %" PRIu64 " of PE %u at byte %" PRIu64
-		    ": %s", f->path, pk->window, pk->pe, w->offset, msg);
-}
-
-int sibt_packed_head(sibt_trace *t, sibt_packed *pk, sibt_window *scratch,
-		     sibt_seb *seb)
-{
-	if (!ok(t) || !pk || !scratch || !seb)
-		return SIBT_EINVAL;
-	if (pk->flags & PK_BODY_DUE)
-		return terr(t, SIBT_EINVAL, "sibt_packed_head: the body of SEB "
-			    "%" PRIu64 " of PE %u is due first",
-			    pk->next_index, pk->pe);
-	if (pk->left == 0)
-		return SIBT_ENOENT;
-	tf_wctx ctx;
-	packed_ctx(t, pk, &ctx);
-	size_t pos = pk->pos;
-	uint32_t flags = 0, name_id = 0;
-	char msg[512];
-	int rc = tf_packed_head(scratch, pk->buf, pk->len, &pos, &ctx,
-				pk->next_index, seb, &flags, &name_id, msg,
-				sizeof msg);
-	if (rc)
-		return packed_fail(t, pk, rc, msg);
-	pk->pos = (uint32_t)pos;
-	pk->flags = flags | PK_BODY_DUE;
-	pk->name_id = name_id;
-	pk->duration = seb->duration;
-	return SIBT_OK;
-}
-
-int sibt_packed_body(sibt_trace *t, sibt_packed *pk, sibt_window *scratch,
-		     sibt_seb *seb)
-{
-	if (!ok(t) || !pk || !scratch || !seb)
-		return SIBT_EINVAL;
-	if (!(pk->flags & PK_BODY_DUE))
-		return terr(t, SIBT_EINVAL, "sibt_packed_body: no head of PE "
-			    "%u was decoded", pk->pe);
-	tf_wctx ctx;
-	packed_ctx(t, pk, &ctx);
-	size_t pos = pk->pos;
-	char msg[512];
-	seb->duration = pk->duration;
-	seb->pe = pk->pe;
-	seb->index = pk->next_index;
-	int rc = tf_packed_body(scratch, pk->buf, pk->len, &pos, &ctx,
-				pk->next_seq, pk->flags & ~PK_BODY_DUE, seb,
-				msg, sizeof msg);
-	if (rc)
-		return packed_fail(t, pk, rc, msg);
-	if (seb->nsends > pk->sends_left) {
-		snprintf(msg, sizeof msg, "SEB %" PRIu64 " holds more sends "
-			 "than the window header announces", pk->next_index);
-		return packed_fail(t, pk, SIBT_EFORMAT, msg);
-	}
-	pk->pos = (uint32_t)pos;
-	pk->flags = 0;
-	pk->left--;
-	pk->sends_left -= seb->nsends;
-	pk->next_index++;
-	pk->next_seq += seb->nsends;
-	if (pk->left == 0 && (pk->pos != pk->len || pk->sends_left)) {
-		snprintf(msg, sizeof msg, "the payload holds %u bytes and %u "
-			 "sends more than its SEBs use", pk->len - pk->pos,
-			 pk->sends_left);
-		return packed_fail(t, pk, SIBT_EFORMAT, msg);
-	}
-	return SIBT_OK;
-}
-
-void sibt_packed_release(sibt_packed *pk)
-{
-	if (!pk)
-		return;
-	free(pk->buf);
-	memset(pk, 0, sizeof *pk);
-}
-
-uint32_t sibt_trace_file_of_pe(const sibt_trace *t, uint32_t pe)
-{
-	return ok(t) && pe < t->npes ? file_of(t, pe) : 0;
-}
-
-const char *const *sibt_trace_names(const sibt_trace *t, uint32_t file,
-				    uint32_t *n)
-{
-	if (!ok(t) || file >= t->nprocs) {
-		if (n)
-			*n = 0;
-		return NULL;
-	}
-	if (n)
-		*n = t->files[file].nnames;
-	return (const char *const *)t->files[file].names;
-}
-
-/* ------------------------------------------------------------ damage */
-
-size_t sibt_trace_damage_count(const sibt_trace *t)
-{
-	return ok(t) ? t->ndamage : 0;
-}
-
-const sibt_damage *sibt_trace_damage(const sibt_trace *t, size_t i)
-{
-	return ok(t) && i < t->ndamage ? &t->damage[i] : NULL;
-}
-
-uint32_t sibt_trace_nfiles(const sibt_trace *t)
-{
-	return ok(t) ? t->nprocs : 0;
-}
-
-const char *sibt_trace_file_path(const sibt_trace *t, uint32_t i)
-{
-	return ok(t) && i < t->nprocs ? t->files[i].path : NULL;
-}
-
-const char *sibt_trace_dir(const sibt_trace *t)
-{
-	return ok(t) ? t->dir : NULL;
-}
-
-int sibt_trace_is_bundle(const sibt_trace *t)
-{
-	return ok(t) ? t->bundle : 0;
+	return tf_trace_ok(t) ? t->err : "invalid trace handle";
 }

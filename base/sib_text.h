@@ -68,6 +68,14 @@ void sib_lines_close(sib_lines *l);
  */
 char *sib_unquote(const char *s, const char **end);
 
+/*
+ * The Damerau-Levenshtein distance of a and b (optimal string alignment:
+ * an insertion, a deletion, a substitution or a swap of two neighbours,
+ * "ltaency", costs one), for "did you mean"; SIZE_MAX when either has 128
+ * bytes or more.
+ */
+size_t sib_edit_distance(const char *a, const char *b);
+
 #ifdef __cplusplus
 }
 #endif

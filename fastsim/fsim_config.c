@@ -25,12 +25,12 @@
 #include <hwloc.h>
 
 #include "fsim.h"
+#include "fsim_schema.h"
 #include "fsim_text.h"
 #include "sib_text.h"
 #include "sib_units.h"
 
 #define CFG_MAGIC 0x73636667u /* "scfg" */
-#define CFG_DEFAULT_MODEL "simple"
 #define CFG_MAX_CORES 1048576
 
 /* A broken promise of the caller (NULL or freed handle) stops the program:
@@ -39,118 +39,6 @@
 	fprintf(stderr, "fastsim: internal error at %s:%d: %s called with " \
 		"an invalid configuration handle\n", __FILE__, __LINE__, \
 		__func__); abort(); } } while (0)
-
-/* ------------------------------------------------------------ schema */
-
-enum { S_MACHINE, S_INTRANODE, S_CPU, S_NET, S_REPLACE, S_SIM, S_NOISE,
-       NSECTIONS };
-
-/* The parameters of [machine] in one X-macro list (sib_param.h), which
- * gives the table machine_params and its indices. */
-#define MACHINE_PARAMS(X) \
-	X(M_NODES, "nodes", SIB_P_INT, "0", "0..4294967295", \
-	  "Number of nodes of the target machine; 0 means as many as the " \
-	  "ranks need (ranks / cores_per_node rounded up, or with " \
-	  "machine.map the highest node it names plus one).") \
-	X(M_CORES, "cores_per_node", SIB_P_INT, "1", "1..1048576", \
-	  "Ranks each node can hold, one per core; taken from " \
-	  "machine.topology when that is set.") \
-	X(M_TOPOLOGY, "topology", SIB_P_STRING, "", NULL, \
-	  "hwloc synthetic topology of one node, e.g. \"package:2 " \
-	  "core:16 pu:1\"; its number of PUs becomes cores_per_node.") \
-	X(M_MAP, "map", SIB_P_STRING, "", NULL, \
-	  "Rank-to-node mapping file (lines `RANK NODE [CORE]'); empty " \
-	  "for rank order.  A relative path is taken from the directory " \
-	  "of the configuration file that sets it.")
-
-enum { MACHINE_PARAMS(SIB_PARAM_ID) M_COUNT };
-
-static const sib_param machine_params[] = {
-	MACHINE_PARAMS(SIB_PARAM_ENTRY)
-	SIB_PARAM_END
-};
-
-static const sib_param intranode_params[] = {
-	{ "latency", SIB_P_TIME, "200ns", NULL,
-	  "Fixed cost of a message between two ranks of one node, before "
-	  "its bytes are copied (an assumed figure, not a measurement)." },
-	{ "bandwidth", SIB_P_BW, "10GB/s", NULL,
-	  "Memory-copy bandwidth for messages between ranks of one node "
-	  "(an assumed figure, not a measurement)." },
-	{ NULL, 0, NULL, NULL, NULL }
-};
-
-static const sib_param cpu_params[] = {
-	{ "factor", SIB_P_RATIO, "1", NULL,
-	  "Every SEB duration not replaced by a rule is multiplied by this "
-	  "(0.5: a CPU twice as fast); must be greater than 0." },
-	{ NULL, 0, NULL, NULL, NULL }
-};
-
-/* net.model: its choices are the registry's names, so the ENUM is checked
- * by hand (netm_find) rather than through a choices string. */
-static const sib_param net_params[] = {
-	{ "model", SIB_P_ENUM, CFG_DEFAULT_MODEL, NULL,
-	  "Network model; the other keys of [net] are its parameters." },
-	{ NULL, 0, NULL, NULL, NULL }
-};
-
-static const sib_param replace_params[] = {
-	{ "rules", SIB_P_STRING, "", NULL,
-	  "Replacement rules separated by ';' (size>=CUT:NEW, size=S:NEW, "
-	  "seb:NAME=DUR, seb:NAME>CUT=DUR, region:PATTERN=DUR, "
-	  "region:PATTERN>CUT=DUR, scale:NAME=F), applied when the "
-	  "trace is replayed." },
-	{ NULL, 0, NULL, NULL, NULL }
-};
-
-static const sib_param sim_params[] = {
-	{ "seed", SIB_P_INT, "1", "0..9223372036854775807",
-	  "Seed of the network models that make random choices." },
-	{ NULL, 0, NULL, NULL, NULL }
-};
-
-/* The parameters of [noise] in one X-macro list (sib_param.h), which
- * gives the table noise_params and its indices. */
-#define NOISE_PARAMS(X) \
-	X(N_DIR, "dir", SIB_P_STRING, "", NULL, \
-	  "Noise set (a directory of per-core noise files, " \
-	  "docs/noise.md); empty for no noise.  A relative path is taken " \
-	  "from the directory of the configuration file that sets it.") \
-	X(N_SEED, "seed", SIB_P_INT, "-1", "-1..9223372036854775807", \
-	  "Seed of the per-node offsets of captured noise; -1 means " \
-	  "sim.seed.") \
-	X(N_SCALE, "scale", SIB_P_RATIO, "1", NULL, \
-	  "Every detour duration is multiplied by this (0: noise off, " \
-	  "the set still checked).") \
-	X(N_COSCHED, "cosched", SIB_P_BOOL, "no", NULL, \
-	  "Captured noise: every node uses the offset of node 0 " \
-	  "(co-scheduled noise).")
-
-enum { NOISE_PARAMS(SIB_PARAM_ID) N_COUNT };
-
-static const sib_param noise_params[] = {
-	NOISE_PARAMS(SIB_PARAM_ENTRY)
-	SIB_PARAM_END
-};
-
-static const struct cfg_section {
-	const char *name;
-	const sib_param *params;
-	const char *doc;
-} sections[NSECTIONS] = {
-	[S_MACHINE] = { "machine", machine_params,
-			"the nodes of the target machine, where ranks run" },
-	[S_INTRANODE] = { "intranode", intranode_params,
-			  "messages between ranks of the same node" },
-	[S_CPU] = { "cpu", cpu_params, "speed of the target CPU" },
-	[S_NET] = { "net", net_params,
-		    "the network model and its parameters" },
-	[S_REPLACE] = { "replace", replace_params,
-			"what-if changes to the trace" },
-	[S_SIM] = { "sim", sim_params, "the simulation itself" },
-	[S_NOISE] = { "noise", noise_params, "OS noise injected into the run" },
-};
 
 /* ------------------------------------------------------------ handle */
 
@@ -1024,39 +912,6 @@ out_with_buf:
 
 /* ----------------------------------------------------- "did you mean" */
 
-/* Damerau-Levenshtein distance (optimal string alignment): a swap of two
- * neighbours ("ltaency") costs one, like an insertion or a deletion. */
-static size_t edit_distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b);
-	size_t r0[128], r1[128], r2[128];
-	size_t *pp = r0, *prev = r1, *cur = r2;
-
-	if (la >= 128 || lb >= 128)
-		return SIZE_MAX;
-	for (size_t j = 0; j <= lb; j++)
-		prev[j] = j;
-	for (size_t i = 1; i <= la; i++) {
-		cur[0] = i;
-		for (size_t j = 1; j <= lb; j++) {
-			size_t best = prev[j - 1] + (a[i - 1] != b[j - 1]);
-			if (prev[j] + 1 < best)
-				best = prev[j] + 1;
-			if (cur[j - 1] + 1 < best)
-				best = cur[j - 1] + 1;
-			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
-			    a[i - 2] == b[j - 1] && pp[j - 2] + 1 < best)
-				best = pp[j - 2] + 1;
-			cur[j] = best;
-		}
-		size_t *t = pp;
-		pp = prev;
-		prev = cur;
-		cur = t;
-	}
-	return prev[lb];
-}
-
 typedef struct suggest {
 	const char *typed;
 	char best[128];
@@ -1078,7 +933,7 @@ static void suggest_try(suggest *sg, const char *section, const char *key)
 		snprintf(cand, sizeof cand, "%s.%s", section, key);
 	else
 		snprintf(cand, sizeof cand, "%s", section);
-	size_t d = edit_distance(sg->typed, cand);
+	size_t d = sib_edit_distance(sg->typed, cand);
 	size_t lt = key_len(sg->typed), lc = key_len(cand);
 	size_t max = lt / 3 > 2 ? lt / 3 : 2;
 	/* Only a near miss is worth suggesting: two edits (a third of the
@@ -1093,8 +948,8 @@ static void suggest_try(suggest *sg, const char *section, const char *key)
 static void suggest_key(suggest *sg, const netm_ops *model)
 {
 	for (int s = 0; s < NSECTIONS; s++)
-		for (const sib_param *p = sections[s].params; p->key; p++)
-			suggest_try(sg, sections[s].name, p->key);
+		for (const sib_param *p = fsim_cfg_sections[s].params; p->key; p++)
+			suggest_try(sg, fsim_cfg_sections[s].name, p->key);
 	for (const sib_param *p = model ? model->params : NULL; p && p->key;
 	     p++)
 		suggest_try(sg, "net", p->key);
@@ -1103,7 +958,7 @@ static void suggest_key(suggest *sg, const netm_ops *model)
 static int find_section(const char *name)
 {
 	for (int s = 0; s < NSECTIONS; s++)
-		if (strcmp(sections[s].name, name) == 0)
+		if (strcmp(fsim_cfg_sections[s].name, name) == 0)
 			return s;
 	return -1;
 }
@@ -1112,14 +967,14 @@ static void list_sections(char *err, size_t errlen)
 {
 	sib_errcat(err, errlen, "; the sections are");
 	for (int s = 0; s < NSECTIONS; s++)
-		sib_errcat(err, errlen, "%s [%s]", s ? "," : "", sections[s].name);
+		sib_errcat(err, errlen, "%s [%s]", s ? "," : "", fsim_cfg_sections[s].name);
 }
 
 static int unknown_section(const cfg_entry *e, char *err, size_t errlen)
 {
 	suggest sg = { e->section, "", SIZE_MAX };
 	for (int s = 0; s < NSECTIONS; s++)
-		suggest_try(&sg, sections[s].name, NULL);
+		suggest_try(&sg, fsim_cfg_sections[s].name, NULL);
 	sib_errf(err, errlen, "%s: unknown section '[%s]'", e->origin, e->section);
 	if (sg.best[0])
 		sib_errcat(err, errlen, " (did you mean '[%s]'?)", sg.best);
@@ -1167,7 +1022,7 @@ static int unknown_key(const cfg_entry *e, int s, const netm_ops *model,
 	}
 	sib_errcat(err, errlen, "; the keys of [%s] are", e->section);
 	int first = 1;
-	for (const sib_param *p = sections[s].params; p->key; p++, first = 0)
+	for (const sib_param *p = fsim_cfg_sections[s].params; p->key; p++, first = 0)
 		sib_errcat(err, errlen, "%s %s", first ? "" : ",", p->key);
 	if (s == S_NET)
 		for (const sib_param *p = model->params; p && p->key; p++)
@@ -1202,7 +1057,7 @@ static int values_init(cfg_values *cv, const sib_param *params,
 		char name[256];
 		snprintf(name, sizeof name, "%s.%s", section, params[i].key);
 		/* net.model is checked against the registry instead. */
-		if (params == net_params)
+		if (params == fsim_cfg_sections[S_NET].params)
 			break;
 		if (parse_named(&params[i], name, params[i].def, &cv->v[i],
 				err, errlen)) {
@@ -1447,8 +1302,8 @@ int fsim_config_resolve(fsim_config *c, char *err, size_t errlen)
 	CFG_CHECK(c);
 	unresolve(c);
 	for (int s = 0; s < NSECTIONS; s++)
-		if (values_init(&c->sec[s], sections[s].params,
-				sections[s].name, err, errlen))
+		if (values_init(&c->sec[s], fsim_cfg_sections[s].params,
+				fsim_cfg_sections[s].name, err, errlen))
 			goto out_unresolved;
 	if (select_model(c, err, errlen))
 		goto out_unresolved;
@@ -1470,7 +1325,7 @@ int fsim_config_resolve(fsim_config *c, char *err, size_t errlen)
 		if (s == S_NET && strcmp(e->key, "model") == 0)
 			continue;
 		if (s >= 0) {
-			const sib_param *p = sections[s].params;
+			const sib_param *p = fsim_cfg_sections[s].params;
 			for (k = 0; p[k].key; k++)
 				if (strcmp(p[k].key, e->key) == 0)
 					break;
@@ -1517,8 +1372,8 @@ const sib_value *fsim_config_get(const fsim_config *c, const char *section,
 	int s = find_section(section);
 	if (s < 0)
 		return NULL;
-	for (size_t k = 0; sections[s].params[k].key; k++)
-		if (strcmp(sections[s].params[k].key, key) == 0)
+	for (size_t k = 0; fsim_cfg_sections[s].params[k].key; k++)
+		if (strcmp(fsim_cfg_sections[s].params[k].key, key) == 0)
 			return &c->sec[s].v[k];
 	if (s == S_NET)
 		for (size_t k = 0; k < c->mod.n; k++)
@@ -1543,7 +1398,7 @@ const sib_value *fsim_config_model_values(const fsim_config *c)
 
 /* A value as the file syntax reads it back: quoted when it is empty or
  * holds white space, '#', or quotes. */
-static void write_value(FILE *f, const char *s)
+void fsim_cfg_write_value(FILE *f, const char *s)
 {
 	if (!s)
 		s = "";
@@ -1595,7 +1450,7 @@ static void write_section(FILE *f, const char *name, const sib_param *p,
 			text = real ? real : c->noise_path;
 		}
 		fprintf(f, "%s = ", p[k].key);
-		write_value(f, text);
+		fsim_cfg_write_value(f, text);
 		fprintf(f, "%s\n", note ? note : "");
 		free(real);
 	}
@@ -1609,168 +1464,10 @@ int fsim_config_write(const fsim_config *c, FILE *f)
 	fputs("# Sibyl machine description: the effective configuration of "
 	      "a run.\n# Keys marked \"# default\" were not given.\n", f);
 	for (int s = 0; s < NSECTIONS; s++) {
-		write_section(f, sections[s].name, sections[s].params,
+		write_section(f, fsim_cfg_sections[s].name, fsim_cfg_sections[s].params,
 			      &c->sec[s], c);
 		if (s == S_NET)
 			write_section(f, NULL, c->model->params, &c->mod, c);
 	}
 	return ferror(f) ? -1 : 0;
-}
-
-/* ---------------------------------------------------------- describe */
-
-static const char *type_name(sib_ptype t)
-{
-	switch (t) {
-	case SIB_P_TIME: return "TIME";
-	case SIB_P_BW: return "BANDWIDTH";
-	case SIB_P_SIZE: return "SIZE";
-	case SIB_P_INT: return "INT";
-	case SIB_P_RATIO: return "RATIO";
-	case SIB_P_BOOL: return "BOOL";
-	case SIB_P_ENUM: return "ENUM";
-	case SIB_P_STRING: return "STRING";
-	}
-	return "?";
-}
-
-/* Print `text' wrapped at 72 columns, each line indented by `indent'. */
-static void wrap(FILE *f, const char *text, int indent)
-{
-	int col = 0;
-	while (*text) {
-		while (*text == ' ')
-			text++;
-		size_t w = strcspn(text, " ");
-		if (!w)
-			break;
-		if (col && col + 1 + (int)w > 72) {
-			fputc('\n', f);
-			col = 0;
-		}
-		if (!col)
-			col = fprintf(f, "%*s", indent, "");
-		else
-			col += fprintf(f, " ");
-		col += fprintf(f, "%.*s", (int)w, text);
-		text += w;
-	}
-	if (col)
-		fputc('\n', f);
-}
-
-static void describe_params(FILE *f, const sib_param *p,
-			    const char *choices)
-{
-	for (; p && p->key; p++) {
-		const char *ch = p == net_params ? choices : p->choices;
-		fprintf(f, "  %-16s %s", p->key, type_name(p->type));
-		if (ch && p->type == SIB_P_INT)
-			fprintf(f, " %s", ch);
-		else if (ch)
-			fprintf(f, " (%s)", ch);
-		fprintf(f, ", default ");
-		write_value(f, p->def);
-		fputc('\n', f);
-		wrap(f, p->doc ? p->doc : "", 19);
-	}
-}
-
-/* The registry's model names as net.model's choices, "simple|torus|..". */
-static void model_choices(char *buf, size_t len)
-{
-	buf[0] = '\0';
-	for (size_t i = 0; netm_registry[i]; i++) {
-		size_t n = strlen(buf);
-		snprintf(buf + n, len - n, "%s%s", i ? "|" : "",
-			 netm_registry[i]->name);
-	}
-}
-
-void fsim_config_describe(FILE *f)
-{
-	char choices[512];
-
-	model_choices(choices, sizeof choices);
-	fputs("Machine description keys (section.key for --set):\n", f);
-	for (int s = 0; s < NSECTIONS; s++) {
-		fprintf(f, "\n[%s] -- %s\n", sections[s].name, sections[s].doc);
-		describe_params(f, sections[s].params, choices);
-	}
-	fputs("\nUnits: TIME ps, ns, us, ms, s (\"1.5us\"); BANDWIDTH "
-	      "B/s, kB/s, MB/s, GB/s, TB/s,\nKiB/s, MiB/s, GiB/s, TiB/s, "
-	      "bits as Gb/s or Gbit/s; SIZE bytes, B, kB, MB, GB,\nTB, KiB, "
-	      "MiB, GiB, TiB; RATIO 1.25 or 3/4; BOOL yes/no, true/false, "
-	      "on/off, 1/0.\n", f);
-	for (size_t i = 0; netm_registry[i]; i++) {
-		const netm_ops *m = netm_registry[i];
-		fprintf(f, "\n[net] with model = %s\n", m->name);
-		wrap(f, m->summary ? m->summary : "", 2);
-		if (!m->params || !m->params->key)
-			fputs("  (no parameters)\n", f);
-		describe_params(f, m->params, NULL);
-	}
-}
-
-/* Markdown text inside a table cell: the characters that would end the
- * cell or start markup are escaped, so it reads as --list-keys prints it. */
-static void md_text(FILE *f, const char *s)
-{
-	for (; s && *s; s++) {
-		if (strchr("\\|`*<", *s))
-			fputc('\\', f);
-		fputc(*s, f);
-	}
-}
-
-static void md_params(FILE *f, const char *section, const sib_param *p,
-		      const char *choices)
-{
-	if (!p || !p->key) {
-		fputs("No parameters.\n", f);
-		return;
-	}
-	fputs("| key | type | default | description |\n"
-	      "|---|---|---|---|\n", f);
-	for (; p->key; p++) {
-		const char *ch = p == net_params ? choices : p->choices;
-		fprintf(f, "| `%s.%s` | %s", section, p->key,
-			type_name(p->type));
-		if (ch) {
-			fputc(' ', f);
-			md_text(f, ch);
-		}
-		fprintf(f, " | `%s` | ", p->def && *p->def ? p->def : "\"\"");
-		md_text(f, p->doc);
-		fputs(" |\n", f);
-	}
-}
-
-void fsim_config_describe_markdown(FILE *f)
-{
-	char choices[512];
-
-	model_choices(choices, sizeof choices);
-	for (int s = 0; s < NSECTIONS; s++) {
-		fprintf(f, "\n## [%s]\n\n%c%s.\n\n", sections[s].name,
-			toupper((unsigned char)sections[s].doc[0]),
-			sections[s].doc + 1);
-		md_params(f, sections[s].name, sections[s].params, choices);
-	}
-	for (size_t i = 0; netm_registry[i]; i++) {
-		const netm_ops *m = netm_registry[i];
-		fprintf(f, "\n## [net] with model = %s\n\n", m->name);
-		const char *sum = m->summary ? m->summary : "";
-		md_text(f, sum);
-		fputs(*sum && sum[strlen(sum) - 1] != '.' ? ".\n\n" : "\n\n", f);
-		md_params(f, "net", m->params, NULL);
-	}
-	fputs("\n## Units\n\n"
-	      "- TIME: ps, ns, us (or \xc2\xb5s, \xce\xbcs), ms, s (`1.5us`)\n"
-	      "- BANDWIDTH: B/s, kB/s, MB/s, GB/s, TB/s, KiB/s, MiB/s, GiB/s, "
-	      "TiB/s, bits as Gb/s or Gbit/s\n"
-	      "- SIZE: bytes, B, kB, MB, GB, TB, KiB, MiB, GiB, TiB\n"
-	      "- RATIO: `1.25` or `3/4`\n"
-	      "- BOOL: yes/no, true/false, on/off, 1/0\n"
-	      "- INT `MIN..MAX`: an integer in that range\n", f);
 }

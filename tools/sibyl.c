@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sib_text.h"
 #include "tools.h"
 
 struct command {
@@ -97,35 +98,6 @@ static void print_usage(FILE *f, const char *prefix,
 	      f);
 }
 
-/* Edit distance (insert, delete, substitute) for "did you mean". */
-static size_t edit_distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b), i, j;
-	size_t row[64];
-
-	if (lb >= sizeof(row) / sizeof(row[0]))
-		return (size_t)-1;
-	for (j = 0; j <= lb; j++)
-		row[j] = j;
-	for (i = 1; i <= la; i++) {
-		size_t diag = row[0];
-
-		row[0] = i;
-		for (j = 1; j <= lb; j++) {
-			size_t up = row[j];
-			size_t best = diag + (a[i - 1] != b[j - 1]);
-
-			if (up + 1 < best)
-				best = up + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			row[j] = best;
-			diag = up;
-		}
-	}
-	return row[lb];
-}
-
 static const struct command *find_command(const struct command *cmds,
 					  const char *name)
 {
@@ -144,7 +116,7 @@ static int unknown_command(const char *prefix, const struct command *cmds,
 	size_t bestd = (size_t)-1, n = strlen(name);
 
 	for (c = cmds; c->name; c++) {
-		size_t d = edit_distance(name, c->name);
+		size_t d = sib_edit_distance(name, c->name);
 
 		/* A prefix ("dum", "unp") is as good as a typo. */
 		if (n > 0 && strncmp(name, c->name, n) == 0)

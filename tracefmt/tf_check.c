@@ -66,189 +66,7 @@
 
 #include "sibyl_trace.h"
 
-#define CHECK_DEFAULT_MAX 20
-/* Progress is reported every this many windows (passes 1, 1b) / SEBs
- * (pass 2). */
-#define PROGRESS_WINDOWS 1024
-#define PROGRESS_SEBS 65536
-/* Dependencies of a cycle spelled out before the report abbreviates. */
-#define CYCLE_STEPS_SHOWN 12
-/* Messages whose ends pass 1b examines at once (16 bytes each). */
-#define LOCATE_BATCH ((uint64_t)1 << 20)
-/*
- * Bytes of window rests pass 2 may cache: this, or an eighth of the
- * trace's uncompressed payload when that is more (the rests of the
- * windows of all PEs at once, as in a barrier, stay below that).  One
- * entry takes at most a sixteenth.
- */
-#define RUN_CACHE_MIN ((size_t)32 << 20)
-/* deps[] of a SEB that ran in the Kahn fallback. */
-#define DEPS_DONE UINT32_MAX
-/* msg_ends.dst of a message whose send was not seen. */
-#define DST_UNSEEN UINT32_MAX
-
-/* Both ends of a message of a batch of pass 1b. */
-typedef struct msg_ends {
-	uint32_t dst;           /* destination, or DST_UNSEEN */
-	uint32_t seb;           /* sending SEB */
-	uint32_t waiter1;       /* PE + 1 of the first wait seen; 0: none */
-	uint32_t wseb;          /* its SEB */
-} msg_ends;
-
-/* Who waits for a message (Kahn fallback). */
-typedef struct msg_slot {
-	uint32_t pe1;           /* PE + 1 */
-	uint32_t seb;           /* SEB index on that PE */
-} msg_slot;
-
-/* An explicit predecessor edge, as global SEB numbers. */
-typedef struct pred_edge {
-	uint64_t from, to;
-} pred_edge;
-
-typedef struct seb_ref {
-	uint32_t pe;
-	uint32_t seb;
-} seb_ref;
-
-/* One step of the walk along unsatisfied dependencies. */
-typedef struct dep_step {
-	seb_ref to;
-	int waits;              /* 1: awaits message (to.pe, seq) */
-	uint64_t seq;
-	uint64_t through;       /* predecessor links crossed (waits == 0) */
-} dep_step;
-
-/* A window read for checking, and how much of it can be trusted. */
-typedef struct win_read {
-	sibt_window_info wi;
-	uint32_t usable;        /* leading SEBs that agree with the index */
-	int defect;             /* 0, or 1: SEB count, 2: SEB `at' differs */
-	uint32_t decoded;       /* SEBs decoded (defect 1) */
-	uint64_t at, seq;       /* first bad SEB and its first send (2) */
-} win_read;
-
-/*
- * Pass 2 cache entry: the rest of a window of a PE that stopped, from SEB
- * `first' on, as varints: per SEB its wait and send counts (put_counts),
- * each wait as source PE and sequence number relative to the PE and the
- * SEB's first send, each destination relative to the PE.
- */
-typedef struct run_entry {
-	uint64_t await;         /* message awaited; NO_MSG once woken */
-	uint64_t seq;           /* first send of SEB `first' */
-	uint32_t pe, first;
-	uint32_t nsebs;         /* SEBs left from data + off */
-	uint32_t off, len;
-	uint8_t *data;          /* NULL: entry free */
-} run_entry;
-
-typedef struct checker checker;
-typedef int (*seb_fn)(checker *c, uint32_t pe, const win_read *wr,
-		      const sibt_seb *s);
-
-struct checker {
-	sibt_trace *t;
-	const sibt_check_opts *opts;
-	unsigned max_problems;
-	long nproblems;
-	uint32_t npes;
-	uint64_t nsebs, nmsgs, nwindows;
-	uint8_t *incomplete;    /* bit per PE: part of it is unreadable */
-	int nonchain;           /* some SEB has an explicit predecessor list */
-
-	/*
-	 * Per-PE state: two blocks of 8 bytes per PE that the passes use in
-	 * turn under their own names (freeing and allocating again could
-	 * leave the peak at the sum).
-	 */
-	uint64_t *pe_a;         /* [npes + 1] */
-	uint64_t *pe_b;         /* [npes] */
-	/* pass 1: per source PE, hash sum and count of its message ends */
-	uint64_t *acc;          /* = pe_a */
-	uint64_t *cnt;          /* = pe_b */
-	/* pass 1b */
-	uint8_t *bad;           /* bit per PE: its messages do not balance */
-	uint64_t *ends_base;    /* = pe_a: message src:seq is ends[base+seq] */
-	msg_ends *ends;
-	uint32_t b_first, b_last; /* the batch: bad PEs in [first, last], */
-	uint64_t b_lo, b_hi;    /* from b_first:b_lo to b_last:b_hi - 1 */
-	/* pass 2 */
-	uint64_t *msg_base;     /* = pe_a: bit of message PE:0 */
-	uint32_t *cursor;       /* = pe_b: next SEB to run */
-	uint32_t *state;        /* = pe_b + npes: 0 (not waiting), the tag
-	                           of the awaited message (wait_tag), or
-	                           RUN_ENTRY | number of its cache entry */
-	uint8_t *sent;          /* bit per message */
-	uint32_t *stack;        /* PEs ready to run */
-	size_t sp, stack_cap;
-	run_entry *ents;        /* the cache: rests of windows of PEs that */
-	uint32_t *free_ents;    /* stopped, by entry number */
-	uint32_t nents, nfree;
-	size_t ents_cap;
-	size_t cache_bytes;
-	size_t cache_budget;
-	uint8_t *enc;           /* [cache_budget / 16] an entry being made */
-	uint64_t rng;
-	uint64_t ran;
-	int kahn;               /* pass 2 fell back to Kahn's algorithm */
-
-	/* Kahn fallback: the full graph */
-	uint64_t *seb_base;     /* [npes + 1]: global number of SEB 0 of PE */
-	msg_slot *slot;         /* [nmsgs] */
-	uint32_t *deps;         /* [nsebs] dependencies not yet satisfied */
-	uint32_t *send_off;     /* [nsebs] first send, relative to window */
-	uint8_t *dflt;          /* bit per SEB: default predecessor */
-	pred_edge *edges;
-	size_t nedges, edges_cap;
-	seb_ref *kstack;        /* ready SEBs */
-	size_t ksp, kstack_cap;
-
-	sibt_window *win;       /* streaming */
-	sibt_window *scratch;   /* single look-ups; holds (spe, sw) */
-	int scratch_ok;
-	uint32_t spe;
-	uint64_t sw;
-};
-
-static inline int bit_get(const uint8_t *b, uint64_t i)
-{
-	return b[i >> 3] >> (i & 7) & 1;
-}
-
-static inline void bit_set(uint8_t *b, uint64_t i)
-{
-	b[i >> 3] |= (uint8_t)(1u << (i & 7));
-}
-
-/* The finalizer of splitmix64: a bijection that mixes every bit. */
-static inline uint64_t mix64(uint64_t z)
-{
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-	return z ^ (z >> 31);
-}
-
-/*
- * Hash of one end of message src:seq, seen on PE pe.  Both mixes are
- * bijections, so the two ends of one message on different PEs never hash
- * alike: a message awaited on the wrong PE always unbalances its source.
- */
-static inline uint64_t end_hash(uint32_t src, uint64_t seq, uint32_t pe)
-{
-	return mix64(mix64((uint64_t)src << 32 | pe) +
-		     (seq + 1) * 0x9E3779B97F4A7C15ull);
-}
-
-static inline uint64_t pe_nsebs(const checker *c, uint32_t pe)
-{
-	return sibt_trace_nsebs(c->t, pe);
-}
-
-static inline uint64_t pe_nmsgs(const checker *c, uint32_t pe)
-{
-	return sibt_trace_nsends(c->t, pe);
-}
+#include "tf_check.h"
 
 static void vreport(checker *c, const char *fmt, va_list ap)
 {
@@ -275,9 +93,7 @@ static int shown(const checker *c)
 	       (unsigned long)c->nproblems < c->max_problems;
 }
 
-static void problem(checker *c, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static void problem(checker *c, const char *fmt, ...)
+void tf_chk_problem(checker *c, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -290,9 +106,7 @@ static void problem(checker *c, const char *fmt, ...)
 }
 
 /* The check cannot go on: say why (regardless of max_problems). */
-static int fatal(checker *c, int err, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int fatal(checker *c, int err, const char *fmt, ...)
+int tf_chk_fatal(checker *c, int err, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -305,8 +119,6 @@ static int fatal(checker *c, int err, const char *fmt, ...)
 }
 
 /* An internal invariant broke: report rather than continue silently. */
-#define INTERNAL(c, what) fatal(c, SIBT_EFORMAT, "internal error in the " \
-	"checker (%s:%d): %s", __FILE__, __LINE__, what)
 
 static void *check_alloc(checker *c, uint64_t n, size_t size, int zero,
 			 const char *what)
@@ -320,23 +132,23 @@ static void *check_alloc(checker *c, uint64_t n, size_t size, int zero,
 			p = malloc(n ? (size_t)n * size : 1);
 	}
 	if (!p)
-		fatal(c, SIBT_ENOMEM, "out of memory: cannot allocate %" PRIu64
+		tf_chk_fatal(c, SIBT_ENOMEM, "out of memory: cannot allocate %" PRIu64
 		      " bytes for %s", n * size, what);
 	return p;
 }
 
-static void *check_calloc(checker *c, uint64_t n, size_t size,
+void *tf_chk_check_calloc(checker *c, uint64_t n, size_t size,
 			  const char *what)
 {
 	return check_alloc(c, n, size, 1, what);
 }
 
-static uint8_t *check_bits(checker *c, uint64_t n, const char *what)
+uint8_t *tf_chk_check_bits(checker *c, uint64_t n, const char *what)
 {
-	return check_calloc(c, n / 8 + 1, 1, what);
+	return tf_chk_check_calloc(c, n / 8 + 1, 1, what);
 }
 
-static void progress(checker *c, const char *phase, uint64_t done,
+void tf_chk_progress(checker *c, const char *phase, uint64_t done,
 		     uint64_t total)
 {
 	if (c->opts->progress)
@@ -382,7 +194,7 @@ static int setup(checker *c)
 
 		/* Pass 2 and the reports keep SEB indices in 32 bits. */
 		if (n > UINT32_MAX)
-			return fatal(c, SIBT_EINVAL, "unsupported trace: PE %"
+			return tf_chk_fatal(c, SIBT_EINVAL, "unsupported trace: PE %"
 				     PRIu32 " has %" PRIu64 " SEBs; the checker"
 				     " handles at most %" PRIu32 " per PE", pe,
 				     n, UINT32_MAX);
@@ -390,10 +202,10 @@ static int setup(checker *c)
 		c->nmsgs += sibt_trace_nsends(c->t, pe);
 		c->nwindows += sibt_trace_nwindows(c->t, pe);
 	}
-	c->incomplete = check_bits(c, c->npes, "the PE table");
-	c->pe_a = check_calloc(c, (uint64_t)c->npes + 1, sizeof(uint64_t),
+	c->incomplete = tf_chk_check_bits(c, c->npes, "the PE table");
+	c->pe_a = tf_chk_check_calloc(c, (uint64_t)c->npes + 1, sizeof(uint64_t),
 			       "the PE table");
-	c->pe_b = check_calloc(c, c->npes, sizeof(uint64_t), "the PE table");
+	c->pe_b = tf_chk_check_calloc(c, c->npes, sizeof(uint64_t), "the PE table");
 	if (!c->incomplete || !c->pe_a || !c->pe_b)
 		return SIBT_ENOMEM;
 	c->acc = c->pe_a;
@@ -401,7 +213,7 @@ static int setup(checker *c)
 	c->win = sibt_window_new();
 	c->scratch = sibt_window_new();
 	if (!c->win || !c->scratch)
-		return fatal(c, SIBT_ENOMEM, "out of memory: cannot allocate "
+		return tf_chk_fatal(c, SIBT_ENOMEM, "out of memory: cannot allocate "
 			     "a window");
 	return SIBT_OK;
 }
@@ -438,10 +250,10 @@ static void check_damage(checker *c)
 		detail = bundle_relative(c, d->detail, buf, sizeof(buf));
 		/* The reader's detail usually names the file already. */
 		if (detail && strstr(detail, file))
-			problem(c, "damaged data file (%s): %s",
+			tf_chk_problem(c, "damaged data file (%s): %s",
 				sibt_strerror(d->reason), detail);
 		else
-			problem(c, "damaged data file %s (%s): %s", file,
+			tf_chk_problem(c, "damaged data file %s (%s): %s", file,
 				sibt_strerror(d->reason),
 				detail ? detail : "no detail");
 		mark_file_incomplete(c, d->proc);
@@ -462,10 +274,10 @@ static void unreadable(checker *c, uint32_t pe, uint64_t w, int err)
 	bit_set(c->incomplete, pe);
 	/* The reader's message names the file and byte offset already. */
 	if (sibt_trace_window_info(c->t, pe, w, &wi) < 0 || wi.nsebs == 0)
-		problem(c, "PE %" PRIu32 " window %" PRIu64 " cannot be read: "
+		tf_chk_problem(c, "PE %" PRIu32 " window %" PRIu64 " cannot be read: "
 			"%s", pe, w, msg);
 	else
-		problem(c, "PE %" PRIu32 " window %" PRIu64 " (SEBs %" PRIu64
+		tf_chk_problem(c, "PE %" PRIu32 " window %" PRIu64 " (SEBs %" PRIu64
 			"-%" PRIu64 ") cannot be read: %s", pe, w,
 			wi.first_seb, wi.first_seb + wi.nsebs - 1, msg);
 }
@@ -520,7 +332,7 @@ static int read_window(checker *c, uint32_t pe, uint64_t w, win_read *wr,
 	if (rc >= 0)
 		rc = sibt_trace_read_window(c->t, pe, w, c->win);
 	if (rc == SIBT_ENOMEM)
-		return fatal(c, rc, "out of memory decoding PE %" PRIu32
+		return tf_chk_fatal(c, rc, "out of memory decoding PE %" PRIu32
 			     " window %" PRIu64, pe, w);
 	if (rc < 0) {
 		if (report)
@@ -535,11 +347,11 @@ static void report_defect(checker *c, uint32_t pe, uint64_t w,
 			  const win_read *wr)
 {
 	if (wr->defect == 1)
-		problem(c, "PE %" PRIu32 " window %" PRIu64 " decodes to %"
+		tf_chk_problem(c, "PE %" PRIu32 " window %" PRIu64 " decodes to %"
 			PRIu32 " SEBs but the index announces %" PRIu32, pe, w,
 			wr->decoded, wr->wi.nsebs);
 	else
-		problem(c, "PE %" PRIu32 " window %" PRIu64 " is "
+		tf_chk_problem(c, "PE %" PRIu32 " window %" PRIu64 " is "
 			"inconsistent with the index at SEB %" PRIu64
 			" (first send %" PRIu64 ")", pe, w, wr->at, wr->seq);
 	bit_set(c->incomplete, pe);
@@ -551,7 +363,7 @@ static void report_defect(checker *c, uint32_t pe, uint64_t w,
  * index are problems; later passes skip them silently, having been told.
  * Progress runs from done0 towards total.
  */
-static int stream(checker *c, int report, const char *phase, uint64_t done0,
+int tf_chk_stream(checker *c, int report, const char *phase, uint64_t done0,
 		  uint64_t total, seb_fn fn)
 {
 	uint64_t done = done0, w, nw;
@@ -559,7 +371,7 @@ static int stream(checker *c, int report, const char *phase, uint64_t done0,
 	win_read wr;
 	int rc;
 
-	progress(c, phase, done, total);
+	tf_chk_progress(c, phase, done, total);
 	for (pe = 0; pe < c->npes; pe++) {
 		nw = sibt_trace_nwindows(c->t, pe);
 		for (w = 0; w < nw; w++) {
@@ -574,15 +386,15 @@ static int stream(checker *c, int report, const char *phase, uint64_t done0,
 			if (rc && wr.defect && report)
 				report_defect(c, pe, w, &wr);
 			if (++done % PROGRESS_WINDOWS == 0)
-				progress(c, phase, done, total);
+				tf_chk_progress(c, phase, done, total);
 		}
 	}
-	progress(c, phase, done, total);
+	tf_chk_progress(c, phase, done, total);
 	return SIBT_OK;
 }
 
 /* SEB idx of pe, decoded into the scratch window (NULL if unreadable). */
-static const sibt_seb *lookup_seb(checker *c, uint32_t pe, uint64_t idx)
+const sibt_seb *tf_chk_lookup_seb(checker *c, uint32_t pe, uint64_t idx)
 {
 	const sibt_seb *s;
 	uint64_t w;
@@ -612,7 +424,7 @@ static void check_wait(checker *c, uint32_t pe, uint32_t idx,
 	uint64_t n;
 
 	if (m->src >= c->npes) {
-		problem(c, "PE %" PRIu32 " SEB %" PRIu32 " waits for message %"
+		tf_chk_problem(c, "PE %" PRIu32 " SEB %" PRIu32 " waits for message %"
 			PRIu32 ":%" PRIu64 ", but PE %" PRIu32 " does not "
 			"exist (the trace has %" PRIu32 " PEs)", pe, idx,
 			m->src, m->seq, m->src, c->npes);
@@ -622,7 +434,7 @@ static void check_wait(checker *c, uint32_t pe, uint32_t idx,
 	if (m->seq >= n) {
 		/* The send may be in the lost part of a damaged PE. */
 		if (!bit_get(c->incomplete, m->src))
-			problem(c, "PE %" PRIu32 " SEB %" PRIu32 " waits for "
+			tf_chk_problem(c, "PE %" PRIu32 " SEB %" PRIu32 " waits for "
 				"message %" PRIu32 ":%" PRIu64 ", which is "
 				"never sent (PE %" PRIu32 " sends %" PRIu64
 				" message%s)", pe, idx, m->src, m->seq, m->src,
@@ -637,7 +449,7 @@ static void check_send(checker *c, uint32_t pe, uint32_t idx, uint64_t seq,
 		       const sibt_send *s)
 {
 	if (s->dst >= c->npes) {
-		problem(c, "PE %" PRIu32 " SEB %" PRIu32 " sends message %"
+		tf_chk_problem(c, "PE %" PRIu32 " SEB %" PRIu32 " sends message %"
 			PRIu32 ":%" PRIu64 " to PE %" PRIu32 ", which does "
 			"not exist (the trace has %" PRIu32 " PEs)", pe, idx,
 			pe, seq, s->dst, c->npes);
@@ -658,7 +470,7 @@ static int check_seb(checker *c, uint32_t pe, const win_read *wr,
 		c->nonchain = 1;
 		for (k = 0; k < s->npreds; k++)
 			if (s->preds[k] >= idx)
-				problem(c, "PE %" PRIu32 " SEB %" PRIu32
+				tf_chk_problem(c, "PE %" PRIu32 " SEB %" PRIu32
 					" names SEB %" PRIu64 " as a "
 					"predecessor, but predecessors must be"
 					" earlier SEBs of the same PE", pe, idx,
@@ -744,13 +556,13 @@ static int batch_waits(checker *c, uint32_t pe, const win_read *wr,
 			e->waiter1 = pe + 1;
 			e->wseb = idx;
 			if (e->dst != DST_UNSEEN && e->dst != pe)
-				problem(c, "message %" PRIu32 ":%" PRIu64 " is "
+				tf_chk_problem(c, "message %" PRIu32 ":%" PRIu64 " is "
 					"sent by PE %" PRIu32 " SEB %" PRIu32
 					" to PE %" PRIu32 " but awaited on PE %"
 					PRIu32 " SEB %" PRIu32, m->src, m->seq,
 					m->src, e->seb, e->dst, pe, idx);
 		} else {
-			problem(c, "message %" PRIu32 ":%" PRIu64 " is awaited "
+			tf_chk_problem(c, "message %" PRIu32 ":%" PRIu64 " is awaited "
 				"twice: by PE %" PRIu32 " SEB %" PRIu32 " and "
 				"PE %" PRIu32 " SEB %" PRIu32, m->src, m->seq,
 				e->waiter1 - 1, e->wseb, pe, idx);
@@ -766,16 +578,16 @@ static void report_unawaited(checker *c, uint32_t src, uint64_t seq,
 	const sibt_send *snd = NULL;
 
 	/* Size and tag cost a decode: only for problems shown. */
-	if (shown(c) && (s = lookup_seb(c, src, e->seb)) &&
+	if (shown(c) && (s = tf_chk_lookup_seb(c, src, e->seb)) &&
 	    seq >= s->first_seq && seq - s->first_seq < s->nsends)
 		snd = &s->sends[seq - s->first_seq];
 	if (snd)
-		problem(c, "message %" PRIu32 ":%" PRIu64 " sent by PE %"
+		tf_chk_problem(c, "message %" PRIu32 ":%" PRIu64 " sent by PE %"
 			PRIu32 " SEB %" PRIu32 " (to PE %" PRIu32 ", %"
 			PRIu64 " bytes, tag %" PRId32 ") is awaited by no SEB",
 			src, seq, src, e->seb, snd->dst, snd->size, snd->tag);
 	else
-		problem(c, "message %" PRIu32 ":%" PRIu64 " sent by PE %"
+		tf_chk_problem(c, "message %" PRIu32 ":%" PRIu64 " sent by PE %"
 			PRIu32 " SEB %" PRIu32 " (to PE %" PRIu32 ") is "
 			"awaited by no SEB", src, seq, src, e->seb, e->dst);
 }
@@ -801,7 +613,7 @@ static int locate_message_problems(checker *c)
 	uint32_t pe, p;
 	int rc;
 
-	c->bad = check_bits(c, c->npes, "the PE table");
+	c->bad = tf_chk_check_bits(c, c->npes, "the PE table");
 	if (!c->bad)
 		return SIBT_ENOMEM;
 	for (pe = 0; pe < c->npes; pe++) {
@@ -858,7 +670,7 @@ static int locate_message_problems(checker *c)
 			if ((rc = batch_sends(c, p, lo, hi)) < 0)
 				return rc;
 		}
-		rc = stream(c, 0, phase, batch * c->nwindows,
+		rc = tf_chk_stream(c, 0, phase, batch * c->nwindows,
 			    nbatches * c->nwindows, batch_waits);
 		if (rc < 0)
 			return rc;
@@ -1127,7 +939,7 @@ static int push_pe(checker *c, uint32_t pe)
 		if (cap < SIZE_MAX / sizeof(*s))
 			s = realloc(c->stack, cap * sizeof(*s));
 		if (!s)
-			return fatal(c, SIBT_ENOMEM, "out of memory: cannot "
+			return tf_chk_fatal(c, SIBT_ENOMEM, "out of memory: cannot "
 				     "grow the ready stack to %zu PEs", cap);
 		c->stack = s;
 		c->stack_cap = cap;
@@ -1169,7 +981,7 @@ static inline void ran_one(checker *c, uint32_t pe)
 
 	c->cursor[pe]++;
 	if (++c->ran % PROGRESS_SEBS == 0)
-		progress(c, phase, c->ran, c->nsebs);
+		tf_chk_progress(c, phase, c->ran, c->nsebs);
 }
 
 /* Run pe from its cache entry; 1 if it stopped waiting, 0 at the end of
@@ -1241,7 +1053,7 @@ static int run_pe(checker *c, uint32_t pe)
 			return INTERNAL(c, "a SEB's window vanished from the "
 					"index");
 		if ((rc = sibt_trace_read_window(c->t, pe, w, c->win)) < 0)
-			return fatal(c, rc, "PE %" PRIu32 " window %" PRIu64
+			return tf_chk_fatal(c, rc, "PE %" PRIu32 " window %" PRIu64
 				     " could no longer be read: %s", pe, w,
 				     sibt_trace_errmsg(c->t));
 		nsebs = sibt_window_nsebs(c->win);
@@ -1270,7 +1082,7 @@ static int run_pe(checker *c, uint32_t pe)
 	return SIBT_OK;
 }
 
-static int run_in_order(checker *c)
+int tf_chk_run_in_order(checker *c)
 {
 	static const char phase[] = "searching for cycles";
 	sibt_totals tot;
@@ -1295,13 +1107,13 @@ static int run_in_order(checker *c)
 	c->cache_budget = RUN_CACHE_MIN;
 	if (tot.raw_bytes / 8 > c->cache_budget)
 		c->cache_budget = (size_t)(tot.raw_bytes / 8);
-	c->sent = check_bits(c, c->nmsgs, "the message bits");
+	c->sent = tf_chk_check_bits(c, c->nmsgs, "the message bits");
 	c->enc = check_alloc(c, c->cache_budget / 16, 1, 0,
 			     "the window cache");
 	if (!c->sent || !c->enc)
 		return SIBT_ENOMEM;
 
-	progress(c, phase, 0, c->nsebs);
+	tf_chk_progress(c, phase, 0, c->nsebs);
 	/*
 	 * Start the PEs one by one rather than all at once, so the stack
 	 * holds only what one start releases; the LIFO order then runs a PE
@@ -1316,512 +1128,8 @@ static int run_in_order(checker *c)
 			if ((rc = run_pe(c, c->stack[--c->sp])) < 0)
 				return rc;
 	}
-	progress(c, phase, c->ran, c->nsebs);
+	tf_chk_progress(c, phase, c->ran, c->nsebs);
 	free_run_cache(c);
-	return SIBT_OK;
-}
-
-/* ------------------------------------------- pass 2: Kahn's algorithm */
-
-static int add_edge(checker *c, uint64_t from, uint64_t to)
-{
-	if (c->nedges == c->edges_cap) {
-		size_t cap = c->edges_cap ? 2 * c->edges_cap : 256;
-		pred_edge *e = NULL;
-
-		if (cap < SIZE_MAX / sizeof(*e))
-			e = realloc(c->edges, cap * sizeof(*e));
-		if (!e)
-			return fatal(c, SIBT_ENOMEM, "out of memory: cannot "
-				     "store %zu predecessor edges", cap);
-		c->edges = e;
-		c->edges_cap = cap;
-	}
-	c->edges[c->nedges].from = from;
-	c->edges[c->nedges].to = to;
-	c->nedges++;
-	return SIBT_OK;
-}
-
-/* One SEB into the full graph (the trace passed every other check). */
-static int graph_seb(checker *c, uint32_t pe, const win_read *wr,
-		     const sibt_seb *s)
-{
-	uint32_t idx = (uint32_t)s->index;
-	uint64_t g = c->seb_base[pe] + idx;
-	uint64_t ndeps = s->nwaits;
-	uint32_t k;
-	int rc;
-
-	if (s->preds_default) {
-		ndeps += idx > 0;
-		bit_set(c->dflt, g);
-	} else {
-		for (k = 0; k < s->npreds; k++) {
-			ndeps++;
-			rc = add_edge(c, c->seb_base[pe] + s->preds[k], g);
-			if (rc < 0)
-				return rc;
-		}
-	}
-	for (k = 0; k < s->nwaits; k++) {
-		msg_slot *sl = &c->slot[c->msg_base[s->waits[k].src] +
-					s->waits[k].seq];
-
-		sl->pe1 = pe + 1;
-		sl->seb = idx;
-	}
-	if (ndeps >= DEPS_DONE)
-		return fatal(c, SIBT_EINVAL, "unsupported trace: PE %" PRIu32
-			     " SEB %" PRIu32 " has %" PRIu64 " dependencies",
-			     pe, idx, ndeps);
-	c->deps[g] = (uint32_t)ndeps;
-	c->send_off[g] = (uint32_t)(s->first_seq - wr->wi.first_seq);
-	return SIBT_OK;
-}
-
-static int cmp_edge(const void *a, const void *b)
-{
-	const pred_edge *x = a, *y = b;
-
-	if (x->from != y->from)
-		return x->from < y->from ? -1 : 1;
-	return (x->to > y->to) - (x->to < y->to);
-}
-
-static int push_ready(checker *c, uint32_t pe, uint32_t idx)
-{
-	if (c->ksp == c->kstack_cap) {
-		size_t cap = c->kstack_cap ? 2 * c->kstack_cap : 4096;
-		seb_ref *s = NULL;
-
-		if (cap < SIZE_MAX / sizeof(*s))
-			s = realloc(c->kstack, cap * sizeof(*s));
-		if (!s)
-			return fatal(c, SIBT_ENOMEM, "out of memory: cannot "
-				     "grow the ready stack to %zu SEBs", cap);
-		c->kstack = s;
-		c->kstack_cap = cap;
-	}
-	c->kstack[c->ksp].pe = pe;
-	c->kstack[c->ksp].seb = idx;
-	c->ksp++;
-	return SIBT_OK;
-}
-
-static int release(checker *c, uint32_t pe, uint64_t idx)
-{
-	uint64_t g = c->seb_base[pe] + idx;
-
-	if (c->deps[g] == 0 || c->deps[g] == DEPS_DONE)
-		return INTERNAL(c, "a dependency was satisfied twice");
-	if (--c->deps[g] == 0)
-		return push_ready(c, pe, (uint32_t)idx);
-	return SIBT_OK;
-}
-
-/* The window holding SEB idx of pe, from the index. */
-static int seb_window(checker *c, uint32_t pe, uint64_t idx,
-		      sibt_window_info *wi)
-{
-	uint64_t w;
-
-	if (sibt_trace_find_window(c->t, pe, idx, &w) < 0 ||
-	    sibt_trace_window_info(c->t, pe, w, wi) < 0)
-		return INTERNAL(c, "a SEB's window vanished from the index");
-	return SIBT_OK;
-}
-
-/* SEB idx of pe runs: satisfy what depends on it. */
-static int run_seb(checker *c, uint32_t pe, uint32_t idx)
-{
-	uint64_t g = c->seb_base[pe] + idx;
-	uint64_t seq, lo, hi;
-	sibt_window_info wi;
-	size_t a, b;
-	int rc;
-
-	c->deps[g] = DEPS_DONE;
-	c->ran++;
-
-	/* Its sends run from its own offset to the next SEB's, or to the
-	 * end of the window for the last one. */
-	if ((rc = seb_window(c, pe, idx, &wi)) < 0)
-		return rc;
-	lo = wi.first_seq + c->send_off[g];
-	if ((uint64_t)idx + 1 < wi.first_seb + wi.nsebs)
-		hi = wi.first_seq + c->send_off[g + 1];
-	else
-		hi = wi.first_seq + wi.nsends;
-	for (seq = lo; seq < hi; seq++) {
-		const msg_slot *sl = &c->slot[c->msg_base[pe] + seq];
-
-		if (sl->pe1 == 0)
-			return INTERNAL(c, "a message has no waiter");
-		if ((rc = release(c, sl->pe1 - 1, sl->seb)) < 0)
-			return rc;
-	}
-
-	if ((uint64_t)idx + 1 < pe_nsebs(c, pe) && bit_get(c->dflt, g + 1) &&
-	    (rc = release(c, pe, (uint64_t)idx + 1)) < 0)
-		return rc;
-
-	/* Explicit successors: edges sorted by source. */
-	a = 0;
-	b = c->nedges;
-	while (a < b) {
-		size_t m = a + (b - a) / 2;
-
-		if (c->edges[m].from < g)
-			a = m + 1;
-		else
-			b = m;
-	}
-	for (; a < c->nedges && c->edges[a].from == g; a++) {
-		rc = release(c, pe, c->edges[a].to - c->seb_base[pe]);
-		if (rc < 0)
-			return rc;
-	}
-	return SIBT_OK;
-}
-
-/*
- * In-order execution stalled on a trace with explicit predecessors: settle
- * it on the full graph.  This needs the memory the in-order run avoids,
- * but only for such a trace with (probably) a cycle.
- */
-static int run_kahn(checker *c)
-{
-	static const char phase[] = "searching for cycles";
-	uint64_t n;
-	uint32_t pe, i;
-	int rc;
-
-	free(c->sent);
-	c->sent = NULL;
-	c->kahn = 1;
-	c->ran = 0;
-	c->seb_base = check_calloc(c, (uint64_t)c->npes + 1, sizeof(uint64_t),
-				   "the dependency graph");
-	if (!c->seb_base)
-		return SIBT_ENOMEM;
-	for (pe = 0; pe < c->npes; pe++)
-		c->seb_base[pe + 1] = c->seb_base[pe] + pe_nsebs(c, pe);
-	c->slot = check_calloc(c, c->nmsgs, sizeof(msg_slot),
-			       "the dependency graph");
-	c->deps = check_calloc(c, c->nsebs, sizeof(uint32_t),
-			       "the dependency graph");
-	c->send_off = check_calloc(c, c->nsebs, sizeof(uint32_t),
-				   "the dependency graph");
-	c->dflt = check_bits(c, c->nsebs, "the dependency graph");
-	if (!c->slot || !c->deps || !c->send_off || !c->dflt)
-		return SIBT_ENOMEM;
-	rc = stream(c, 0, "building the dependency graph", 0, c->nwindows,
-		    graph_seb);
-	if (rc < 0)
-		return rc;
-	if (c->nedges)
-		qsort(c->edges, c->nedges, sizeof(*c->edges), cmp_edge);
-
-	progress(c, phase, 0, c->nsebs);
-	/*
-	 * Seed the stack lazily, PE by PE, instead of pushing every SEB
-	 * without dependencies at once (a million SEB 0s): the stack then
-	 * holds only what one seed releases.
-	 */
-	for (pe = 0; pe < c->npes; pe++) {
-		n = pe_nsebs(c, pe);
-		for (i = 0; i < n; i++) {
-			if (c->deps[c->seb_base[pe] + i] != 0)
-				continue;
-			if ((rc = push_ready(c, pe, i)) < 0)
-				return rc;
-			while (c->ksp > 0) {
-				seb_ref r = c->kstack[--c->ksp];
-
-				if ((rc = run_seb(c, r.pe, r.seb)) < 0)
-					return rc;
-				if (c->ran % PROGRESS_SEBS == 0)
-					progress(c, phase, c->ran, c->nsebs);
-			}
-		}
-	}
-	progress(c, phase, c->ran, c->nsebs);
-	free(c->kstack);
-	c->kstack = NULL;
-	c->ksp = c->kstack_cap = 0;
-	return SIBT_OK;
-}
-
-/* --------------------------------------------------- reporting a cycle */
-
-/* The SEB of src that sends message src:seq. */
-static int sender_of(checker *c, uint32_t src, uint64_t seq, uint64_t *idx)
-{
-	sibt_window_info wi;
-	uint64_t w, base, rel;
-	uint32_t lo, hi;
-
-	if (sibt_trace_find_send_window(c->t, src, seq, &w) < 0 ||
-	    sibt_trace_window_info(c->t, src, w, &wi) < 0 || wi.nsebs == 0)
-		return INTERNAL(c, "a message's window vanished from the "
-				"index");
-	rel = seq - wi.first_seq;
-	lo = 0;
-	hi = wi.nsebs;
-	if (c->kahn) {
-		/* From the stored send offsets: the last SEB of the window
-		 * whose sends start at or before rel. */
-		base = c->seb_base[src] + wi.first_seb;
-		while (hi - lo > 1) {
-			uint32_t m = lo + (hi - lo) / 2;
-
-			if (c->send_off[base + m] <= rel)
-				lo = m;
-			else
-				hi = m;
-		}
-		*idx = wi.first_seb + lo;
-		return SIBT_OK;
-	}
-	if (!lookup_seb(c, src, wi.first_seb))
-		return fatal(c, SIBT_EIO, "PE %" PRIu32 " window %" PRIu64
-			     " could no longer be read: %s", src, w,
-			     sibt_trace_errmsg(c->t));
-	for (lo = 0; lo < wi.nsebs; lo++) {
-		const sibt_seb *s = sibt_window_seb(c->scratch, lo);
-
-		if (s && seq >= s->first_seq &&
-		    seq - s->first_seq < s->nsends) {
-			*idx = s->index;
-			return SIBT_OK;
-		}
-	}
-	return INTERNAL(c, "a message is not in its window");
-}
-
-static inline int never_ran(const checker *c, uint32_t pe, uint64_t idx)
-{
-	if (c->kahn)
-		return c->deps[c->seb_base[pe] + idx] != DEPS_DONE;
-	return idx >= c->cursor[pe];
-}
-
-/*
- * From a SEB that never ran, one dependency that never ran either (one
- * exists, or the SEB would have run).  A run of default predecessors is
- * crossed in one step, so a long stalled chain costs no decoding.  In
- * order, that is the PE's next SEB and the first message it waits for.
- */
-static int next_dep(checker *c, seb_ref x, dep_step *st)
-{
-	uint64_t y = x.seb, k = 0;
-	const sibt_seb *s;
-	sibt_msgid m;
-	uint32_t i;
-	int rc;
-
-	if (c->kahn) {
-		uint64_t base = c->seb_base[x.pe];
-
-		while (y > 0 && bit_get(c->dflt, base + y) &&
-		       never_ran(c, x.pe, y - 1))
-			y--;
-	} else {
-		y = c->cursor[x.pe];
-	}
-	if (y < x.seb) {
-		st->to.pe = x.pe;
-		st->to.seb = (uint32_t)y;
-		st->waits = 0;
-		st->through = x.seb - y;
-		return SIBT_OK;
-	}
-	s = lookup_seb(c, x.pe, x.seb);
-	if (!s)
-		return fatal(c, SIBT_EIO, "PE %" PRIu32 " window holding SEB %"
-			     PRIu32 " could no longer be read: %s", x.pe,
-			     x.seb, sibt_trace_errmsg(c->t));
-	if (!s->preds_default) {
-		for (i = 0; i < s->npreds; i++) {
-			if (s->preds[i] < x.seb &&
-			    never_ran(c, x.pe, s->preds[i])) {
-				st->to.pe = x.pe;
-				st->to.seb = (uint32_t)s->preds[i];
-				st->waits = 0;
-				st->through = 1;
-				return SIBT_OK;
-			}
-		}
-	}
-	for (i = 0; i < s->nwaits; i++) {
-		/* sender_of() may reuse the scratch window: copy first. */
-		m = s->waits[i];
-		/* In order, a message sent is a sender that ran. */
-		if (!c->kahn &&
-		    bit_get(c->sent, c->msg_base[m.src] + m.seq))
-			continue;
-		if ((rc = sender_of(c, m.src, m.seq, &k)) < 0)
-			return rc;
-		if (never_ran(c, m.src, k)) {
-			st->to.pe = m.src;
-			st->to.seb = (uint32_t)k;
-			st->waits = 1;
-			st->seq = m.seq;
-			return SIBT_OK;
-		}
-		if (!(s = lookup_seb(c, x.pe, x.seb)))
-			return fatal(c, SIBT_EIO, "PE %" PRIu32 " window "
-				     "holding SEB %" PRIu32 " could no longer "
-				     "be read: %s", x.pe, x.seb,
-				     sibt_trace_errmsg(c->t));
-	}
-	return INTERNAL(c, "a SEB that never ran has all its dependencies "
-			"satisfied");
-}
-
-static int same_seb(seb_ref a, seb_ref b)
-{
-	return a.pe == b.pe && a.seb == b.seb;
-}
-
-static int describe_cycle(checker *c, seb_ref start, uint64_t len)
-{
-	char *text = NULL;
-	size_t size = 0;
-	FILE *f = open_memstream(&text, &size);
-	seb_ref x = start;
-	dep_step st;
-	uint64_t i;
-	int rc = SIBT_OK;
-
-	if (!f)
-		return fatal(c, SIBT_ENOMEM, "out of memory describing a "
-			     "dependency cycle");
-	fprintf(f, "dependency cycle: PE %" PRIu32 " SEB %" PRIu32, x.pe,
-		x.seb);
-	for (i = 0; i < len && i < CYCLE_STEPS_SHOWN; i++) {
-		if ((rc = next_dep(c, x, &st)) < 0)
-			break;
-		fputs(i ? ", which " : " ", f);
-		if (st.waits)
-			fprintf(f, "waits for message %" PRIu32 ":%" PRIu64
-				" sent by PE %" PRIu32 " SEB %" PRIu32,
-				st.to.pe, st.seq, st.to.pe, st.to.seb);
-		else if (st.through == 1)
-			fprintf(f, "follows PE %" PRIu32 " SEB %" PRIu32,
-				st.to.pe, st.to.seb);
-		else
-			fprintf(f, "follows PE %" PRIu32 " SEB %" PRIu32
-				" (through SEBs %" PRIu32 "-%" PRIu32 ")",
-				st.to.pe, st.to.seb, st.to.seb + 1,
-				x.seb - 1);
-		x = st.to;
-	}
-	if (rc == SIBT_OK && len > CYCLE_STEPS_SHOWN)
-		fprintf(f, ", and so on through %" PRIu64 " more dependencies "
-			"back to PE %" PRIu32 " SEB %" PRIu32,
-			len - CYCLE_STEPS_SHOWN, start.pe, start.seb);
-	if (rc == SIBT_OK)
-		fprintf(f, "; %" PRIu64 " of %" PRIu64 " SEBs can never run",
-			c->nsebs - c->ran, c->nsebs);
-	if (fclose(f) != 0 && rc == SIBT_OK)
-		rc = fatal(c, SIBT_ENOMEM, "out of memory describing a "
-			   "dependency cycle");
-	if (rc == SIBT_OK)
-		problem(c, "%s", text);
-	free(text);
-	return rc;
-}
-
-/* The first SEB, in PE order, that never ran. */
-static int first_stalled(checker *c, seb_ref *start)
-{
-	uint32_t pe;
-	uint64_t i, n;
-
-	for (pe = 0; pe < c->npes; pe++) {
-		n = pe_nsebs(c, pe);
-		if (!c->kahn) {
-			i = c->cursor[pe];
-		} else {
-			for (i = 0; i < n && !never_ran(c, pe, i); i++)
-				;
-		}
-		if (i < n) {
-			start->pe = pe;
-			start->seb = (uint32_t)i;
-			return SIBT_OK;
-		}
-	}
-	return INTERNAL(c, "no SEB left over");
-}
-
-/*
- * Every SEB that never ran has a dependency that never ran, so following
- * one from any of them must come back on itself: Brent's algorithm finds
- * the cycle's length and first SEB without remembering the walk.
- */
-static int report_cycle(checker *c)
-{
-	seb_ref start, tort, hare;
-	uint64_t power = 1, len = 1, i, steps = 0;
-	uint64_t limit = 4 * c->nsebs + 16;
-	dep_step st;
-	int rc;
-
-	if ((rc = first_stalled(c, &start)) < 0)
-		return rc;
-	tort = start;
-	if ((rc = next_dep(c, start, &st)) < 0)
-		return rc;
-	hare = st.to;
-	while (!same_seb(tort, hare)) {
-		if (power == len) {
-			tort = hare;
-			power *= 2;
-			len = 0;
-		}
-		if ((rc = next_dep(c, hare, &st)) < 0)
-			return rc;
-		hare = st.to;
-		len++;
-		if (++steps > limit)
-			return INTERNAL(c, "the walk along dependencies "
-					"does not close");
-	}
-	/* Move one pointer len steps ahead; they meet at the cycle. */
-	tort = hare = start;
-	for (i = 0; i < len; i++) {
-		if ((rc = next_dep(c, hare, &st)) < 0)
-			return rc;
-		hare = st.to;
-	}
-	while (!same_seb(tort, hare)) {
-		if ((rc = next_dep(c, tort, &st)) < 0)
-			return rc;
-		tort = st.to;
-		if ((rc = next_dep(c, hare, &st)) < 0)
-			return rc;
-		hare = st.to;
-	}
-	return describe_cycle(c, tort, len);
-}
-
-static int find_cycles(checker *c)
-{
-	int rc;
-
-	if ((rc = run_in_order(c)) < 0)
-		return rc;
-	if (c->ran == c->nsebs)
-		return SIBT_OK;
-	/* Only with explicit predecessor lists can another order do better
-	 * than in-order execution. */
-	if (c->nonchain && (rc = run_kahn(c)) < 0)
-		return rc;
-	if (c->ran < c->nsebs)
-		return report_cycle(c);
 	return SIBT_OK;
 }
 
@@ -1866,7 +1174,7 @@ long sibt_check(sibt_trace *t, const sibt_check_opts *opts)
 	if ((rc = setup(&c)) < 0)
 		goto out;
 	check_damage(&c);
-	if ((rc = stream(&c, 1, "reading windows", 0, c.nwindows,
+	if ((rc = tf_chk_stream(&c, 1, "reading windows", 0, c.nwindows,
 			 check_seb)) < 0)
 		goto out;
 	for (pe = 0; pe < c.npes && !unbalanced; pe++)
@@ -1874,7 +1182,7 @@ long sibt_check(sibt_trace *t, const sibt_check_opts *opts)
 	if (unbalanced && (rc = locate_message_problems(&c)) < 0)
 		goto out;
 	if (!c.opts->skip_cycles && c.nproblems == 0 &&
-	    (rc = find_cycles(&c)) < 0)
+	    (rc = tf_chk_find_cycles(&c)) < 0)
 		goto out;
 	rc = c.nproblems;
 out:

@@ -138,4 +138,16 @@ void emu_topo_unref(emu_topo *t);
  * tables travel this way. */
 void emu_comm_rt_arrived(int src_proc, void *block, size_t len);
 
+/* attr.c, for comm.c's MPI_Comm_dup and MPI_Comm_free: copy old's
+ * attributes to nc by their copy callbacks (0, or a callback's code with
+ * its keyval in *key); delete every attribute of c (h) by its delete
+ * callback; free them without callbacks (the communicator is released
+ * as it is); raise a callback's error. */
+int emu_attr_copy_all(MPI_Comm oh, emu_comm *old, emu_comm *nc, int *key);
+void emu_attr_delete_all(struct emu_rank *r, MPI_Comm h, emu_comm *c,
+			 const char *call);
+void emu_attr_drop_all(emu_comm *c);
+void emu_attr_callback_failed(struct emu_rank *r, const char *call,
+			      const char *what, int k, int rc);
+
 #endif /* SIBYL_EMU_COMM_H */

@@ -150,4 +150,11 @@ void emu_attr_drop_all(emu_comm *c);
 void emu_attr_callback_failed(struct emu_rank *r, const char *call,
 			      const char *what, int k, int rc);
 
+/* errhandler.c, for comm.c: a reference more or less to handler e (the
+ * predefined ones have none); re-arm r's jump point for handlers that
+ * return after its communicators changed. */
+void emu_errh_ref(MPI_Errhandler e);
+void emu_errh_unref(MPI_Errhandler e);
+void emu_errh_update_return(struct emu_rank *r);
+
 #endif /* SIBYL_EMU_COMM_H */

@@ -259,6 +259,12 @@ typedef struct emu_region emu_region;
  * empties, so that writing to a terminal costs no SEB its time. */
 void emu_out_init(void);
 void emu_out_flush(void);        /* what the ranks printed, out now */
+/* The transport's upcalls (emu_transport.h, emu_tr_upcalls), in p2p.c. */
+void emu_p2p_arrived(int src_proc, void *block, size_t len);
+void emu_p2p_cts(int src_proc, int32_t sreq, int32_t rreq, int has_ack,
+		 uint64_t ack_seq, int64_t ack_vt);
+void emu_p2p_data_done(int32_t rreq);
+void emu_p2p_send_done(int32_t sreq);
 void emu_out_drain_signal(void); /* the same from a signal handler */
 void emu_out_fini(void);
 /* What a rank printed is written out at its next MPI call, outside its

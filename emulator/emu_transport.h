@@ -87,18 +87,28 @@ const char *emu_tr_host(int bind);
 /* Real messages sent and received so far (termination detection). */
 extern uint64_t emu_tr_sent, emu_tr_recvd;
 
-/* Called by the transport (implemented in p2p.c). */
-/* A control message arrived: `block' (malloc'd, len bytes) starts with an
- * emu_env, followed by the payload of an eager message; ownership passes. */
-void emu_p2p_arrived(int src_proc, void *block, size_t len);
-void emu_p2p_cts(int src_proc, int32_t sreq, int32_t rreq, int has_ack,
-		 uint64_t ack_seq, int64_t ack_vt);
-void emu_p2p_data_done(int32_t rreq);
-void emu_p2p_send_done(int32_t sreq);
-/* A runtime message arrived (implemented in comm.c): `block' (malloc'd,
- * len bytes) as emu_tr_send_rt sent it; ownership passes. */
-void emu_comm_rt_arrived(int src_proc, void *block, size_t len);
-/* What the ranks printed, written out before an abort (output.c). */
-void emu_out_flush(void);
+/*
+ * The layers above, called by the transport: registered once, before any
+ * message moves (runtime.c), so that the transport calls nothing above it
+ * by name.
+ */
+typedef struct emu_tr_upcalls {
+	/* A control message arrived: `block' (malloc'd, len bytes) starts
+	 * with an emu_env, followed by the payload of an eager message;
+	 * ownership passes (p2p.c). */
+	void (*arrived)(int src_proc, void *block, size_t len);
+	/* A clear-to-send for rendezvous send sreq (p2p.c). */
+	void (*cts)(int src_proc, int32_t sreq, int32_t rreq, int has_ack,
+		    uint64_t ack_seq, int64_t ack_vt);
+	/* Rendezvous data landed for rreq; send sreq may reuse its buffer. */
+	void (*data_done)(int32_t rreq);
+	void (*send_done)(int32_t sreq);
+	/* A runtime message arrived (comm.c): `block' (malloc'd, len bytes)
+	 * as emu_tr_send_rt sent it; ownership passes. */
+	void (*rt_arrived)(int src_proc, void *block, size_t len);
+	/* Before an abort: write out what the ranks printed (output.c). */
+	void (*before_abort)(void);
+} emu_tr_upcalls;
+void emu_tr_set_upcalls(const emu_tr_upcalls *u);
 
 #endif /* SIBYL_EMU_TRANSPORT_H */

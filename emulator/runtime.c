@@ -621,6 +621,13 @@ int main(int argc, char **argv)
 	int bad = emu_settings_read(emu.set, serr, sizeof serr);
 	fix_layout(argv, bad || emu_set_is(TIMING, "raw"));
 
+	/* What the transport calls when messages arrive or finish. */
+	static const emu_tr_upcalls up = {
+		emu_p2p_arrived, emu_p2p_cts, emu_p2p_data_done,
+		emu_p2p_send_done, emu_comm_rt_arrived, emu_out_flush
+	};
+	emu_tr_set_upcalls(&up);
+
 	if (emu_tr_init(&argc, &argv, &emu.nprocs, &emu.proc, err,
 			sizeof err)) {
 		fprintf(stderr, "sibyl: %s\n", err);

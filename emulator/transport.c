@@ -113,8 +113,8 @@ typedef struct cts_msg {
 /* A real operation in flight and what to do when it finishes. */
 typedef struct op {
 	void *buf;      /* to free (eager and CTS sends) */
-	int32_t sreq;   /* rendezvous send finished -> emu_p2p_send_done */
-	int32_t rreq;   /* rendezvous data landed -> emu_p2p_data_done */
+	int32_t sreq;   /* rendezvous send finished -> up.send_done */
+	int32_t rreq;   /* rendezvous data landed -> up.data_done */
 	int counts;     /* a receive: counts towards `recvd' */
 	int proc;       /* a receive: from that process */
 } op;
@@ -142,6 +142,7 @@ static MPI_Request vote_req = MPI_REQUEST_NULL;
 static int64_t vote_out[4], vote_in[4];
 static char host_desc[256];
 static peer *peers;           /* one per process */
+static emu_tr_upcalls up;     /* the layers above (emu_tr_set_upcalls) */
 static long npend;            /* sends waiting for credit, all peers */
 
 /*
@@ -305,9 +306,15 @@ void emu_tr_fini(void)
 	LSAN_ON();
 }
 
+void emu_tr_set_upcalls(const emu_tr_upcalls *u)
+{
+	up = *u;
+}
+
 void emu_tr_abort(int code)
 {
-	emu_out_flush();
+	if (up.before_abort)
+		up.before_abort();
 	fflush(stderr);
 	MPI_Abort(MPI_COMM_WORLD, code);
 	_exit(code);
@@ -549,12 +556,12 @@ static int poll_control(void)
 			cts_msg c;
 			memcpy(&c, b, sizeof c);
 			free(b);
-			emu_p2p_cts(st.MPI_SOURCE, c.sreq, c.rreq, c.has_ack,
-				    c.ack_seq, c.ack_vt);
+			up.cts(st.MPI_SOURCE, c.sreq, c.rreq, c.has_ack,
+			       c.ack_seq, c.ack_vt);
 		} else if (st.MPI_TAG == TAG_RT) {
-			emu_comm_rt_arrived(st.MPI_SOURCE, b, (size_t)len);
+			up.rt_arrived(st.MPI_SOURCE, b, (size_t)len);
 		} else {
-			emu_p2p_arrived(st.MPI_SOURCE, b, (size_t)len);
+			up.arrived(st.MPI_SOURCE, b, (size_t)len);
 		}
 	}
 }
@@ -588,9 +595,9 @@ static int poll_set(opset *s, int limit)
 			ring(o.proc);
 		}
 		if (o.sreq >= 0)
-			emu_p2p_send_done(o.sreq);
+			up.send_done(o.sreq);
 		if (o.rreq >= 0)
-			emu_p2p_data_done(o.rreq);
+			up.data_done(o.rreq);
 	}
 	if (s == &ctl) {
 		/* Finished ones inside the window stay as null requests

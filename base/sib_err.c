@@ -19,7 +19,32 @@ int sib_errf(char *err, size_t errlen, const char *fmt, ...)
 		vsnprintf(err, errlen, fmt, ap);
 		va_end(ap);
 	}
-	return -1;
+	return SIB_EFAIL;
+}
+
+int sib_errf_code(int code, char *err, size_t errlen, const char *fmt, ...)
+{
+	if (err && errlen) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return code;
+}
+
+const char *sib_strerror(int code)
+{
+	switch (code) {
+	case 0:
+		return "success";
+	case SIB_EFAIL:
+		return "a problem of the input or of the system";
+	case SIB_ECONFIG:
+		return "a configuration that does not fit the input";
+	default:
+		return "an unknown error code";
+	}
 }
 
 void sib_errcat(char *err, size_t errlen, const char *fmt, ...)

@@ -381,13 +381,12 @@ typedef struct fsim_result {
  * trace that does not close (a message nobody awaits), a stalled replay
  * (the stuck PEs and what each waits for), or a time beyond the range of
  * sib_ps (the PE, SEB or message and the value).  Returns 0,
- * FSIM_ECONFIG, or another nonzero value.
+ * SIB_ECONFIG (base/sib_err.h) for a machine description that does not
+ * fit the trace (too few cores, a bad mapping file, model parameters, a
+ * bound set too low), or SIB_EFAIL for a problem of the trace or of the
+ * system.
  */
 int fsim_run(const fsim_opts *o, fsim_result *res, char *err, size_t errlen);
-/* fsim_run's return for a usage error rather than a problem of the
- * trace: a machine description that does not fit it (too few cores, a
- * bad mapping file, model parameters). */
-#define FSIM_ECONFIG 2
 
 /* Release what a successful fsim_run allocated in r (r stays readable
  * for its plain fields). */
@@ -476,7 +475,7 @@ int fsim_links_write(const netm_model *m, const char *dir, fsim_result *r,
  * split exactly over the intervals it overlaps; calls may come in any
  * order.  Memory is 8 bytes per selected link and interval, allocated as
  * time advances and bounded by SIBYL_LINK_TRACE_MEM bytes (default
- * 256 MiB); fsim_series_add fails with FSIM_ECONFIG past the bound.
+ * 256 MiB); fsim_series_add fails with SIB_ECONFIG past the bound.
  */
 typedef struct fsim_series fsim_series;
 

@@ -596,7 +596,7 @@ static void host_link_busy(void *ctx, uint32_t link, sib_ps start,
 		return;
 	int rc = fsim_series_add(e->series, link, start, end, msg, sizeof msg);
 	if (rc) {
-		e->config_error = rc == FSIM_ECONFIG;
+		e->config_error = rc == SIB_ECONFIG;
 		fail(e, "%s", msg);
 	}
 }
@@ -1406,7 +1406,7 @@ out:
 	engine_free(&e);
 	if (e.failed)
 		fsim_result_free(res);
-	return e.failed ? (e.config_error ? FSIM_ECONFIG : 1) : 0;
+	return e.failed ? (e.config_error ? SIB_ECONFIG : SIB_EFAIL) : 0;
 }
 
 void fsim_result_free(fsim_result *r)

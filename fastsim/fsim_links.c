@@ -772,7 +772,7 @@ int fsim_series_add(fsim_series *s, uint32_t link, sib_ps start,
 	if (b1 >= s->cap_bins) {
 		int rc = series_grow(s, b1, err, errlen);
 		if (rc)
-			return FSIM_ECONFIG;
+			return SIB_ECONFIG;
 	}
 	if (b1 >= s->nbins)
 		s->nbins = b1 + 1;

@@ -68,6 +68,20 @@ static void test_err(void)
 	assertEqualInt(sib_errf(e, 0, "%s", "y"), -1);
 	assertEqualString(e, "a long sentence");
 	sib_errcat(NULL, 0, "%s", "z");
+	/* The codes: sib_errf gives the general one, sib_errf_code another,
+	 * each with its message and a name of its own. */
+	assertEqualInt(SIB_EFAIL, -1);
+	assertEqualInt(sib_errf_code(SIB_ECONFIG, e, sizeof e, "%s", "cores"),
+		       SIB_ECONFIG);
+	assertEqualString(e, "cores");
+	assertEqualInt(sib_errf_code(SIB_ECONFIG, NULL, 0, "%s", "x"),
+		       SIB_ECONFIG);
+	assertEqualString(sib_strerror(0), "success");
+	assertEqualString(sib_strerror(SIB_EFAIL),
+			  "a problem of the input or of the system");
+	assertEqualString(sib_strerror(SIB_ECONFIG),
+			  "a configuration that does not fit the input");
+	assertEqualString(sib_strerror(7), "an unknown error code");
 }
 
 static void test_unquote(void)

@@ -531,7 +531,7 @@ static int sim_execute(sim_run *x)
 	x->scratch = -1;
 	if (r) {
 		tool_error("%s", x->err);
-		return r == FSIM_ECONFIG ? EXIT_USAGE : EXIT_PROBLEMS;
+		return r == SIB_ECONFIG ? EXIT_USAGE : EXIT_PROBLEMS;
 	}
 	if ((rc = tool_out_commit(&x->dest))) {
 		fsim_result_free(&res);

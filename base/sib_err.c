@@ -11,25 +11,27 @@
 
 #include "sib_err.h"
 
+static void set(char *err, size_t errlen, const char *fmt, va_list ap)
+{
+	if (err && errlen)
+		vsnprintf(err, errlen, fmt, ap);
+}
+
 int sib_errf(char *err, size_t errlen, const char *fmt, ...)
 {
-	if (err && errlen) {
-		va_list ap;
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
+	va_list ap;
+	va_start(ap, fmt);
+	set(err, errlen, fmt, ap);
+	va_end(ap);
 	return SIB_EFAIL;
 }
 
 int sib_errf_code(int code, char *err, size_t errlen, const char *fmt, ...)
 {
-	if (err && errlen) {
-		va_list ap;
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
+	va_list ap;
+	va_start(ap, fmt);
+	set(err, errlen, fmt, ap);
+	va_end(ap);
 	return code;
 }
 

@@ -16,36 +16,13 @@
 #define ALG(id, name, fn) { name, fn },
 #define ALG_ID(id, name, fn) id,
 
-static const coll_alg barrier_algs[] = { COLL_ALGS_BARRIER(ALG) };
-static const coll_alg bcast_algs[] = { COLL_ALGS_BCAST(ALG) };
-static const coll_alg reduce_algs[] = { COLL_ALGS_REDUCE(ALG) };
-static const coll_alg allreduce_algs[] = { COLL_ALGS_ALLREDUCE(ALG) };
-static const coll_alg scan_algs[] = { COLL_ALGS_SCAN(ALG) };
-static const coll_alg gather_algs[] = { COLL_ALGS_GATHER(ALG) };
-static const coll_alg gatherv_algs[] = { COLL_ALGS_GATHERV(ALG) };
-static const coll_alg scatter_algs[] = { COLL_ALGS_SCATTER(ALG) };
-static const coll_alg scatterv_algs[] = { COLL_ALGS_SCATTERV(ALG) };
-static const coll_alg allgather_algs[] = { COLL_ALGS_ALLGATHER(ALG) };
-static const coll_alg alltoall_algs[] = { COLL_ALGS_ALLTOALL(ALG) };
-static const coll_alg alltoallv_algs[] = { COLL_ALGS_ALLTOALLV(ALG) };
-static const coll_alg reduce_scatter_algs[] = {
-	COLL_ALGS_REDUCE_SCATTER(ALG)
-};
+#define TABLE(list, table) \
+	static const coll_alg table##_algs[] = { COLL_ALGS_##list(ALG) };
+COLL_ALG_TABLES(TABLE)
 
 /* Their indices, for the defaults. */
-enum { COLL_ALGS_BARRIER(ALG_ID) };
-enum { COLL_ALGS_BCAST(ALG_ID) };
-enum { COLL_ALGS_REDUCE(ALG_ID) };
-enum { COLL_ALGS_ALLREDUCE(ALG_ID) };
-enum { COLL_ALGS_SCAN(ALG_ID) };
-enum { COLL_ALGS_GATHER(ALG_ID) };
-enum { COLL_ALGS_GATHERV(ALG_ID) };
-enum { COLL_ALGS_SCATTER(ALG_ID) };
-enum { COLL_ALGS_SCATTERV(ALG_ID) };
-enum { COLL_ALGS_ALLGATHER(ALG_ID) };
-enum { COLL_ALGS_ALLTOALL(ALG_ID) };
-enum { COLL_ALGS_ALLTOALLV(ALG_ID) };
-enum { COLL_ALGS_REDUCE_SCATTER(ALG_ID) };
+#define IDS(list, table) enum { COLL_ALGS_##list(ALG_ID) };
+COLL_ALG_TABLES(IDS)
 
 #define KIND(name, algs) { name, algs, sizeof(algs) / sizeof(algs[0]) }
 

@@ -236,20 +236,27 @@ void *coll_alloc(coll *s, uint64_t bytes);
 	X(RS_HALV, "recursive_halving", reduce_scatter_recursive_halving) \
 	X(RS_RSV, "reduce_scatterv", reduce_scatter_reduce_scatterv)
 
+/* Every table: T(LIST, table), its list COLL_ALGS_<LIST> and its name
+ * <table>_algs in coll_registry.c. */
+#define COLL_ALG_TABLES(T) \
+	T(BARRIER, barrier) \
+	T(BCAST, bcast) \
+	T(REDUCE, reduce) \
+	T(ALLREDUCE, allreduce) \
+	T(SCAN, scan) \
+	T(GATHER, gather) \
+	T(GATHERV, gatherv) \
+	T(SCATTER, scatter) \
+	T(SCATTERV, scatterv) \
+	T(ALLGATHER, allgather) \
+	T(ALLTOALL, alltoall) \
+	T(ALLTOALLV, alltoallv) \
+	T(REDUCE_SCATTER, reduce_scatter)
+
 #define COLL_ALG_DECL(id, name, fn) coll_step fn;
-COLL_ALGS_BARRIER(COLL_ALG_DECL)
-COLL_ALGS_BCAST(COLL_ALG_DECL)
-COLL_ALGS_REDUCE(COLL_ALG_DECL)
-COLL_ALGS_ALLREDUCE(COLL_ALG_DECL)
-COLL_ALGS_SCAN(COLL_ALG_DECL)
-COLL_ALGS_GATHER(COLL_ALG_DECL)
-COLL_ALGS_GATHERV(COLL_ALG_DECL)
-COLL_ALGS_SCATTER(COLL_ALG_DECL)
-COLL_ALGS_SCATTERV(COLL_ALG_DECL)
-COLL_ALGS_ALLGATHER(COLL_ALG_DECL)
-COLL_ALGS_ALLTOALL(COLL_ALG_DECL)
-COLL_ALGS_ALLTOALLV(COLL_ALG_DECL)
-COLL_ALGS_REDUCE_SCATTER(COLL_ALG_DECL)
+#define COLL_ALG_DECLS(list, table) COLL_ALGS_##list(COLL_ALG_DECL)
+COLL_ALG_TABLES(COLL_ALG_DECLS)
+#undef COLL_ALG_DECLS
 #undef COLL_ALG_DECL
 
 /* The largest power of two at most n (n >= 1), and whether n is one. */

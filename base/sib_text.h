@@ -22,6 +22,7 @@
 #define SIBYL_SIB_TEXT_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -75,6 +76,11 @@ char *sib_unquote(const char *s, const char **end);
  * bytes or more.
  */
 size_t sib_edit_distance(const char *a, const char *b);
+
+/* The words of text (separated by blanks) on f, each line indented by
+ * indent and wrapped before column width (a longer word stands alone),
+ * ending with a newline; nothing for an empty text. */
+void sib_wrap(FILE *f, const char *text, int indent, int width);
 
 #ifdef __cplusplus
 }

@@ -12,23 +12,6 @@
 
 #include "emu_settings.h"
 
-/* The index of word w among the '|'-separated words of list, or -1. */
-static int choice_of(const char *list, const char *w)
-{
-	size_t n = strlen(w);
-	int k = 0;
-	for (const char *p = list; *p; k++) {
-		const char *e = strchr(p, '|');
-		size_t len = e ? (size_t)(e - p) : strlen(p);
-		if (len == n && strncmp(p, w, n) == 0)
-			return k;
-		if (!e)
-			break;
-		p = e + 1;
-	}
-	return -1;
-}
-
 /* Parse s as setting d into v.  Returns 0, or -1 with a message. */
 static int parse(const struct emu_setting *d, const char *s,
 		 struct emu_setval *v, char *err, size_t errlen)
@@ -62,8 +45,7 @@ static int parse(const struct emu_setting *d, const char *s,
 		return 0;
 	}
 	case EMU_SET_CHOICE: {
-		int k = choice_of(d->value, s);
-		if (k < 0) {
+		if (!emu_setting_allows(d, s)) {
 			/* "a|b|c" read as "a, b or c". */
 			char words[160], *o = words;
 			const char *last = strrchr(d->value, '|');
@@ -84,7 +66,6 @@ static int parse(const struct emu_setting *d, const char *s,
 				 s, words);
 			return -1;
 		}
-		v->choice = k;
 		return 0;
 	}
 	case EMU_SET_FLAG:

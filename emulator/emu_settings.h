@@ -36,6 +36,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #define EMU_SETTINGS(X)                                                      \
 	X(RANKS, UINT, ALWAYS, NULL, 1, 2147483647, "--ranks", "V",          \
@@ -124,13 +125,28 @@ static inline const struct emu_setting *emu_setting(enum emu_set_id id)
 	return &table[id];
 }
 
+/* Whether w is one of the '|'-separated words of d->value (a CHOICE). */
+static inline int emu_setting_allows(const struct emu_setting *d,
+				     const char *w)
+{
+	size_t n = strlen(w);
+	for (const char *p = d->value;;) {
+		const char *e = strchr(p, '|');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+		if (len == n && strncmp(p, w, n) == 0)
+			return 1;
+		if (!e)
+			return 0;
+		p = e + 1;
+	}
+}
+
 /* One setting's value in the runtime. */
 struct emu_setval {
 	int given;              /* the variable was set and not empty */
 	const char *text;       /* as given, else the default (or NULL) */
 	uint64_t u;             /* UINT */
 	double d;               /* REAL, RATE */
-	int choice;             /* CHOICE: the index of the word in value */
 	int on;                 /* FLAG */
 };
 

@@ -1,7 +1,7 @@
 /*
  * fsim_schema.c -- the sections and parameters of a machine description
  * (fsim_schema.h), and their documentation: fsim_config_describe (the
- * text of `sibyl sim --help-config') and its Markdown form.
+ * text of `sibyl sim --list-keys') and its Markdown form.
  */
 #include "config.h"
 
@@ -11,6 +11,7 @@
 
 #include "fsim.h"
 #include "fsim_schema.h"
+#include "sib_text.h"
 
 static const sib_param machine_params[] = {
 	MACHINE_PARAMS(SIB_PARAM_ENTRY)
@@ -94,31 +95,6 @@ static const char *type_name(sib_ptype t)
 	return "?";
 }
 
-/* Print `text' wrapped at 72 columns, each line indented by `indent'. */
-static void wrap(FILE *f, const char *text, int indent)
-{
-	int col = 0;
-	while (*text) {
-		while (*text == ' ')
-			text++;
-		size_t w = strcspn(text, " ");
-		if (!w)
-			break;
-		if (col && col + 1 + (int)w > 72) {
-			fputc('\n', f);
-			col = 0;
-		}
-		if (!col)
-			col = fprintf(f, "%*s", indent, "");
-		else
-			col += fprintf(f, " ");
-		col += fprintf(f, "%.*s", (int)w, text);
-		text += w;
-	}
-	if (col)
-		fputc('\n', f);
-}
-
 static void describe_params(FILE *f, const sib_param *p,
 			    const char *choices)
 {
@@ -132,7 +108,7 @@ static void describe_params(FILE *f, const sib_param *p,
 		fprintf(f, ", default ");
 		fsim_cfg_write_value(f, p->def);
 		fputc('\n', f);
-		wrap(f, p->doc ? p->doc : "", 19);
+		sib_wrap(f, p->doc ? p->doc : "", 19, 72);
 	}
 }
 
@@ -165,7 +141,7 @@ void fsim_config_describe(FILE *f)
 	for (size_t i = 0; netm_registry[i]; i++) {
 		const netm_ops *m = netm_registry[i];
 		fprintf(f, "\n[net] with model = %s\n", m->name);
-		wrap(f, m->summary ? m->summary : "", 2);
+		sib_wrap(f, m->summary ? m->summary : "", 2, 72);
 		if (!m->params || !m->params->key)
 			fputs("  (no parameters)\n", f);
 		describe_params(f, m->params, NULL);

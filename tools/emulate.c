@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "emu_settings.h"
+#include "sib_text.h"
 #include "regions.h"
 #include "tools.h"
 
@@ -152,29 +153,6 @@ static const char emulate_usage_tail[] =
 /* The name of setting ID of the runtime (emulator/emu_settings.h). */
 #define SET(id) (emu_setting(EMU_S_##id)->name)
 
-/* Words of text on f, from column col, wrapped before column 77 with
- * lines indented by 8. */
-static void wrap(FILE *f, const char *text, int col)
-{
-	const char *p = text;
-	while (*p) {
-		size_t n = strcspn(p, " ");
-		if (col > 8 && col + 1 + (int)n > 76) {
-			fputs("\n        ", f);
-			col = 8;
-		} else if (col > 8) {
-			fputc(' ', f);
-			col++;
-		}
-		fwrite(p, 1, n, f);
-		col += (int)n;
-		p += n;
-		while (*p == ' ')
-			p++;
-	}
-	fputc('\n', f);
-}
-
 /* The Environment section of --help, from the contract's table. */
 static void print_environment(FILE *f)
 {
@@ -194,8 +172,8 @@ static void print_environment(FILE *f)
 				 d->role == EMU_SET_OPTION ? "set by " :
 				 "passed on as it is",
 				 d->role == EMU_SET_OPTION ? d->option : "");
-		fprintf(f, "  %s=%s\n        ", d->name, d->value);
-		wrap(f, line, 8);
+		fprintf(f, "  %s=%s\n", d->name, d->value);
+		sib_wrap(f, line, 8, 76);
 	}
 	fputs("sibyl emulate sets the variables marked \"always set\", and the\n"
 	      "others when their option is given; it removes those from mpirun's\n"
@@ -519,28 +497,31 @@ static void env_free(struct emu_env *e)
 }
 
 /*
- * Add variable var from the value s of option opt (nothing when s is
- * NULL): an integer read by parse (parse_u64 or parse_size) from lo to
- * hi, else "OPT: S <range>".  Returns 0, or an exit status after a
+ * Add setting id from the value s of its option (nothing when s is NULL):
+ * an integer read by parse (parse_u64 or parse_size) within the setting's
+ * range, else "OPT: S <range>".  Returns 0, or an exit status after a
  * message.
  */
-static int env_add_uint(struct emu_env *e, const char *var, const char *opt,
-			const char *s,
+static int env_add_uint(struct emu_env *e, enum emu_set_id id, const char *s,
 			int (*parse)(const char *, const char *, uint64_t *),
-			uint64_t lo, uint64_t hi, const char *range)
+			const char *range)
 {
+	const struct emu_setting *d = emu_setting(id);
 	char buf[24];
 	uint64_t u;
 
 	if (!s)
 		return 0;
-	if (parse(opt, s, &u))
+	if (parse(d->option, s, &u))
 		return try_help();
-	if (u < lo || u > hi)
-		return tool_usage_error("%s: %s %s", opt, s, range);
+	if ((double)u < d->lo || (double)u > d->hi)
+		return tool_usage_error("%s: %s %s", d->option, s, range);
 	snprintf(buf, sizeof(buf), "%" PRIu64, u);
-	return env_add(e, var, buf) ? EXIT_USAGE : 0;
+	return env_add(e, d->name, buf) ? EXIT_USAGE : 0;
 }
+
+/* s is one of the words of CHOICE setting id. */
+#define ALLOWS(id, s) emu_setting_allows(emu_setting(EMU_S_##id), (s))
 
 /* The SIBYL_* variables of the run, from the options.  Returns 0, or an
  * exit status after a message. */
@@ -556,18 +537,16 @@ static int build_env(const struct emu_opts *o, const char *partial_abs,
 	if (env_add(e, SET(RANKS), buf) ||
 	    env_add(e, SET(TRACE), partial_abs))
 		return EXIT_USAGE;
-	rc = env_add_uint(e, SET(WINDOW), "--window", o->window, parse_u64,
-			  1, UINT32_MAX,
+	rc = env_add_uint(e, EMU_S_WINDOW, o->window, parse_u64,
 			  "is out of range (1 to 4294967295 SEBs)");
 	if (rc)
 		return rc;
-	rc = env_add_uint(e, SET(COMPRESSION), "--compression",
-			  o->compression, parse_u64, 0, 9,
+	rc = env_add_uint(e, EMU_S_COMPRESSION, o->compression, parse_u64,
 			  "is not a zlib level 0..9");
 	if (rc)
 		return rc;
 	if (o->timing) {
-		if (strcmp(o->timing, "corrected") && strcmp(o->timing, "raw"))
+		if (!ALLOWS(TIMING, o->timing))
 			return tool_usage_error("--timing: '%s' is neither "
 						"'corrected' nor 'raw'",
 						o->timing);
@@ -582,7 +561,7 @@ static int build_env(const struct emu_opts *o, const char *partial_abs,
 	    env_add(e, "LD_BIND_NOW", "1"))
 		return EXIT_USAGE;
 	if (o->clock) {
-		if (strcmp(o->clock, "wall") && strcmp(o->clock, "cpu"))
+		if (!ALLOWS(CLOCK, o->clock))
 			return tool_usage_error("--clock: '%s' is neither "
 						"'cpu' nor 'wall'", o->clock);
 		if (!o->timing || strcmp(o->timing, "raw"))
@@ -606,8 +585,7 @@ static int build_env(const struct emu_opts *o, const char *partial_abs,
 		if (env_add(e, SET(CPU_FACTOR), buf))
 			return EXIT_USAGE;
 	}
-	rc = env_add_uint(e, SET(STACK_SIZE), "--stack-size", o->stack_size,
-			  parse_size, 16384, UINT64_C(1) << 34,
+	rc = env_add_uint(e, EMU_S_STACK_SIZE, o->stack_size, parse_size,
 			  "is out of range (16KiB to 16GiB)");
 	if (rc)
 		return rc;
@@ -620,18 +598,12 @@ static int build_env(const struct emu_opts *o, const char *partial_abs,
 	}
 	if (o->coll && env_add(e, SET(COLL), o->coll))
 		return EXIT_USAGE;
-	rc = env_add_uint(e, SET(NODE_SIZE), "--node-size", o->node_size,
-			  parse_u64, 1, 2147483647,
+	rc = env_add_uint(e, EMU_S_NODE_SIZE, o->node_size, parse_u64,
 			  "is out of range (1 to 2147483647 ranks)");
 	if (rc)
 		return rc;
 	if (o->privatize) {
-		static const char *const m[] = { "auto", "copy", "remap",
-						 "none", NULL };
-		int k = 0;
-		while (m[k] && strcmp(m[k], o->privatize))
-			k++;
-		if (!m[k])
+		if (!ALLOWS(PRIVATIZE, o->privatize))
 			return tool_usage_error("--privatize: '%s' is not one "
 						"of auto, copy, remap, none",
 						o->privatize);
@@ -641,7 +613,7 @@ static int build_env(const struct emu_opts *o, const char *partial_abs,
 	if (o->no_bind && env_add(e, SET(BIND), "none"))
 		return EXIT_USAGE;
 	if (o->idle) {
-		if (strcmp(o->idle, "block") && strcmp(o->idle, "spin"))
+		if (!ALLOWS(IDLE, o->idle))
 			return tool_usage_error("--idle: '%s' is neither "
 						"'block' nor 'spin'", o->idle);
 		if (env_add(e, SET(IDLE), o->idle))

@@ -253,7 +253,8 @@ def check_symbols(build, libs, links, out):
     syms = {lib: symbols(f) for lib, f in files.items()}
     # Only Sibyl's own names: the emulator also defines libc functions
     # (the calls it interposes), which the other libraries take from libc.
-    ours = re.compile(r"^(sib|sibt|netm|noise|fsim|pktnet|tf|emu|ult|coll)_"
+    ours = re.compile(r"^(sib|sibt|netm|noise|fsim|pktnet|tf|emu|ult|coll|"
+                      r"gen|map)_"
                       r"|^(SIB|SIBT|SIBYL|sibyl)_")
     for lib, (_, undefined) in sorted(syms.items()):
         target = lib.replace("-", "_") + ("_la" if not

@@ -3,7 +3,9 @@
  * --map' (rank order, round-robin, seeded random, hierarchical 3D
  * blocking of a process grid) and check mapping files with the reader
  * `sibyl sim' itself uses.  docs/mapping.md gives the formula of every
- * order; docs/machine.md section 4 the file format.
+ * order; docs/machine.md section 4 the file format.  The orders are
+ * computed by libsibyl-workload (workload/map_place.h); this file parses
+ * the options and writes the file and the summaries.
  *
  * A whole mapping is computed in memory (8 bytes per rank) before
  * anything is written, so a refused request leaves nothing behind, and
@@ -21,7 +23,8 @@
 #include <unistd.h>
 
 #include "fsim.h"
-#include "gen_patterns.h"
+#include "map_place.h"
+#include "sib_err.h"
 #include "sib_text.h"
 #include "tools.h"
 
@@ -29,8 +32,6 @@
 #define MAP_DEFAULT_CORES 32
 /* The limit of machine.cores_per_node. */
 #define MAP_MAX_CORES 1048576ULL
-/* Levels of --block: node, drawer, supernode, ... */
-#define MAP_MAX_LEVELS 8
 /* Default seed of --order random, as for `sibyl trace gen'. */
 #define MAP_DEFAULT_SEED 1
 
@@ -98,51 +99,6 @@ static const char map_usage[] =
 "            --block 2,2,2:4,4,2 -o small.map\n"
 "  sibyl map -r 4096 --order random --seed 7 -o rnd.map\n"
 "  sibyl map --check st.map -r 64Ki --cores-per-node 32\n";
-
-enum map_order { ORDER_RANK, ORDER_RR, ORDER_RANDOM, ORDER_BLOCKED };
-
-struct order_def {
-	const char *name;
-	enum map_order order;
-	const char *blocks;       /* presets of --block */
-};
-
-static const struct order_def order_defs[] = {
-	{ "rank", ORDER_RANK, NULL },
-	{ "round-robin", ORDER_RR, NULL },
-	{ "random", ORDER_RANDOM, NULL },
-	{ "blocked", ORDER_BLOCKED, NULL },
-	/* Thesis §6: blocks of 4x4x2 tasks per node, 8x8x4 per drawer (8
-	 * nodes), 16x8x8 per supernode (32 nodes). */
-	{ "blocked-node", ORDER_BLOCKED, "4,4,2" },
-	{ "blocked-drawer", ORDER_BLOCKED, "4,4,2:8,8,4" },
-	{ "blocked-supernode", ORDER_BLOCKED, "4,4,2:8,8,4:16,8,8" },
-	{ NULL, 0, NULL }
-};
-
-/* A request, as parsed and completed. */
-typedef struct map_req {
-	uint64_t ranks, cores, nodes;
-	const struct order_def *order;
-	uint64_t seed;
-	uint64_t grid[3];
-	uint64_t block[MAP_MAX_LEVELS][3];
-	int nlevels;
-} map_req;
-
-/* A placement: per rank, its node and core. */
-typedef struct placement {
-	uint32_t n;
-	uint32_t *node_of, *core_of;
-} placement;
-
-/* Ranks per used node. */
-typedef struct node_stats {
-	uint64_t used;
-	uint64_t min, max;
-} node_stats;
-
-static const char dim_name[3] = { 'x', 'y', 'z' };
 
 /* ------------------------------------------------------------ parsing */
 
@@ -224,328 +180,7 @@ static int parse_count(const char *what, const char *s, uint64_t max,
 	return 0;
 }
 
-static const struct order_def *find_order(const char *name)
-{
-	for (const struct order_def *o = order_defs; o->name; o++)
-		if (strcmp(o->name, name) == 0)
-			return o;
-	return NULL;
-}
-
 /* ------------------------------------------------------------- orders */
-
-/* "4x4x2" of a triple, into buf. */
-static const char *fmt_triple(char *buf, size_t len, const uint64_t v[3])
-{
-	snprintf(buf, len, "%" PRIu64 "x%" PRIu64 "x%" PRIu64, v[0], v[1],
-		 v[2]);
-	return buf;
-}
-
-/* v in decimal, or "more than 2^64". */
-static const char *fmt_big(char *buf, size_t len, unsigned __int128 v)
-{
-	if (v > UINT64_MAX)
-		snprintf(buf, len, "more than 2^64");
-	else
-		snprintf(buf, len, "%" PRIu64, (uint64_t)v);
-	return buf;
-}
-
-/* Name of block level l in messages ("the node block", "block 2"). */
-static const char *level_name(char *buf, size_t len, int l)
-{
-	if (l == 0)
-		snprintf(buf, len, "the node block");
-	else
-		snprintf(buf, len, "block %d", l + 1);
-	return buf;
-}
-
-/* Complete and check the grid and blocks of a blocked order. */
-static int check_blocked(map_req *q, int grid_given)
-{
-	char b1[64], b2[64], n1[32], n2[32];
-	unsigned __int128 prod;  /* of three numbers below 2^32 */
-	int top = q->nlevels - 1;
-
-	if (!grid_given) {
-		uint32_t g[3];
-
-		gen_grid_factor((uint32_t)q->ranks, g);
-		for (int d = 0; d < 3; d++)
-			q->grid[d] = g[d];
-	}
-	prod = (unsigned __int128)q->grid[0] * q->grid[1] * q->grid[2];
-	if (prod != q->ranks)
-		return tool_usage_error("--grid %s has %s points but --ranks "
-					"is %" PRIu64 "; X*Y*Z must equal the "
-					"rank count",
-					fmt_triple(b1, sizeof b1, q->grid),
-					fmt_big(n1, sizeof n1, prod), q->ranks);
-	prod = (unsigned __int128)q->block[0][0] * q->block[0][1] *
-	       q->block[0][2];
-	if (prod != q->cores) {
-		fmt_triple(b1, sizeof b1, q->block[0]);
-		fmt_big(n1, sizeof n1, prod);
-		if (q->order->blocks)
-			return tool_usage_error("--order %s puts a %s block "
-						"(%s ranks) on each node, so "
-						"it needs --cores-per-node %s "
-						"(got %" PRIu64 "); use "
-						"--order blocked --block for "
-						"other nodes", q->order->name,
-						b1, n1, n1, q->cores);
-		return tool_usage_error("--block: the node block %s holds %s "
-					"ranks but a node has %" PRIu64
-					" cores (--cores-per-node); BX*BY*BZ "
-					"of the first block must equal C", b1,
-					n1, q->cores);
-	}
-	for (int l = 1; l <= top; l++)
-		for (int d = 0; d < 3; d++)
-			if (q->block[l][d] % q->block[l - 1][d])
-				return tool_usage_error(
-					"--block: %s (%s) is not made of "
-					"%s (%s): in %c, %" PRIu64 " is not "
-					"a multiple of %" PRIu64,
-					level_name(n1, sizeof n1, l),
-					fmt_triple(b1, sizeof b1,
-						   q->block[l]),
-					level_name(n2, sizeof n2, l - 1),
-					fmt_triple(b2, sizeof b2,
-						   q->block[l - 1]),
-					dim_name[d], q->block[l][d],
-					q->block[l - 1][d]);
-	for (int d = 0; d < 3; d++)
-		if (q->grid[d] % q->block[top][d])
-			return tool_usage_error(
-				"the grid %s is not made of %s (%s): in %c, %"
-				PRIu64 " is not a multiple of %" PRIu64
-				"; choose blocks that divide the grid",
-				fmt_triple(b1, sizeof b1, q->grid),
-				level_name(n1, sizeof n1, top),
-				fmt_triple(b2, sizeof b2, q->block[top]),
-				dim_name[d], q->grid[d], q->block[top][d]);
-	return 0;
-}
-
-/* x + n[0]*(y + n[1]*z): the x-fastest index of c in an n box. */
-static uint64_t index3(const uint64_t c[3], const uint64_t n[3])
-{
-	return c[0] + n[0] * (c[1] + n[1] * c[2]);
-}
-
-/*
- * The node of rank r: its top-level block numbered x-fastest over the
- * grid, then at each lower level the index of its sub-block inside the
- * enclosing block, x-fastest, as mixed-radix digits.  Its core: its
- * position inside the node block, x-fastest.
- */
-static void blocked_place(const map_req *q, uint64_t r, uint32_t *node,
-			  uint32_t *core)
-{
-	const uint64_t *g = q->grid, (*b)[3] = q->block;
-	uint64_t c[3] = { r % g[0], r / g[0] % g[1], r / (g[0] * g[1]) };
-	uint64_t s[3], e[3], n;
-	int top = q->nlevels - 1;
-
-	for (int d = 0; d < 3; d++) {
-		s[d] = c[d] / b[top][d];
-		e[d] = g[d] / b[top][d];
-	}
-	n = index3(s, e);
-	for (int l = top; l >= 1; l--) {
-		for (int d = 0; d < 3; d++) {
-			s[d] = c[d] % b[l][d] / b[l - 1][d];
-			e[d] = b[l][d] / b[l - 1][d];
-		}
-		n = n * e[0] * e[1] * e[2] + index3(s, e);
-	}
-	for (int d = 0; d < 3; d++)
-		s[d] = c[d] % b[0][d];
-	*node = (uint32_t)n;
-	*core = (uint32_t)index3(s, b[0]);
-}
-
-/*
- * SplitMix64 (Steele, Lea and Flood, OOPSLA 2014, as in Vigna's
- * reference code): the k-th number drawn (k = 1, 2, ...) is
- * mix(seed + k * 0x9e3779b97f4a7c15).
- */
-static uint64_t sm64_next(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-/* Uniform in [0, n), n > 0, without bias: numbers below 2^64 mod n are
- * drawn again. */
-static uint64_t sm64_below(uint64_t *state, uint64_t n)
-{
-	uint64_t floor = (0 - n) % n, x;
-
-	do
-		x = sm64_next(state);
-	while (x < floor);
-	return x % n;
-}
-
-/*
- * The slots a partial Fisher-Yates shuffle has moved, as a hash table:
- * position -> slot.  An absent position p holds slot p.  At most one
- * entry per rank, so the table is O(R) even when N*C is far larger.
- */
-typedef struct moved {
-	uint64_t *pos;            /* position + 1; 0 = empty */
-	uint64_t *slot;
-	size_t mask;
-	unsigned shift;           /* 64 - log2(mask + 1) */
-} moved;
-
-/* Fibonacci hashing: the top bits of p times 2^64 / phi. */
-static size_t moved_find(const moved *t, uint64_t p)
-{
-	size_t i = (size_t)((p * 0x9e3779b97f4a7c15ULL) >> t->shift);
-
-	while (t->pos[i] && t->pos[i] != p + 1)
-		i = (i + 1) & t->mask;
-	return i;
-}
-
-static uint64_t moved_get(const moved *t, uint64_t p)
-{
-	size_t i = moved_find(t, p);
-
-	return t->pos[i] ? t->slot[i] : p;
-}
-
-static void moved_put(moved *t, uint64_t p, uint64_t slot)
-{
-	size_t i = moved_find(t, p);
-
-	t->pos[i] = p + 1;
-	t->slot[i] = slot;
-}
-
-/*
- * Random order: slots s = 0..N*C-1 stand for node s / C, core s mod C
- * (the rank-order slots).  For i = 0..R-1, j = i + below(N*C - i); swap
- * positions i and j; rank i takes the slot now at position i.
- */
-static int place_random(const map_req *q, placement *pl)
-{
-	uint64_t m = q->nodes * q->cores, state = q->seed;
-	size_t cap = 2;
-	moved t = { .shift = 63 };
-
-	while (cap < 2 * (size_t)q->ranks) {
-		cap *= 2;
-		t.shift--;
-	}
-	t.mask = cap - 1;
-	t.pos = calloc(cap, sizeof *t.pos);
-	t.slot = malloc(cap * sizeof *t.slot);
-	if (!t.pos || !t.slot) {
-		free(t.pos);
-		free(t.slot);
-		tool_error("out of memory placing %" PRIu64 " ranks at "
-			   "random", q->ranks);
-		return -1;
-	}
-	for (uint64_t i = 0; i < q->ranks; i++) {
-		uint64_t j = i + sm64_below(&state, m - i);
-		uint64_t si = moved_get(&t, i), sj = si;
-
-		if (j != i) {
-			sj = moved_get(&t, j);
-			moved_put(&t, j, si);
-		}
-		pl->node_of[i] = (uint32_t)(sj / q->cores);
-		pl->core_of[i] = (uint32_t)(sj % q->cores);
-	}
-	free(t.pos);
-	free(t.slot);
-	return 0;
-}
-
-static int place(const map_req *q, placement *pl)
-{
-	uint64_t c = q->cores, n = q->nodes;
-
-	pl->n = (uint32_t)q->ranks;
-	pl->node_of = malloc(q->ranks * sizeof *pl->node_of);
-	pl->core_of = malloc(q->ranks * sizeof *pl->core_of);
-	if (!pl->node_of || !pl->core_of) {
-		tool_error("out of memory placing %" PRIu64 " ranks",
-			   q->ranks);
-		return -1;
-	}
-	switch (q->order->order) {
-	case ORDER_RANK:
-		for (uint64_t r = 0; r < q->ranks; r++) {
-			pl->node_of[r] = (uint32_t)(r / c);
-			pl->core_of[r] = (uint32_t)(r % c);
-		}
-		return 0;
-	case ORDER_RR:
-		for (uint64_t r = 0; r < q->ranks; r++) {
-			pl->node_of[r] = (uint32_t)(r % n);
-			pl->core_of[r] = (uint32_t)(r / n);
-		}
-		return 0;
-	case ORDER_RANDOM:
-		return place_random(q, pl);
-	case ORDER_BLOCKED:
-		for (uint64_t r = 0; r < q->ranks; r++)
-			blocked_place(q, r, &pl->node_of[r], &pl->core_of[r]);
-		return 0;
-	}
-	return -1;
-}
-
-static void placement_free(placement *pl)
-{
-	free(pl->node_of);
-	free(pl->core_of);
-}
-
-static int cmp_u32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* Nodes used and ranks per used node, from a per-rank node array. */
-static int count_nodes(const uint32_t *node_of, uint32_t n, node_stats *st)
-{
-	uint32_t *s = malloc((size_t)n * sizeof *s);
-
-	if (!s) {
-		tool_error("out of memory counting the ranks per node");
-		return -1;
-	}
-	memcpy(s, node_of, (size_t)n * sizeof *s);
-	qsort(s, n, sizeof *s, cmp_u32);
-	st->used = 0;
-	st->min = UINT64_MAX;
-	st->max = 0;
-	for (uint32_t i = 0, j; i < n; i = j) {
-		for (j = i + 1; j < n && s[j] == s[i]; j++)
-			;
-		st->used++;
-		if (j - i < st->min)
-			st->min = j - i;
-		if (j - i > st->max)
-			st->max = j - i;
-	}
-	free(s);
-	return 0;
-}
 
 /* ------------------------------------------------------------- output */
 
@@ -571,16 +206,16 @@ static void shell_word(FILE *f, const char *arg)
 	putc('\'', f);
 }
 
-static void write_blocks(FILE *f, const map_req *q, const char *sep)
+static void write_blocks(FILE *f, const map_spec *q, const char *sep)
 {
 	char b[64];
 
 	for (int l = 0; l < q->nlevels; l++)
 		fprintf(f, "%s%s", l ? sep : "",
-			fmt_triple(b, sizeof b, q->block[l]));
+			map_fmt_triple(b, sizeof b, q->block[l]));
 }
 
-static void write_header(FILE *f, const map_req *q, int argc, char **argv)
+static void write_header(FILE *f, const map_spec *q, int argc, char **argv)
 {
 	char b[64];
 
@@ -596,11 +231,11 @@ static void write_header(FILE *f, const map_req *q, int argc, char **argv)
 	fprintf(f, "\n# %" PRIu64 " ranks on %" PRIu64 " nodes of %" PRIu64
 		" cores, order %s", q->ranks, q->nodes, q->cores,
 		q->order->name);
-	if (q->order->order == ORDER_RANDOM)
+	if (q->order->order == MAP_ORDER_RANDOM)
 		fprintf(f, ", seed %" PRIu64, q->seed);
-	if (q->order->order == ORDER_BLOCKED) {
+	if (q->order->order == MAP_ORDER_BLOCKED) {
 		fprintf(f, ", grid %s, blocks ",
-			fmt_triple(b, sizeof b, q->grid));
+			map_fmt_triple(b, sizeof b, q->grid));
 		write_blocks(f, q, " : ");
 	}
 	fprintf(f, "\n# simulate with: sibyl sim --map FILE --set "
@@ -608,7 +243,7 @@ static void write_header(FILE *f, const map_req *q, int argc, char **argv)
 		PRIu64 "\n", q->cores, q->nodes);
 }
 
-static int write_map(FILE *f, const map_req *q, const placement *pl,
+static int write_map(FILE *f, const map_spec *q, const map_placement *pl,
 		     int argc, char **argv)
 {
 	write_header(f, q, argc, argv);
@@ -619,8 +254,8 @@ static int write_map(FILE *f, const map_req *q, const placement *pl,
 }
 
 /* Write to out.tmp, then rename it to out. */
-static int write_file(const char *out, int force, const map_req *q,
-		      const placement *pl, int argc, char **argv)
+static int write_file(const char *out, int force, const map_spec *q,
+		      const map_placement *pl, int argc, char **argv)
 {
 	struct stat st;
 	char *tmp;
@@ -665,14 +300,14 @@ static int write_file(const char *out, int force, const map_req *q,
 	return 0;
 }
 
-static void json_stats(FILE *f, const node_stats *st)
+static void json_stats(FILE *f, const map_node_stats *st)
 {
 	fprintf(f, "  \"nodes_used\": %" PRIu64 ",\n  \"ranks_per_node\": "
 		"{\"min\": %" PRIu64 ", \"max\": %" PRIu64 "}", st->used,
 		st->min, st->max);
 }
 
-static void json_summary(FILE *f, const map_req *q, const node_stats *st,
+static void json_summary(FILE *f, const map_spec *q, const map_node_stats *st,
 			 const char *out)
 {
 	fprintf(f, "{\n  \"ranks\": %" PRIu64 ",\n  \"cores_per_node\": %"
@@ -681,9 +316,9 @@ static void json_summary(FILE *f, const map_req *q, const node_stats *st,
 	json_stats(f, st);
 	fprintf(f, ",\n  \"order\": ");
 	json_string(f, q->order->name, strlen(q->order->name));
-	if (q->order->order == ORDER_RANDOM)
+	if (q->order->order == MAP_ORDER_RANDOM)
 		fprintf(f, ",\n  \"seed\": %" PRIu64, q->seed);
-	if (q->order->order == ORDER_BLOCKED) {
+	if (q->order->order == MAP_ORDER_BLOCKED) {
 		fprintf(f, ",\n  \"grid\": [%" PRIu64 ", %" PRIu64 ", %"
 			PRIu64 "],\n  \"blocks\": [", q->grid[0], q->grid[1],
 			q->grid[2]);
@@ -699,7 +334,7 @@ static void json_summary(FILE *f, const map_req *q, const node_stats *st,
 }
 
 /* "8 ranks per node" or "7 to 8 ranks per node". */
-static void say_per_node(FILE *f, const node_stats *st)
+static void say_per_node(FILE *f, const map_node_stats *st)
 {
 	if (st->min == st->max)
 		fprintf(f, "%" PRIu64 " ranks per node", st->min);
@@ -710,12 +345,12 @@ static void say_per_node(FILE *f, const node_stats *st)
 
 /* ------------------------------------------------------------ --check */
 
-static int check_file(const char *path, const map_req *q, int nodes_given,
+static int check_file(const char *path, const map_spec *q, int nodes_given,
 		      int json, int quiet)
 {
 	fsim_config *cfg = NULL;
 	fsim_machine *m = NULL;
-	node_stats st;
+	map_node_stats st;
 	static const sib_lines_limits lim = {
 		.what = "mapping file",
 		.open_hint = "check the path",
@@ -758,8 +393,10 @@ static int check_file(const char *path, const map_req *q, int nodes_given,
 		rc = EXIT_PROBLEMS;
 		goto out;
 	}
-	if (count_nodes(m->node_of, m->npes, &st))
+	if (map_count_nodes(m->node_of, m->npes, &st, err, sizeof err)) {
+		tool_error("%s", err);
 		goto out;
+	}
 	if (json) {
 		fprintf(stdout, "{\n  \"file\": ");
 		json_string(stdout, path, strlen(path));
@@ -813,7 +450,7 @@ struct given {
 	int ranks, nodes, force;
 };
 
-static int check_options(const map_req *q, const struct given *g, int json)
+static int check_options(const map_spec *q, const struct given *g, int json)
 {
 	enum map_order o = q->order->order;
 
@@ -830,12 +467,12 @@ static int check_options(const map_req *q, const struct given *g, int json)
 						bad);
 		return 0;
 	}
-	if (g->seed && o != ORDER_RANDOM)
+	if (g->seed && o != MAP_ORDER_RANDOM)
 		return tool_usage_error("--seed applies to --order random only");
-	if ((g->grid || g->block) && o != ORDER_BLOCKED)
+	if ((g->grid || g->block) && o != MAP_ORDER_BLOCKED)
 		return tool_usage_error("%s applies to the blocked orders only",
 					g->grid ? "--grid" : "--block");
-	if (o == ORDER_BLOCKED && !q->order->blocks && !g->block)
+	if (o == MAP_ORDER_BLOCKED && !q->order->blocks && !g->block)
 		return tool_usage_error("--order blocked needs --block, e.g. "
 					"--block 4,4,2:8,8,4");
 	if (g->block && q->order->blocks)
@@ -853,7 +490,7 @@ static int check_options(const map_req *q, const struct given *g, int json)
 }
 
 /* The options: -1 to go on, else the exit status. */
-static int map_parse(int argc, char **argv, map_req *q, struct given *g,
+static int map_parse(int argc, char **argv, map_spec *q, struct given *g,
 		     int *json, int *quiet)
 {
 	int c;
@@ -878,7 +515,7 @@ static int map_parse(int argc, char **argv, map_req *q, struct given *g,
 			g->nodes = 1;
 			break;
 		case OPT_ORDER:
-			if (!(q->order = find_order(optarg)))
+			if (!(q->order = map_order_find(optarg)))
 				return tool_usage_error("--order: unknown order "
 							"'%s' (rank, "
 							"round-robin, random, "
@@ -933,7 +570,7 @@ static int map_parse(int argc, char **argv, map_req *q, struct given *g,
 }
 
 /* The one-line summary on standard error. */
-static void say_summary(const map_req *q, const node_stats *st,
+static void say_summary(const map_spec *q, const map_node_stats *st,
 			const char *out)
 {
 	fflush(stdout);
@@ -941,11 +578,11 @@ static void say_summary(const map_req *q, const node_stats *st,
 		" nodes, ", tool_name, q->ranks, st->used, q->nodes);
 	say_per_node(stderr, st);
 	fprintf(stderr, " (order %s", q->order->name);
-	if (q->order->order == ORDER_BLOCKED) {
+	if (q->order->order == MAP_ORDER_BLOCKED) {
 		char b[64];
 
 		fprintf(stderr, ", grid %s, blocks ",
-			fmt_triple(b, sizeof b, q->grid));
+			map_fmt_triple(b, sizeof b, q->grid));
 		write_blocks(stderr, q, ":");
 	}
 	fprintf(stderr, ")%s%s\n", out ? " -> " : "", out ? out : "");
@@ -953,14 +590,15 @@ static void say_summary(const map_req *q, const node_stats *st,
 
 int cmd_map(int argc, char **argv)
 {
-	map_req q = {
+	map_spec q = {
 		.cores = MAP_DEFAULT_CORES,
-		.order = order_defs,
+		.order = map_orders,
 		.seed = MAP_DEFAULT_SEED,
 	};
 	struct given g = { 0 };
-	placement pl = { 0, NULL, NULL };
-	node_stats st;
+	map_placement pl = { 0, NULL, NULL };
+	map_node_stats st;
+	char err[512];
 	int json = 0, quiet = 0, rc;
 
 	if ((rc = map_parse(argc, argv, &q, &g, &json, &quiet)) >= 0)
@@ -979,17 +617,19 @@ int cmd_map(int argc, char **argv)
 	if (g.check)
 		return check_file(g.check, &q, g.nodes, json, quiet);
 
-	if (q.order->order == ORDER_BLOCKED) {
+	if (q.order->order == MAP_ORDER_BLOCKED) {
 		const char *b = g.block ? g.block : q.order->blocks;
 
 		q.nlevels = parse_triples("--block", b, q.block,
 					  MAP_MAX_LEVELS);
 		if (q.nlevels < 0)
 			return EXIT_USAGE;
-		if ((rc = check_blocked(&q, g.grid != NULL)))
-			return rc;
+		if (map_blocked_check(&q, g.grid != NULL, err, sizeof err))
+			return tool_usage_error("%s", err);
 	}
-	if (place(&q, &pl) || count_nodes(pl.node_of, pl.n, &st)) {
+	if (map_place(&q, &pl, err, sizeof err) ||
+	    map_count_nodes(pl.node_of, pl.n, &st, err, sizeof err)) {
+		tool_error("%s", err);
 		rc = EXIT_USAGE;
 		goto out;
 	}
@@ -1022,6 +662,6 @@ int cmd_map(int argc, char **argv)
 	}
 	rc = 0;
 out:
-	placement_free(&pl);
+	map_placement_free(&pl);
 	return rc;
 }

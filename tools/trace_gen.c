@@ -566,14 +566,17 @@ static int generate(const struct gen_opts *o, const char *dir,
 				rc = sibt_writer_flush_pe(sink.w, pe);
 			if (rc < 0) {
 				progress_end(&pg);
-				tool_error("rank %" PRIu32 ": %s", pe,
-					   rc == SIBT_EFORMAT ?
-					   "the generator broke its own "
-					   "invariants (a bug)" :
-					   rc == SIBT_EINVAL &&
-					   *gen_builder_error(b) ?
-					   gen_builder_error(b) :
-					   sibt_writer_errmsg(sink.w));
+				if (rc == SIBT_EFORMAT)
+					tool_error("rank %" PRIu32 ": the "
+						   "generator broke its own "
+						   "invariants (a bug): %s",
+						   pe, gen_builder_error(b));
+				else
+					tool_error("rank %" PRIu32 ": %s", pe,
+						   rc == SIBT_EINVAL &&
+						   *gen_builder_error(b) ?
+						   gen_builder_error(b) :
+						   sibt_writer_errmsg(sink.w));
 				break;
 			}
 			if (!(++done & 1023))

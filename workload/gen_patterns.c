@@ -53,7 +53,7 @@ struct gen_builder {
 	uint64_t pe_sebs;	/* SEBs emitted on pe so far */
 	int64_t pe_compute;	/* their durations, summed */
 	int err;
-	char why[256];		/* for SIBT_EINVAL: a sum out of range */
+	char why[256];		/* for SIBT_EINVAL and SIBT_EFORMAT */
 	gen_counts counts;
 };
 
@@ -114,11 +114,12 @@ static void b_range(gen_builder *b, const char *fmt, ...)
 static void b_internal(gen_builder *b, int line, const char *what,
 		       uint64_t got, uint64_t want)
 {
-	fprintf(stderr, "%s:%d: internal error: pattern %s, PE %u: %s is %llu, "
-		"expected %llu\n", __FILE__, line, b->pat->name, b->pe, what,
-		(unsigned long long)got, (unsigned long long)want);
-	if (!b->err)
-		b->err = SIBT_EFORMAT;
+	if (b->err)
+		return;
+	snprintf(b->why, sizeof(b->why), "%s:%d: pattern %s, PE %u: %s is "
+		 "%llu, expected %llu", __FILE__, line, b->pat->name, b->pe,
+		 what, (unsigned long long)got, (unsigned long long)want);
+	b->err = SIBT_EFORMAT;
 }
 
 /* Hand the open SEB to the sink, placing its sends at the end: send j of n

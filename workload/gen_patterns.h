@@ -1,5 +1,6 @@
 /*
- * gen_patterns.h -- synthetic communication patterns for `sibyl trace gen'.
+ * gen_patterns.h -- synthetic communication patterns for `sibyl trace gen'
+ * (libsibyl-workload; names gen_, GEN_).
  *
  * A pattern produces, for one rank at a time, that rank's complete SEB
  * sequence.  The generator therefore writes a trace PE-major and needs O(1)
@@ -128,7 +129,9 @@ void gen_builder_free(gen_builder *b);
 void gen_builder_counts(const gen_builder *b, gen_counts *out);
 /* After gen_rank returned SIBT_EINVAL: which sum of the parameters went
  * out of range, naming the SEB or message (e.g. a rank's compute
- * reaching 2^63-1 ps, the payload beyond 2^64-1 bytes). */
+ * reaching 2^63-1 ps, the payload beyond 2^64-1 bytes); after
+ * SIBT_EFORMAT, which of the pattern's own formulas it broke, with the
+ * source line.  The library prints nothing. */
 const char *gen_builder_error(const gen_builder *b);
 
 /*
@@ -137,7 +140,7 @@ const char *gen_builder_error(const gen_builder *b);
  * negative sibt_err from the sink, SIBT_EINVAL when a sum of the
  * parameters goes out of range (gen_builder_error says which), or
  * SIBT_EFORMAT when the pattern broke its own sequence-number formula (a
- * bug; the message is on stderr).
+ * bug; gen_builder_error says where).
  */
 int gen_rank(gen_builder *b, const gen_pattern *pat, const gen_params *gp,
 	     uint32_t pe);
@@ -146,6 +149,10 @@ int gen_rank(gen_builder *b, const gen_pattern *pat, const gen_params *gp,
 void gen_grid_factor(uint32_t n, uint32_t dims[3]);
 
 /* ------------------------------------------------ randomness (gen_random.c) */
+
+/* SplitMix64's output function (Steele, Lea and Flood, OOPSLA 2014) of
+ * x + 0x9e3779b97f4a7c15: a well-mixed 64-bit hash of x. */
+uint64_t gen_splitmix64(uint64_t x);
 
 /* Compute time of rank pe in iteration k: compute * (1 + jitter * u), u
  * uniform in [-1, 1) and a function of (seed, pe, k) only. */

@@ -13,7 +13,7 @@
 #define STREAM_JITTER 0x6a69747465720001ULL
 #define STREAM_PERM 0x7065726d75740002ULL
 
-static uint64_t splitmix64(uint64_t x)
+uint64_t gen_splitmix64(uint64_t x)
 {
 	x += 0x9e3779b97f4a7c15ULL;
 	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
@@ -23,7 +23,9 @@ static uint64_t splitmix64(uint64_t x)
 
 static uint64_t hash4(uint64_t a, uint64_t b, uint64_t c, uint64_t d)
 {
-	return splitmix64(splitmix64(splitmix64(splitmix64(a) ^ b) ^ c) ^ d);
+	uint64_t h = gen_splitmix64(gen_splitmix64(a) ^ b);
+
+	return gen_splitmix64(gen_splitmix64(h ^ c) ^ d);
 }
 
 sibt_time gen_jittered(const gen_params *gp, uint32_t pe, uint32_t k)
@@ -69,7 +71,7 @@ static uint64_t perm_enc(const gen_perm *pm, uint64_t x)
 
 	for (i = 0; i < GEN_PERM_ROUNDS; i++) {
 		nl = r;
-		r = (l ^ splitmix64(pm->key[i] ^ r)) & mask(wl);
+		r = (l ^ gen_splitmix64(pm->key[i] ^ r)) & mask(wl);
 		l = nl;
 		t = wl;
 		wl = wr;
@@ -85,7 +87,7 @@ static uint64_t perm_dec(const gen_perm *pm, uint64_t x)
 	int i;
 
 	for (i = GEN_PERM_ROUNDS - 1; i >= 0; i--) {
-		pl = (r ^ splitmix64(pm->key[i] ^ l)) & mask(wr);
+		pl = (r ^ gen_splitmix64(pm->key[i] ^ l)) & mask(wr);
 		r = l;
 		l = pl;
 		t = wl;

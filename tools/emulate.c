@@ -277,7 +277,7 @@ static const struct emu_option *find_option(int argc, char **argv, int *i,
 static int try_help(void)
 {
 	fprintf(stderr, "Try '%s --help'.\n", tool_name);
-	return EXIT_USAGE;
+	return TOOL_EXIT_USAGE;
 }
 
 /* One --coll value: "C=A" items separated by commas, each a collective
@@ -331,7 +331,7 @@ static int parse_args(int argc, char **argv, struct emu_opts *o)
 	o->pass = calloc((size_t)argc, sizeof(*o->pass));
 	if (!o->pass) {
 		tool_error("out of memory");
-		return EXIT_USAGE;
+		return TOOL_EXIT_USAGE;
 	}
 	for (i = 1; i < argc; i++) {
 		const struct emu_option *opt;
@@ -363,7 +363,7 @@ static int parse_args(int argc, char **argv, struct emu_opts *o)
 		case O_TIMING: o->timing = v; break;
 		case O_COLL:
 			if (add_coll(o, v))
-				return EXIT_USAGE;
+				return TOOL_EXIT_USAGE;
 			break;
 		case O_NODE:   o->node_size = v; break;
 		case O_PRIV:   o->privatize = v; break;
@@ -391,14 +391,14 @@ static int parse_args(int argc, char **argv, struct emu_opts *o)
 	if (!ranks)
 		return tool_usage_error("--ranks V is required: how many "
 					"virtual ranks to emulate");
-	if (parse_u64("--ranks", ranks, &o->ranks))
+	if (tool_parse_u64("--ranks", ranks, &o->ranks))
 		return try_help();
 	if (o->ranks == 0 || o->ranks > MAX_RANKS)
 		return tool_usage_error("--ranks: %s is out of range (1 to "
 					"2147483647)", ranks);
 	o->procs = 1;
 	if (procs) {
-		if (parse_u64("-np", procs, &o->procs))
+		if (tool_parse_u64("-np", procs, &o->procs))
 			return try_help();
 		if (o->procs == 0)
 			return tool_usage_error("-np: at least one process is "
@@ -498,9 +498,9 @@ static void env_free(struct emu_env *e)
 
 /*
  * Add setting id from the value s of its option (nothing when s is NULL):
- * an integer read by parse (parse_u64 or parse_size) within the setting's
- * range, else "OPT: S <range>".  Returns 0, or an exit status after a
- * message.
+ * an integer read by parse (tool_parse_u64 or tool_parse_size) within
+ * the setting's range, else "OPT: S <range>".  Returns 0, or an exit
+ * status after a message.
  */
 static int env_add_uint(struct emu_env *e, enum emu_set_id id, const char *s,
 			int (*parse)(const char *, const char *, uint64_t *),
@@ -517,7 +517,7 @@ static int env_add_uint(struct emu_env *e, enum emu_set_id id, const char *s,
 	if ((double)u < d->lo || (double)u > d->hi)
 		return tool_usage_error("%s: %s %s", d->option, s, range);
 	snprintf(buf, sizeof(buf), "%" PRIu64, u);
-	return env_add(e, d->name, buf) ? EXIT_USAGE : 0;
+	return env_add(e, d->name, buf) ? TOOL_EXIT_USAGE : 0;
 }
 
 /* s is one of the words of CHOICE setting id. */
@@ -536,12 +536,12 @@ static int build_env(const struct emu_opts *o, const char *partial_abs,
 	snprintf(buf, sizeof(buf), "%" PRIu64, o->ranks);
 	if (env_add(e, SET(RANKS), buf) ||
 	    env_add(e, SET(TRACE), partial_abs))
-		return EXIT_USAGE;
-	rc = env_add_uint(e, EMU_S_WINDOW, o->window, parse_u64,
+		return TOOL_EXIT_USAGE;
+	rc = env_add_uint(e, EMU_S_WINDOW, o->window, tool_parse_u64,
 			  "is out of range (1 to 4294967295 SEBs)");
 	if (rc)
 		return rc;
-	rc = env_add_uint(e, EMU_S_COMPRESSION, o->compression, parse_u64,
+	rc = env_add_uint(e, EMU_S_COMPRESSION, o->compression, tool_parse_u64,
 			  "is not a zlib level 0..9");
 	if (rc)
 		return rc;
@@ -551,7 +551,7 @@ static int build_env(const struct emu_opts *o, const char *partial_abs,
 						"'corrected' nor 'raw'",
 						o->timing);
 		if (env_add(e, SET(TIMING), o->timing))
-			return EXIT_USAGE;
+			return TOOL_EXIT_USAGE;
 	}
 	/* Corrected timing: every symbol bound when the program is loaded.
 	 * Lazy binding resolves a function at its first call in each
@@ -559,7 +559,7 @@ static int build_env(const struct emu_opts *o, const char *partial_abs,
 	 * first rank that calls it (docs/emulator.md "Measured compute"). */
 	if ((!o->timing || strcmp(o->timing, "raw")) &&
 	    env_add(e, "LD_BIND_NOW", "1"))
-		return EXIT_USAGE;
+		return TOOL_EXIT_USAGE;
 	if (o->clock) {
 		if (!ALLOWS(CLOCK, o->clock))
 			return tool_usage_error("--clock: '%s' is neither "
@@ -570,10 +570,10 @@ static int build_env(const struct emu_opts *o, const char *partial_abs,
 						"corrected timing reads both",
 						o->clock);
 		if (env_add(e, SET(CLOCK), o->clock))
-			return EXIT_USAGE;
+			return TOOL_EXIT_USAGE;
 	}
 	if (o->cpu_factor) {
-		if (parse_double("--cpu-factor", o->cpu_factor, &d))
+		if (tool_parse_double("--cpu-factor", o->cpu_factor, &d))
 			return try_help();
 		if (d < 0 || d > 1e300)
 			return tool_usage_error("--cpu-factor: %s must be "
@@ -583,9 +583,9 @@ static int build_env(const struct emu_opts *o, const char *partial_abs,
 						o->cpu_factor);
 		shortest(buf, sizeof(buf), d);
 		if (env_add(e, SET(CPU_FACTOR), buf))
-			return EXIT_USAGE;
+			return TOOL_EXIT_USAGE;
 	}
-	rc = env_add_uint(e, EMU_S_STACK_SIZE, o->stack_size, parse_size,
+	rc = env_add_uint(e, EMU_S_STACK_SIZE, o->stack_size, tool_parse_size,
 			  "is out of range (16KiB to 16GiB)");
 	if (rc)
 		return rc;
@@ -594,11 +594,11 @@ static int build_env(const struct emu_opts *o, const char *partial_abs,
 			return try_help();
 		shortest(buf, sizeof(buf), d);
 		if (env_add(e, SET(FLOP_RATE), buf))
-			return EXIT_USAGE;
+			return TOOL_EXIT_USAGE;
 	}
 	if (o->coll && env_add(e, SET(COLL), o->coll))
-		return EXIT_USAGE;
-	rc = env_add_uint(e, EMU_S_NODE_SIZE, o->node_size, parse_u64,
+		return TOOL_EXIT_USAGE;
+	rc = env_add_uint(e, EMU_S_NODE_SIZE, o->node_size, tool_parse_u64,
 			  "is out of range (1 to 2147483647 ranks)");
 	if (rc)
 		return rc;
@@ -608,26 +608,26 @@ static int build_env(const struct emu_opts *o, const char *partial_abs,
 						"of auto, copy, remap, none",
 						o->privatize);
 		if (env_add(e, SET(PRIVATIZE), o->privatize))
-			return EXIT_USAGE;
+			return TOOL_EXIT_USAGE;
 	}
 	if (o->no_bind && env_add(e, SET(BIND), "none"))
-		return EXIT_USAGE;
+		return TOOL_EXIT_USAGE;
 	if (o->idle) {
 		if (!ALLOWS(IDLE, o->idle))
 			return tool_usage_error("--idle: '%s' is neither "
 						"'block' nor 'spin'", o->idle);
 		if (env_add(e, SET(IDLE), o->idle))
-			return EXIT_USAGE;
+			return TOOL_EXIT_USAGE;
 	}
 	/* The summary is ours to print, not each run's. */
 	if (env_add(e, SET(QUIET), "1"))
-		return EXIT_USAGE;
+		return TOOL_EXIT_USAGE;
 	cmdline = tool_join_quoted(o->app, o->napp);
 	if (!cmdline) {
 		tool_error("out of memory");
-		return EXIT_USAGE;
+		return TOOL_EXIT_USAGE;
 	}
-	rc = env_add(e, SET(CMDLINE), cmdline) ? EXIT_USAGE : 0;
+	rc = env_add(e, SET(CMDLINE), cmdline) ? TOOL_EXIT_USAGE : 0;
 	free(cmdline);
 	return rc;
 }
@@ -823,13 +823,13 @@ static int check_outputs(const struct emu_opts *o, const char *trace,
 		if (errno == ENOENT)
 			return 0;
 		tool_error("cannot write %s: %s", partial, strerror(errno));
-		return EXIT_USAGE;
+		return TOOL_EXIT_USAGE;
 	}
 	r = S_ISDIR(st.st_mode) ? tool_only_trace_files(partial, &stranger)
 				: 0;
 	if (r < 0) {
 		tool_error("cannot read %s: %s", partial, strerror(errno));
-		return EXIT_USAGE;
+		return TOOL_EXIT_USAGE;
 	}
 	if (r == 0) {
 		/* Not a trace left over from an earlier run: not ours. */
@@ -843,12 +843,12 @@ static int check_outputs(const struct emu_opts *o, const char *trace,
 				   "trace there, and it is not a directory; "
 				   "remove it or choose another -o", partial);
 		free(stranger);
-		return EXIT_USAGE;
+		return TOOL_EXIT_USAGE;
 	}
 	if (!o->dry_run && tool_remove_trace_dir(partial, 1) != 0) {
 		tool_error("cannot remove %s, left over from an earlier run: "
 			   "%s", partial, strerror(errno));
-		return EXIT_USAGE;
+		return TOOL_EXIT_USAGE;
 	}
 	return 0;
 }
@@ -1101,8 +1101,8 @@ static void print_corrections(const rg_table *rg)
 
 		fprintf(stderr, "  %12s in %s of %s SEBs  ",
 			rg_fmt_ps(t, sizeof(t), v[i]->corr_time),
-			fmt_count(c, sizeof(c), v[i]->ncorr),
-			fmt_count(k, sizeof(k), v[i]->count));
+			tool_fmt_count(c, sizeof(c), v[i]->ncorr),
+			tool_fmt_count(k, sizeof(k), v[i]->count));
 		if (v[i]->region[0])
 			tool_print_text(stderr, v[i]->region);
 		else
@@ -1118,13 +1118,13 @@ static void print_summary(const struct emu_result *r, double seconds,
 	char ranks[32], procs[32], wall[32], sebs[32], msgs[32], mbytes[32];
 	char tbytes[32], corr[200] = "";
 
-	fmt_count(ranks, sizeof(ranks), r->npes);
-	fmt_count(procs, sizeof(procs), r->nprocs);
+	tool_fmt_count(ranks, sizeof(ranks), r->npes);
+	tool_fmt_count(procs, sizeof(procs), r->nprocs);
 	fmt_seconds(wall, sizeof(wall), seconds);
-	fmt_count(sebs, sizeof(sebs), r->tot.sebs);
-	fmt_count(msgs, sizeof(msgs), r->tot.sends);
-	fmt_bytes(mbytes, sizeof(mbytes), (double)r->msg_bytes);
-	fmt_bytes(tbytes, sizeof(tbytes),
+	tool_fmt_count(sebs, sizeof(sebs), r->tot.sebs);
+	tool_fmt_count(msgs, sizeof(msgs), r->tot.sends);
+	tool_fmt_bytes(mbytes, sizeof(mbytes), (double)r->msg_bytes);
+	tool_fmt_bytes(tbytes, sizeof(tbytes),
 		  (double)(r->tot.file_bytes + r->tot.manifest_bytes));
 	/* Corrections: whenever there are some, and when the timing
 	 * corrects and the trace has code regions (that is, was written
@@ -1247,7 +1247,7 @@ static int trace_paths(const struct emu_opts *o, char **trace,
 				   *trace, dir, errno == ENOENT ?
 				   " (create it first)" : "");
 			free(dir);
-			return EXIT_USAGE;
+			return TOOL_EXIT_USAGE;
 		}
 	}
 	free(dir);
@@ -1260,7 +1260,7 @@ static int trace_paths(const struct emu_opts *o, char **trace,
 		if (!(cwd = getcwd(NULL, 0))) {
 			tool_error("cannot get the current directory: %s",
 				   strerror(errno));
-			return EXIT_USAGE;
+			return TOOL_EXIT_USAGE;
 		}
 		for (rel = *partial; rel[0] == '.' && rel[1] == '/';)
 			for (rel += 2; *rel == '/'; rel++)
@@ -1275,12 +1275,12 @@ static int trace_paths(const struct emu_opts *o, char **trace,
 	return 0;
 nomem:
 	tool_error("out of memory");
-	return EXIT_USAGE;
+	return TOOL_EXIT_USAGE;
 }
 
 /* --------------------------------------------------------------- main */
 
-int cmd_emulate(int argc, char **argv)
+int tool_cmd_emulate(int argc, char **argv)
 {
 	struct emu_opts o;
 	struct emu_env env = { .n = 0 };
@@ -1301,7 +1301,7 @@ int cmd_emulate(int argc, char **argv)
 	if ((rc = build_env(&o, partial_abs, &env)) != 0 ||
 	    (rc = check_outputs(&o, trace, partial)) != 0)
 		goto out;
-	rc = EXIT_USAGE;
+	rc = TOOL_EXIT_USAGE;
 
 	mpirun = getenv("SIBYL_MPIRUN");
 	if (!mpirun || !*mpirun)
@@ -1333,7 +1333,7 @@ int cmd_emulate(int argc, char **argv)
 		goto out;
 	seconds = sib_now_seconds() - t0;
 
-	rc = EXIT_PROBLEMS;
+	rc = TOOL_EXIT_PROBLEMS;
 	if (WIFEXITED(status) && WEXITSTATUS(status) != 0 &&
 	    access(partial, F_OK) == 0 &&
 	    verify_trace(partial, &o, &res, why, sizeof(why)) == 0) {
@@ -1377,7 +1377,7 @@ int cmd_emulate(int argc, char **argv)
 
 nomem:
 	tool_error("out of memory");
-	rc = EXIT_USAGE;
+	rc = TOOL_EXIT_USAGE;
 out:
 	free(av);
 	env_free(&env);

@@ -102,17 +102,17 @@ static int load_run(hist *h, run *r)
 	if (stat(r->dir, &sb) || !S_ISDIR(sb.st_mode)) {
 		tool_error("%s: no such output directory (give directories "
 			   "written by 'sibyl sim -o OUT')", r->dir);
-		return EXIT_USAGE;
+		return TOOL_EXIT_USAGE;
 	}
 	if (access(path, F_OK)) {
 		tool_error("%s has no links.csv: run 'sibyl sim TRACE -o %s' "
 			   "first", r->dir, r->dir);
-		return EXIT_USAGE;
+		return TOOL_EXIT_USAGE;
 	}
 	fsim_csv *c;
 	if (fsim_csv_open(&c, path, link_cols, NCOLS, err, sizeof err)) {
 		tool_error("%s", err);
-		return EXIT_PROBLEMS;
+		return TOOL_EXIT_PROBLEMS;
 	}
 	size_t cap = 0;
 	int rc;
@@ -145,13 +145,13 @@ static int load_run(hist *h, run *r)
 	fsim_csv_close(c);
 	if (rc < 0) {
 		tool_error("%s", err);
-		return EXIT_PROBLEMS;
+		return TOOL_EXIT_PROBLEMS;
 	}
 	return 0;
 nomem:
 	fsim_csv_close(c);
 	tool_error("out of memory");
-	return EXIT_USAGE;
+	return TOOL_EXIT_USAGE;
 }
 
 /* --class: every name must be a class of some run. */
@@ -160,7 +160,7 @@ static int choose_classes(hist *h, const char *list)
 	h->shown = calloc(h->classes.n ? h->classes.n : 1, 1);
 	if (!h->shown) {
 		tool_error("out of memory");
-		return EXIT_USAGE;
+		return TOOL_EXIT_USAGE;
 	}
 	if (!list) {
 		memset(h->shown, 1, h->classes.n);
@@ -182,7 +182,7 @@ static int choose_classes(hist *h, const char *list)
 				   "given; their classes are: %s", t,
 				   h->classes.n ? known : "none");
 			free(copy);
-			return EXIT_USAGE;
+			return TOOL_EXIT_USAGE;
 		}
 		h->shown[c] = 1;
 	}
@@ -335,7 +335,7 @@ static void human_edge(char *buf, size_t len, const hist *h,
 	if (h->by_util)
 		snprintf(buf, len, "%.4g%%", v * 100 / (double)UTIL_ONE);
 	else
-		fmt_bytes(buf, len, v);
+		tool_fmt_bytes(buf, len, v);
 }
 
 /* ------------------------------------------------------------ outputs */
@@ -422,7 +422,7 @@ static int write_csv(const char *path, const hist *h, const chist *chs,
 	FILE *f = fopen(path, "w");
 	if (!f) {
 		tool_error("%s: %s", path, strerror(errno));
-		return EXIT_USAGE;
+		return TOOL_EXIT_USAGE;
 	}
 	fprintf(f, "class,run,bin_lo,bin_hi,links\n");
 	size_t stride = h->nbins + 2;
@@ -440,7 +440,7 @@ static int write_csv(const char *path, const hist *h, const chist *chs,
 	}
 	if (ferror(f) | fclose(f)) {
 		tool_error("%s: write error", path);
-		return EXIT_PROBLEMS;
+		return TOOL_EXIT_PROBLEMS;
 	}
 	return 0;
 }
@@ -463,14 +463,14 @@ static void print_json(FILE *f, const hist *h, const chist *chs,
 		h->log ? "true" : "false");
 	for (size_t r = 0; r < h->nruns; r++) {
 		fprintf(f, "%s", r ? ", " : "");
-		json_string(f, h->runs[r].dir, strlen(h->runs[r].dir));
+		tool_json_string(f, h->runs[r].dir, strlen(h->runs[r].dir));
 	}
 	fprintf(f, "],\n \"classes\": [");
 	for (uint32_t i = 0; i < nch; i++) {
 		const chist *ch = &chs[i];
 		fprintf(f, "%s\n  {\"class\": ", i ? "," : "");
 		const char *name = h->classes.v[ch->cls];
-		json_string(f, name, strlen(name));
+		tool_json_string(f, name, strlen(name));
 		fprintf(f, ", \"top\": ");
 		put_top(f, h, ch);
 		fprintf(f, ", \"links\": [");
@@ -504,7 +504,7 @@ static int draw(const char *out, const hist *h, const chist *chs,
 	FILE *f = open_memstream(&body, &len);
 	if (!f) {
 		tool_error("out of memory");
-		return EXIT_USAGE;
+		return TOOL_EXIT_USAGE;
 	}
 	size_t stride = h->nbins + 2;
 	for (uint32_t i = 0; i < nch; i++) {
@@ -573,7 +573,7 @@ static int draw(const char *out, const hist *h, const chist *chs,
 	if (fclose(f)) {
 		free(body);
 		tool_error("out of memory");
-		return EXIT_USAGE;
+		return TOOL_EXIT_USAGE;
 	}
 	int rc = tool_plot_run(out, 900, 320 * (int)nch + 60, body);
 	free(body);
@@ -585,15 +585,15 @@ static int draw(const char *out, const hist *h, const chist *chs,
 static int parse_max(hist *h, const char *s)
 {
 	if (!h->by_util) {
-		if (parse_size("--max", s, &h->max))
-			return EXIT_USAGE;
+		if (tool_parse_size("--max", s, &h->max))
+			return TOOL_EXIT_USAGE;
 	} else {
 		const sib_param p = { "--max", SIB_P_RATIO, NULL, NULL, NULL };
 		sib_value v;
 		char err[512];
 		if (fsim_parse_value(&p, s, &v, err, sizeof err)) {
 			tool_error("%s", err);
-			return EXIT_USAGE;
+			return TOOL_EXIT_USAGE;
 		}
 		/* num/den in units of 10^-9, rounded to nearest. */
 		h->max = (uint64_t)(((unsigned __int128)v.num * UTIL_ONE +
@@ -602,7 +602,7 @@ static int parse_max(hist *h, const char *s)
 	if (!h->max) {
 		tool_error("--max: the scale's top must be greater than 0 (got "
 			   "'%s')", s);
-		return EXIT_USAGE;
+		return TOOL_EXIT_USAGE;
 	}
 	h->have_max = 1;
 	return 0;
@@ -621,7 +621,7 @@ static void hist_free(hist *h)
 
 enum { OPT_LOG = 256, OPT_CSV, OPT_PLOT, OPT_JSON };
 
-int cmd_linkhist(int argc, char **argv)
+int tool_cmd_linkhist(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "by", required_argument, NULL, 'b' },
@@ -654,8 +654,8 @@ int cmd_linkhist(int argc, char **argv)
 			break;
 		case 'n': {
 			uint64_t n;
-			if (parse_u64("--bins", optarg, &n))
-				return EXIT_USAGE;
+			if (tool_parse_u64("--bins", optarg, &n))
+				return TOOL_EXIT_USAGE;
 			if (n < 1 || n > 10000)
 				return tool_usage_error("--bins: give 1 to 10000 "
 							"bins (got %s)", optarg);
@@ -692,13 +692,13 @@ int cmd_linkhist(int argc, char **argv)
 					"'sibyl sim -o OUT')");
 	/* --max is read once --by is known, whatever the order. */
 	if (maxs && parse_max(&h, maxs))
-		return EXIT_USAGE;
+		return TOOL_EXIT_USAGE;
 	if (plot) {
 		int rc = tool_plot_check(plot);
 		if (rc)
 			return rc;
 	}
-	int rc = EXIT_USAGE;
+	int rc = TOOL_EXIT_USAGE;
 	chist *chs = NULL;
 	uint32_t nch = 0;
 	h.nruns = (size_t)(argc - optind);
@@ -714,7 +714,7 @@ int cmd_linkhist(int argc, char **argv)
 	}
 	if ((rc = choose_classes(&h, classes)))
 		goto out;
-	rc = EXIT_USAGE;
+	rc = TOOL_EXIT_USAGE;
 	chs = calloc(h.classes.n ? h.classes.n : 1, sizeof *chs);
 	if (!chs) {
 		tool_error("out of memory");
@@ -731,7 +731,7 @@ int cmd_linkhist(int argc, char **argv)
 	if (!nch) {
 		tool_error("the runs given have no links (their network model "
 			   "reports none)");
-		rc = EXIT_PROBLEMS;
+		rc = TOOL_EXIT_PROBLEMS;
 		goto out;
 	}
 	if (json)

@@ -144,7 +144,7 @@ static int parse_triples(const char *what, const char *s,
 		for (k = 0; k < 3; k++) {
 			if (!part[k][0])
 				goto syntax;
-			if (parse_u64(what, part[k], &out[n][k]))
+			if (tool_parse_u64(what, part[k], &out[n][k]))
 				goto fail;
 			if (out[n][k] < 1 || out[n][k] > UINT32_MAX) {
 				tool_error("%s: %s is out of range (1 to %"
@@ -170,7 +170,7 @@ fail:
 static int parse_count(const char *what, const char *s, uint64_t max,
 		       uint64_t *out)
 {
-	if (parse_u64(what, s, out))
+	if (tool_parse_u64(what, s, out))
 		return -1;
 	if (*out < 1 || *out > max) {
 		tool_usage_error("%s: %s is out of range (1 to %" PRIu64 ")",
@@ -266,24 +266,24 @@ static int write_file(const char *out, int force, const map_spec *q,
 		if (S_ISDIR(st.st_mode)) {
 			tool_error("%s is a directory; give -o a file name",
 				   out);
-			return EXIT_USAGE;
+			return TOOL_EXIT_USAGE;
 		}
 		if (!force) {
 			tool_error("%s already exists; use --force to replace "
 				   "it", out);
-			return EXIT_USAGE;
+			return TOOL_EXIT_USAGE;
 		}
 	}
 	if (!(tmp = malloc(strlen(out) + 5))) {
 		tool_error("out of memory");
-		return EXIT_USAGE;
+		return TOOL_EXIT_USAGE;
 	}
 	sprintf(tmp, "%s.tmp", out);
 	if (!(f = fopen(tmp, "w"))) {
 		tool_error("cannot write %s: cannot create %s: %s", out, tmp,
 			   strerror(errno));
 		free(tmp);
-		return EXIT_USAGE;
+		return TOOL_EXIT_USAGE;
 	}
 	err = write_map(f, q, pl, argc, argv) ? errno : 0;
 	if (fclose(f) != 0 && !err)
@@ -294,7 +294,7 @@ static int write_file(const char *out, int force, const map_spec *q,
 		tool_error("cannot write %s: %s", out, strerror(err));
 		unlink(tmp);
 		free(tmp);
-		return EXIT_USAGE;
+		return TOOL_EXIT_USAGE;
 	}
 	free(tmp);
 	return 0;
@@ -315,7 +315,7 @@ static void json_summary(FILE *f, const map_spec *q, const map_node_stats *st,
 		q->nodes);
 	json_stats(f, st);
 	fprintf(f, ",\n  \"order\": ");
-	json_string(f, q->order->name, strlen(q->order->name));
+	tool_json_string(f, q->order->name, strlen(q->order->name));
 	if (q->order->order == MAP_ORDER_RANDOM)
 		fprintf(f, ",\n  \"seed\": %" PRIu64, q->seed);
 	if (q->order->order == MAP_ORDER_BLOCKED) {
@@ -329,7 +329,7 @@ static void json_summary(FILE *f, const map_spec *q, const map_node_stats *st,
 		fputc(']', f);
 	}
 	fprintf(f, ",\n  \"output\": ");
-	json_string(f, out, strlen(out));
+	tool_json_string(f, out, strlen(out));
 	fputs("\n}\n", f);
 }
 
@@ -357,7 +357,7 @@ static int check_file(const char *path, const map_spec *q, int nodes_given,
 		.max_line = FSIM_MAP_MAX_LINE,
 	};
 	char err[4096], set[64], *mapset = NULL;
-	int rc = EXIT_USAGE;
+	int rc = TOOL_EXIT_USAGE;
 	sib_lines *f;
 
 	/* What the simulator would say of an unreadable map names
@@ -365,12 +365,12 @@ static int check_file(const char *path, const map_spec *q, int nodes_given,
 	 * file is a usage error too, refused before anything is read. */
 	if (sib_lines_open(&f, path, &lim, err, sizeof err)) {
 		tool_error("%s", err);
-		return EXIT_USAGE;
+		return TOOL_EXIT_USAGE;
 	}
 	sib_lines_close(f);
 	if (fsim_config_new(&cfg)) {
 		tool_error("out of memory");
-		return EXIT_USAGE;
+		return TOOL_EXIT_USAGE;
 	}
 	if (!(mapset = tool_config_assignment("machine.map", path))) {
 		tool_error("out of memory");
@@ -390,7 +390,7 @@ static int check_file(const char *path, const map_spec *q, int nodes_given,
 	if (fsim_machine_build(&m, cfg, (uint32_t)q->ranks, err,
 			       sizeof err)) {
 		tool_error("%s", err);
-		rc = EXIT_PROBLEMS;
+		rc = TOOL_EXIT_PROBLEMS;
 		goto out;
 	}
 	if (map_count_nodes(m->node_of, m->npes, &st, err, sizeof err)) {
@@ -399,7 +399,7 @@ static int check_file(const char *path, const map_spec *q, int nodes_given,
 	}
 	if (json) {
 		fprintf(stdout, "{\n  \"file\": ");
-		json_string(stdout, path, strlen(path));
+		tool_json_string(stdout, path, strlen(path));
 		fprintf(stdout, ",\n  \"valid\": true,\n  \"ranks\": %" PRIu32
 			",\n  \"cores_per_node\": %" PRIu32 ",\n  \"nodes\": %"
 			PRIu32 ",\n", m->npes, m->cores_per_node, m->nnodes);
@@ -412,7 +412,7 @@ static int check_file(const char *path, const map_spec *q, int nodes_given,
 		say_per_node(stdout, &st);
 		putchar('\n');
 	}
-	rc = fflush(stdout) == 0 ? 0 : EXIT_USAGE;
+	rc = fflush(stdout) == 0 ? 0 : TOOL_EXIT_USAGE;
 out:
 	free(mapset);
 	fsim_machine_free(m);
@@ -500,18 +500,18 @@ static int map_parse(int argc, char **argv, map_spec *q, struct given *g,
 		case 'r':
 			if (parse_count("--ranks", optarg, UINT32_MAX,
 					&q->ranks))
-				return EXIT_USAGE;
+				return TOOL_EXIT_USAGE;
 			g->ranks = 1;
 			break;
 		case OPT_CORES:
 			if (parse_count("--cores-per-node", optarg,
 					MAP_MAX_CORES, &q->cores))
-				return EXIT_USAGE;
+				return TOOL_EXIT_USAGE;
 			break;
 		case OPT_NODES:
 			if (parse_count("--nodes", optarg, UINT32_MAX,
 					&q->nodes))
-				return EXIT_USAGE;
+				return TOOL_EXIT_USAGE;
 			g->nodes = 1;
 			break;
 		case OPT_ORDER:
@@ -526,13 +526,13 @@ static int map_parse(int argc, char **argv, map_spec *q, struct given *g,
 			g->order = optarg;
 			break;
 		case OPT_SEED:
-			if (parse_u64("--seed", optarg, &q->seed))
-				return EXIT_USAGE;
+			if (tool_parse_u64("--seed", optarg, &q->seed))
+				return TOOL_EXIT_USAGE;
 			g->seed = optarg;
 			break;
 		case OPT_GRID:
 			if (parse_triples("--grid", optarg, &q->grid, 1) < 0)
-				return EXIT_USAGE;
+				return TOOL_EXIT_USAGE;
 			g->grid = optarg;
 			break;
 		case OPT_BLOCK:
@@ -588,7 +588,7 @@ static void say_summary(const map_spec *q, const map_node_stats *st,
 	fprintf(stderr, ")%s%s\n", out ? " -> " : "", out ? out : "");
 }
 
-int cmd_map(int argc, char **argv)
+int tool_cmd_map(int argc, char **argv)
 {
 	map_spec q = {
 		.cores = MAP_DEFAULT_CORES,
@@ -623,14 +623,14 @@ int cmd_map(int argc, char **argv)
 		q.nlevels = parse_triples("--block", b, q.block,
 					  MAP_MAX_LEVELS);
 		if (q.nlevels < 0)
-			return EXIT_USAGE;
+			return TOOL_EXIT_USAGE;
 		if (map_blocked_check(&q, g.grid != NULL, err, sizeof err))
 			return tool_usage_error("%s", err);
 	}
 	if (map_place(&q, &pl, err, sizeof err) ||
 	    map_count_nodes(pl.node_of, pl.n, &st, err, sizeof err)) {
 		tool_error("%s", err);
-		rc = EXIT_USAGE;
+		rc = TOOL_EXIT_USAGE;
 		goto out;
 	}
 	if (q.nodes > fsim_machine_max_nodes(st.used)) {
@@ -652,7 +652,7 @@ int cmd_map(int argc, char **argv)
 	} else if (write_map(stdout, &q, &pl, argc, argv)) {
 		tool_error("cannot write the mapping to standard output: %s",
 			   strerror(errno));
-		rc = EXIT_USAGE;
+		rc = TOOL_EXIT_USAGE;
 		goto out;
 	}
 	if (json) {

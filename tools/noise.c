@@ -111,8 +111,8 @@ static void print_row(const char *core, const char *kind,
 {
 	char mean[32], max[32];
 
-	fmt_time(mean, sizeof mean, (sibt_time)(s->mean_ps + 0.5));
-	fmt_time(max, sizeof max, (sibt_time)(s->max_ps + 0.5));
+	tool_fmt_time(mean, sizeof mean, (sibt_time)(s->mean_ps + 0.5));
+	tool_fmt_time(max, sizeof max, (sibt_time)(s->max_ps + 0.5));
 	printf("%-6s %-9s %12.1f %12s %12s %9.4f%%  %s\n", core, kind,
 	       s->detours_per_s, mean, max, 100 * s->fraction, what);
 }
@@ -129,10 +129,10 @@ static void print_table(const noise_set *set)
 		int k = noise_set_kind(set, c);
 		noise_set_core_stats(set, c, &s);
 		snprintf(core, sizeof core, "%" PRIu32, c);
-		fmt_count(cnt, sizeof cnt, s.detours);
+		tool_fmt_count(cnt, sizeof cnt, s.detours);
 		if (k == NOISE_CAPTURED)
 			snprintf(what, sizeof what, "%s detours in %s", cnt,
-				 fmt_time(span, sizeof span, s.span_ps));
+				 tool_fmt_time(span, sizeof span, s.span_ps));
 		else if (k == NOISE_PATTERN)
 			snprintf(what, sizeof what, "%s pattern%s", cnt,
 				 s.detours == 1 ? "" : "s");
@@ -180,12 +180,12 @@ static int load_set(const char *dir, noise_set **set)
 
 	if (noise_set_load(set, dir, err, sizeof err)) {
 		tool_error("%s", err);
-		return EXIT_PROBLEMS;
+		return TOOL_EXIT_PROBLEMS;
 	}
 	return 0;
 }
 
-int cmd_noise_stats(int argc, char **argv)
+int tool_cmd_noise_stats(int argc, char **argv)
 {
 	enum { OPT_JSON = 256 };
 	static const struct option opts[] = {
@@ -215,13 +215,13 @@ int cmd_noise_stats(int argc, char **argv)
 	if (stat(dir, &sb) || !S_ISDIR(sb.st_mode)) {
 		tool_error("%s: no such directory (a noise set is a directory "
 			   "of coreN files, see docs/noise.md)", dir);
-		return EXIT_USAGE;
+		return TOOL_EXIT_USAGE;
 	}
 	if ((rc = load_set(dir, &set)))
 		return rc;
 	if (json) {
 		printf("{\"dir\": ");
-		json_string(stdout, dir, strlen(dir));
+		tool_json_string(stdout, dir, strlen(dir));
 		printf(", ");
 		json_set(set);
 		printf("}\n");
@@ -236,7 +236,7 @@ int cmd_noise_stats(int argc, char **argv)
 
 static void on_progress(void *arg, double fraction)
 {
-	progress_update(arg, (uint64_t)(fraction * 1000));
+	tool_progress_update(arg, (uint64_t)(fraction * 1000));
 }
 
 static void print_capture(const noise_capture *cap, const noise_set *set,
@@ -246,9 +246,9 @@ static void print_capture(const noise_capture *cap, const noise_set *set,
 
 	if (json) {
 		printf("{\"dir\": ");
-		json_string(stdout, dir, strlen(dir));
+		tool_json_string(stdout, dir, strlen(dir));
 		printf(", \"host\": ");
-		json_string(stdout, cap->host, strlen(cap->host));
+		tool_json_string(stdout, cap->host, strlen(cap->host));
 		printf(", \"duration_ps\": %" PRId64 ", \"threshold_ps\": %"
 		       PRId64 ", \"loop_min_ps\": %" PRId64
 		       ", \"clock_resolution_ps\": %" PRId64 ",\n \"measured\": [",
@@ -270,7 +270,7 @@ static void print_capture(const noise_capture *cap, const noise_set *set,
 	}
 	printf("noise set %s: %" PRIu32 " core%s of %s for %s\n", dir,
 	       cap->ncores, cap->ncores == 1 ? "" : "s", cap->host,
-	       fmt_time(a, sizeof a, cap->duration_ps));
+	       tool_fmt_time(a, sizeof a, cap->duration_ps));
 	printf("clock CLOCK_MONOTONIC (resolution %s), loop minimum %s, "
 	       "threshold %s\n", noise_fmt_ns(r, sizeof r, cap->clock_res_ps),
 	       noise_fmt_ns(a, sizeof a, cap->loop_min_ps),
@@ -303,24 +303,26 @@ static int parse_capture(int argc, char **argv, cap_args *a)
 	int c;
 
 	*a = (cap_args){ .cores = "all" };
-	parse_time("--duration", CAPTURE_DEFAULT_DURATION, "", &a->duration);
+	tool_parse_time("--duration", CAPTURE_DEFAULT_DURATION, "",
+			&a->duration);
 	while ((c = getopt_long(argc, argv, ":o:d:t:c:fqh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			a->out = optarg;
 			break;
 		case 'd':
-			if (parse_time("--duration", optarg, "", &a->duration))
-				return EXIT_USAGE;
+			if (tool_parse_time("--duration", optarg, "",
+					    &a->duration))
+				return TOOL_EXIT_USAGE;
 			if (a->duration < 1000000 ||
 			    a->duration > NOISE_CAPTURE_MAX_DURATION_PS)
 				return tool_usage_error("--duration %s: give "
 							"1us to 3600s", optarg);
 			break;
 		case 't':
-			if (parse_time("--threshold", optarg, "",
+			if (tool_parse_time("--threshold", optarg, "",
 				       &a->threshold))
-				return EXIT_USAGE;
+				return TOOL_EXIT_USAGE;
 			if (a->threshold < 1000)
 				return tool_usage_error("--threshold %s: give "
 							"at least 1ns", optarg);
@@ -361,25 +363,25 @@ static int select_cores(const char *list, uint32_t **out, uint32_t *n)
 {
 	char err[1024];
 	uint32_t npu;
-	range_list rl;
+	tool_range_list rl;
 
 	if (noise_capture_host_cores(&npu, err, sizeof err)) {
 		tool_error("%s", err);
-		return EXIT_USAGE;
+		return TOOL_EXIT_USAGE;
 	}
-	if (range_parse("--cores", list, npu, &rl))
-		return EXIT_USAGE;
+	if (tool_range_parse("--cores", list, npu, &rl))
+		return TOOL_EXIT_USAGE;
 	*n = 0;
 	*out = malloc(npu * sizeof **out);
 	if (!*out) {
-		range_free(&rl);
+		tool_range_free(&rl);
 		tool_error("out of memory");
-		return EXIT_USAGE;
+		return TOOL_EXIT_USAGE;
 	}
 	for (uint32_t c = 0; c < npu; c++)
-		if (range_contains(&rl, c))
+		if (tool_range_contains(&rl, c))
 			(*out)[(*n)++] = c;
-	range_free(&rl);
+	tool_range_free(&rl);
 	return 0;
 }
 
@@ -393,7 +395,7 @@ static int finish_capture(const cap_args *a, noise_capture *cap,
 
 	if (noise_capture_write(cap, tmp, err, sizeof err)) {
 		tool_error("%s", err);
-		return EXIT_USAGE;
+		return TOOL_EXIT_USAGE;
 	}
 	for (uint32_t i = 0; i < cap->ncores; i++)
 		if (!cap->cores[i].bound)
@@ -402,7 +404,7 @@ static int finish_capture(const cap_args *a, noise_capture *cap,
 				  "any core", cap->cores[i].core,
 				  strerror(cap->cores[i].bind_errno));
 	if ((rc = load_set(tmp, &set)))
-		return EXIT_USAGE;
+		return TOOL_EXIT_USAGE;
 	if ((rc = tool_out_commit(out))) {
 		noise_set_free(set);
 		return rc;
@@ -413,13 +415,13 @@ static int finish_capture(const cap_args *a, noise_capture *cap,
 	return 0;
 }
 
-int cmd_noise_capture(int argc, char **argv)
+int tool_cmd_noise_capture(int argc, char **argv)
 {
 	cap_args a;
 	uint32_t *cores = NULL, ncores;
 	char err[2048], d[32];
 	noise_capture *cap;
-	progress pr;
+	tool_progress pr;
 	tool_out out = { .kind = TOOL_OUT_MARKED, .handle = -1 };
 	int rc;
 
@@ -439,8 +441,8 @@ int cmd_noise_capture(int argc, char **argv)
 	if (!a.quiet)
 		fprintf(stderr, "%s: measuring %" PRIu32 " core%s for %s\n",
 			tool_name, ncores, ncores == 1 ? "" : "s",
-			fmt_time(d, sizeof d, a.duration));
-	progress_begin(&pr, "capturing", 1000, a.quiet);
+			tool_fmt_time(d, sizeof d, a.duration));
+	tool_progress_begin(&pr, "capturing", 1000, a.quiet);
 	noise_capture_opts o = {
 		.duration_ps = a.duration, .threshold_ps = a.threshold,
 		.cores = cores, .ncores = ncores,
@@ -449,13 +451,13 @@ int cmd_noise_capture(int argc, char **argv)
 	};
 	rc = noise_capture_run(&o, &cap, err, sizeof err);
 	if (pr.active)
-		progress_update(&pr, 1000);
-	progress_end(&pr);
+		tool_progress_update(&pr, 1000);
+	tool_progress_end(&pr);
 	free(cores);
 	if (rc) {
 		tool_error("%s", err);
 		tool_out_free(&out);
-		return EXIT_USAGE;
+		return TOOL_EXIT_USAGE;
 	}
 	rc = finish_capture(&a, cap, &out);
 	tool_out_free(&out);

@@ -58,7 +58,7 @@ static int whole(const char *what, const char *s, const char *of,
 	}
 }
 
-int parse_u64(const char *what, const char *s, uint64_t *out)
+int tool_parse_u64(const char *what, const char *s, uint64_t *out)
 {
 	const char *u;
 	sib_dec d;
@@ -76,7 +76,7 @@ int parse_u64(const char *what, const char *s, uint64_t *out)
 	return whole(what, s, "", &d, e10, e2, out);
 }
 
-int parse_size(const char *what, const char *s, uint64_t *out)
+int tool_parse_size(const char *what, const char *s, uint64_t *out)
 {
 	const char *u;
 	sib_dec d;
@@ -95,7 +95,7 @@ int parse_size(const char *what, const char *s, uint64_t *out)
 	return whole(what, s, " of bytes", &d, e10, e2, out);
 }
 
-int parse_time(const char *what, const char *s, const char *default_unit,
+int tool_parse_time(const char *what, const char *s, const char *default_unit,
 	       sibt_time *out)
 {
 	const char *unit = NULL;
@@ -123,7 +123,8 @@ int parse_time(const char *what, const char *s, const char *default_unit,
 			   s, SIB_MAX_DIGITS);
 		return -1;
 	case SIB_EFRACTION:
-		tool_error("%s: '%s' is not a whole number of picoseconds", what,
+		tool_error("%s: '%s' is not a whole number of picoseconds",
+			   what,
 			   s);
 		return -1;
 	default:
@@ -133,7 +134,7 @@ int parse_time(const char *what, const char *s, const char *default_unit,
 	}
 }
 
-int parse_double(const char *what, const char *s, double *out)
+int tool_parse_double(const char *what, const char *s, double *out)
 {
 	char *end;
 	double v;
@@ -188,8 +189,8 @@ static int scan_plain(const char **p, uint64_t *v)
 	return 0;
 }
 
-int range_parse(const char *what, const char *s, uint64_t limit,
-		range_list *out)
+int tool_range_parse(const char *what, const char *s, uint64_t limit,
+		tool_range_list *out)
 {
 	struct span *sp = NULL;
 	size_t n = 0, cap = 0, i, m;
@@ -293,7 +294,7 @@ fail:
 	return -1;
 }
 
-int range_contains(const range_list *rl, uint64_t v)
+int tool_range_contains(const tool_range_list *rl, uint64_t v)
 {
 	size_t lo = 0, hi = rl->n;
 
@@ -310,7 +311,7 @@ int range_contains(const range_list *rl, uint64_t v)
 	return 0;
 }
 
-void range_free(range_list *rl)
+void tool_range_free(tool_range_list *rl)
 {
 	free(rl->r);
 	rl->r = NULL;

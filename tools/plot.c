@@ -50,13 +50,13 @@ int tool_plot_check(const char *out)
 {
 	if (!ends_with(out, ".png") && !ends_with(out, ".svg")) {
 		tool_error("%s: the plot file must end in .png or .svg", out);
-		return EXIT_USAGE;
+		return TOOL_EXIT_USAGE;
 	}
 	if (!have_gnuplot()) {
 		tool_error("gnuplot is not installed (not found on PATH): "
 			   "install the package gnuplot-nox (apt-get install "
 			   "gnuplot-nox) to draw plots");
-		return EXIT_USAGE;
+		return TOOL_EXIT_USAGE;
 	}
 	return 0;
 }
@@ -84,17 +84,17 @@ int tool_plot_run(const char *out, int width, int height, const char *body)
 		free(tmp);
 		free(script);
 		tool_error("out of memory");
-		return EXIT_USAGE;
+		return TOOL_EXIT_USAGE;
 	}
 	/* gnuplot writes into a temporary image next to `out' and the
 	 * script lies beside it: nothing half-drawn is ever left as out. */
 	snprintf(tmp, l, "%s.tmp-%ld", out, (long)getpid());
 	snprintf(script, l + 8, "%s.gp", tmp);
-	rc = EXIT_PROBLEMS;
+	rc = TOOL_EXIT_PROBLEMS;
 	FILE *f = fopen(script, "w");
 	if (!f) {
 		tool_error("%s: %s", script, strerror(errno));
-		rc = EXIT_USAGE;
+		rc = TOOL_EXIT_USAGE;
 		goto out;
 	}
 	int svg = ends_with(out, ".svg");
@@ -461,17 +461,17 @@ static int plot_linkseries(int argc, char **argv)
 	struct stat sb;
 	if (stat(dir, &sb) || !S_ISDIR(sb.st_mode)) {
 		tool_error("%s: not an output directory of sibyl sim", dir);
-		return EXIT_USAGE;
+		return TOOL_EXIT_USAGE;
 	}
 	if (access(s.path, F_OK)) {
 		tool_error("%s has no linkseries.csv: run 'sibyl sim TRACE -o "
 			   "%s --link-trace INTERVAL' first (e.g. "
 			   "--link-trace 10us)", dir, dir);
-		return EXIT_USAGE;
+		return TOOL_EXIT_USAGE;
 	}
 	uint8_t *sel = NULL;
 	uint32_t *class_of = NULL;
-	rc = EXIT_PROBLEMS;
+	rc = TOOL_EXIT_PROBLEMS;
 	if (series_scan(&s))
 		goto out;
 	sel = malloc(s.nids);
@@ -487,7 +487,7 @@ static int plot_linkseries(int argc, char **argv)
 			     class_of, (const char *const *)s.classes.v,
 			     s.classes.n, sel, err, sizeof err)) {
 		tool_error("%s", err);
-		rc = EXIT_USAGE;
+		rc = TOOL_EXIT_USAGE;
 		goto out;
 	}
 	uint32_t nsel = 0;
@@ -496,7 +496,7 @@ static int plot_linkseries(int argc, char **argv)
 			tool_error("--links: link %u is not in %s (sibyl sim "
 				   "recorded the links chosen by its "
 				   "--link-select)", i, s.path);
-			rc = EXIT_USAGE;
+			rc = TOOL_EXIT_USAGE;
 			goto out;
 		}
 		nsel += sel[i];
@@ -542,7 +542,7 @@ static void plot_help(FILE *f)
 		"linkhist --plot'.\n");
 }
 
-int cmd_plot(int argc, char **argv)
+int tool_cmd_plot(int argc, char **argv)
 {
 	if (argc < 2)
 		return tool_usage_error("no plot kind given (linkseries)");
@@ -564,5 +564,5 @@ int cmd_plot(int argc, char **argv)
 	for (size_t i = 0; i < NKINDS; i++)
 		fprintf(stderr, "  %-12s %s\n", plot_kinds[i].name,
 			plot_kinds[i].summary);
-	return EXIT_USAGE;
+	return TOOL_EXIT_USAGE;
 }

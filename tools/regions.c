@@ -407,7 +407,7 @@ char *rg_fmt_ps(char *buf, size_t len, __int128 ps)
 	double d = (double)ps;
 
 	if (d > -9.0e18 && d < 9.0e18)
-		return fmt_time(buf, len, (sibt_time)ps);
+		return tool_fmt_time(buf, len, (sibt_time)ps);
 	snprintf(buf, len, "%.3f s", d / 1e12);
 	return buf;
 }
@@ -417,7 +417,7 @@ char *rg_corrected_summary(char *buf, size_t len, const rg_table *t)
 	char n[32], c[48], m[48];
 
 	snprintf(buf, len, "%s SEB%s corrected (%s of %s measured)",
-		 fmt_count(n, sizeof(n), t->corr_sebs[0]),
+		 tool_fmt_count(n, sizeof(n), t->corr_sebs[0]),
 		 t->corr_sebs[0] == 1 ? "" : "s",
 		 rg_fmt_ps(c, sizeof(c), t->corr_time[0]),
 		 rg_fmt_ps(m, sizeof(m), (__int128)t->measured));
@@ -438,7 +438,7 @@ char *rg_corrected_reasons(char *buf, size_t len, const rg_table *t)
 			continue;
 		w = snprintf(buf + o, len - o, "%s%s %s (%s)", o ? ", " : "",
 			     sibt_corr_name(k),
-			     fmt_count(n, sizeof(n), t->corr_sebs[k]),
+			     tool_fmt_count(n, sizeof(n), t->corr_sebs[k]),
 			     rg_fmt_ps(c, sizeof(c), t->corr_time[k]));
 		if (w < 0 || (size_t)w >= len - o)
 			break;

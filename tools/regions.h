@@ -88,7 +88,7 @@ char *rg_corrected_summary(char *buf, size_t len, const rg_table *t);
 /* "off-cpu 1,000 (10.000 ms), outlier 234 (2.300 ms)" into buf: the
  * reasons with at least one SEB. */
 char *rg_corrected_reasons(char *buf, size_t len, const rg_table *t);
-/* A signed sum of picoseconds, as fmt_time does. */
+/* A signed sum of picoseconds, as tool_fmt_time does. */
 char *rg_fmt_ps(char *buf, size_t len, __int128 ps);
 
 #endif

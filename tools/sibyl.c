@@ -24,27 +24,27 @@ struct command {
 
 static const struct command trace_commands[] = {
 	{ "info",   "summarize a trace from its index (fast)",
-	  cmd_trace_info, NULL },
+	  tool_cmd_trace_info, NULL },
 	{ "dump",   "list SEBs, readable or as JSON lines",
-	  cmd_trace_dump, NULL },
+	  tool_cmd_trace_dump, NULL },
 	{ "check",  "validate a trace completely",
-	  cmd_trace_check, NULL },
+	  tool_cmd_trace_check, NULL },
 	{ "stats",  "distributions of SEB durations, message sizes, ...",
-	  cmd_trace_stats, NULL },
+	  tool_cmd_trace_stats, NULL },
 	{ "pack",   "pack a trace directory into one archive (bundle)",
-	  cmd_trace_pack, NULL },
+	  tool_cmd_trace_pack, NULL },
 	{ "unpack", "unpack a bundle into a trace directory",
-	  cmd_trace_unpack, NULL },
+	  tool_cmd_trace_unpack, NULL },
 	{ "gen",    "generate a synthetic trace from a communication pattern",
-	  cmd_trace_gen, NULL },
+	  tool_cmd_trace_gen, NULL },
 	{ NULL, NULL, NULL, NULL }
 };
 
 static const struct command noise_commands[] = {
 	{ "capture", "measure OS noise on each core and write a noise set",
-	  cmd_noise_capture, NULL },
+	  tool_cmd_noise_capture, NULL },
 	{ "stats",   "summarize a noise set (detours/s, durations, fraction)",
-	  cmd_noise_stats, NULL },
+	  tool_cmd_noise_stats, NULL },
 	{ NULL, NULL, NULL, NULL }
 };
 
@@ -52,17 +52,17 @@ static const struct command top_commands[] = {
 	{ "trace", "inspect, check, pack and generate traces",
 	  NULL, trace_commands },
 	{ "emulate", "run an MPI application as V ranks and record its trace",
-	  cmd_emulate, NULL },
+	  tool_cmd_emulate, NULL },
 	{ "sim",   "replay a trace on a model of the target machine",
-	  cmd_sim, NULL },
+	  tool_cmd_sim, NULL },
 	{ "linkhist", "histograms of per-link bytes or utilization of runs",
-	  cmd_linkhist, NULL },
+	  tool_cmd_linkhist, NULL },
 	{ "map",   "write rank-to-node mapping files (rank order, blocked, ...)",
-	  cmd_map, NULL },
+	  tool_cmd_map, NULL },
 	{ "noise", "capture OS noise on this host and summarize noise sets",
 	  NULL, noise_commands },
 	{ "plot",  "draw simulator outputs (link utilization over time)",
-	  cmd_plot, NULL },
+	  tool_cmd_plot, NULL },
 	{ "help",  "show the help of a command",
 	  NULL, NULL },
 	{ NULL, NULL, NULL, NULL }
@@ -134,7 +134,7 @@ static int unknown_command(const char *prefix, const struct command *cmds,
 	for (c = cmds; c->name; c++)
 		fprintf(stderr, " %s", c->name);
 	fprintf(stderr, "\nTry '%s --help'.\n", prefix);
-	return EXIT_USAGE;
+	return TOOL_EXIT_USAGE;
 }
 
 /*
@@ -161,7 +161,7 @@ static int run_command(const char *prefix, const struct command *cmd,
 		fflush(stdout);
 		fprintf(stderr, "%s: a command is needed.\n\n", sub_prefix);
 		print_usage(stderr, sub_prefix, cmd->sub);
-		return EXIT_USAGE;
+		return TOOL_EXIT_USAGE;
 	}
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
 		print_usage(stdout, sub_prefix, cmd->sub);
@@ -171,7 +171,7 @@ static int run_command(const char *prefix, const struct command *cmd,
 		fflush(stdout);
 		fprintf(stderr, "%s: unknown option '%s'.\nTry '%s --help'.\n",
 			sub_prefix, argv[1], sub_prefix);
-		return EXIT_USAGE;
+		return TOOL_EXIT_USAGE;
 	}
 	c = find_command(cmd->sub, argv[1]);
 	if (!c)
@@ -208,7 +208,7 @@ static int run_help(int argc, char **argv)
 				fprintf(stderr, "sibyl help: '%s %s' has no "
 					"subcommand '%s'.\n", prefix, c->name,
 					argv[i + 1]);
-				return EXIT_USAGE;
+				return TOOL_EXIT_USAGE;
 			}
 			args[0] = argv[i];
 			args[1] = help_opt;
@@ -237,7 +237,7 @@ static int close_stdout(int status)
 	if (status == 0) {
 		tool_error("error writing standard output: %s",
 			   errno ? strerror(errno) : "unknown error");
-		return EXIT_USAGE;
+		return TOOL_EXIT_USAGE;
 	}
 	return status;
 }
@@ -250,7 +250,7 @@ int main(int argc, char **argv)
 	if (argc < 2) {
 		fputs("sibyl: a command is needed.\n\n", stderr);
 		print_usage(stderr, "sibyl", top_commands);
-		return EXIT_USAGE;
+		return TOOL_EXIT_USAGE;
 	}
 	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
 		printf("sibyl %s\n", PACKAGE_VERSION);
@@ -265,7 +265,7 @@ int main(int argc, char **argv)
 	if (argv[1][0] == '-') {
 		fprintf(stderr, "sibyl: unknown option '%s'.\n"
 			"Try 'sibyl --help'.\n", argv[1]);
-		return EXIT_USAGE;
+		return TOOL_EXIT_USAGE;
 	}
 	c = find_command(top_commands, argv[1]);
 	if (!c)

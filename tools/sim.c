@@ -184,9 +184,9 @@ static int set_option_key(fsim_config *cfg, int opt, const char *arg)
 
 static void sim_progress(void *arg, uint64_t done, uint64_t total)
 {
-	progress *p = arg;
+	tool_progress *p = arg;
 	p->total = total;
-	progress_update(p, done);
+	tool_progress_update(p, done);
 }
 
 /* An iteration number: decimal digits, at most INT64_MAX. */
@@ -310,7 +310,7 @@ typedef struct sim_run {
 	fsim_opts o;
 	char err[8192];
 	uint8_t *sel;
-	range_list rl;
+	tool_range_list rl;
 	tool_out dest;
 	const char **inputs;    /* trace, config files, map, noise */
 	size_t ninputs;
@@ -325,13 +325,13 @@ static int sim_option(sim_run *x, int c, char **argv)
 		x->inputs[x->ninputs++] = optarg;
 		if (fsim_config_load(x->cfg, optarg, x->err, sizeof x->err)) {
 			tool_error("%s", x->err);
-			return EXIT_USAGE;
+			return TOOL_EXIT_USAGE;
 		}
 		return -1;
 	case 's':
 		if (fsim_config_set(x->cfg, optarg, x->err, sizeof x->err)) {
 			tool_error("%s", x->err);
-			return EXIT_USAGE;
+			return TOOL_EXIT_USAGE;
 		}
 		return -1;
 	case OPT_CPU:
@@ -340,7 +340,7 @@ static int sim_option(sim_run *x, int c, char **argv)
 	case OPT_NSEED:
 	case OPT_NSCALE:
 	case OPT_NCOSCHED:
-		return set_option_key(x->cfg, c, optarg) ? EXIT_USAGE : -1;
+		return set_option_key(x->cfg, c, optarg) ? TOOL_EXIT_USAGE : -1;
 	case OPT_LIST:
 		if (optarg && strcmp(optarg, "markdown") == 0)
 			fsim_config_describe_markdown(stdout);
@@ -359,7 +359,7 @@ static int sim_option(sim_run *x, int c, char **argv)
 		return -1;
 	case OPT_ITERS:
 		if (parse_iters(optarg, &x->o.iter_first, &x->o.iter_last))
-			return EXIT_USAGE;
+			return TOOL_EXIT_USAGE;
 		x->o.region = FSIM_REGION_ITERS;
 		return -1;
 	case 'o':
@@ -373,7 +373,7 @@ static int sim_option(sim_run *x, int c, char **argv)
 		return -1;
 	case OPT_TL:
 		if (parse_timelines(optarg, x->tl))
-			return EXIT_USAGE;
+			return TOOL_EXIT_USAGE;
 		x->have_tl = x->tl[0] != NULL;
 		return -1;
 	case OPT_TLPES:
@@ -381,7 +381,7 @@ static int sim_option(sim_run *x, int c, char **argv)
 		return -1;
 	case OPT_LTRACE:
 		return parse_link_trace(optarg, &x->o.link_interval) ?
-		       EXIT_USAGE : -1;
+		       TOOL_EXIT_USAGE : -1;
 	case OPT_LSEL:
 		x->o.link_select = optarg;
 		return -1;
@@ -426,7 +426,7 @@ static int sim_rules(sim_run *x)
 {
 	if (fsim_config_resolve(x->cfg, x->err, sizeof x->err)) {
 		tool_error("%s", x->err);
-		return EXIT_USAGE;
+		return TOOL_EXIT_USAGE;
 	}
 	const sib_value *f = fsim_config_get(x->cfg, "cpu", "factor");
 	if (f)
@@ -435,14 +435,14 @@ static int sim_rules(sim_run *x)
 		if (fsim_rules_add(x->rules, x->replaces[i], "--replace",
 				   x->err, sizeof x->err)) {
 			tool_error("%s", x->err);
-			return EXIT_USAGE;
+			return TOOL_EXIT_USAGE;
 		}
 	const sib_value *cr = fsim_config_get(x->cfg, "replace", "rules");
 	if (cr && cr->s && *cr->s &&
 	    fsim_rules_add(x->rules, cr->s, "replace.rules", x->err,
 			   sizeof x->err)) {
 		tool_error("%s", x->err);
-		return EXIT_USAGE;
+		return TOOL_EXIT_USAGE;
 	}
 	return -1;
 }
@@ -459,7 +459,7 @@ static int sim_stage(sim_run *x)
 		x->outdir = x->outdir_alloc = default_outdir(x->o.trace);
 		if (!x->outdir) {
 			tool_error("out of memory");
-			return EXIT_USAGE;
+			return TOOL_EXIT_USAGE;
 		}
 	}
 	x->inputs[x->ninputs++] = x->o.trace;
@@ -473,7 +473,7 @@ static int sim_stage(sim_run *x)
 	x->dest.writer = tool_name;
 	x->dest.force = x->force;
 	x->dest.inputs = x->inputs;
-	return tool_out_begin(&x->dest) ? EXIT_USAGE : -1;
+	return tool_out_begin(&x->dest) ? TOOL_EXIT_USAGE : -1;
 }
 
 /* The timelines' ranks, which need the trace's rank count. */
@@ -483,7 +483,7 @@ static int sim_timeline_pes(sim_run *x)
 	sibt_trace *t = tool_open_trace(x->o.trace, 0, &damaged);
 
 	if (!t)
-		return EXIT_PROBLEMS;
+		return TOOL_EXIT_PROBLEMS;
 	uint32_t npes = sibt_trace_npes(t);
 	tool_close_trace(t);
 	if (!x->tlpes && npes > 4096)
@@ -491,12 +491,12 @@ static int sim_timeline_pes(sim_run *x)
 					"too large to view: choose ranks with "
 					"--timeline-pes, e.g. 0-1023", npes);
 	if (x->tlpes) {
-		if (range_parse("--timeline-pes", x->tlpes, npes, &x->rl))
-			return EXIT_USAGE;
+		if (tool_range_parse("--timeline-pes", x->tlpes, npes, &x->rl))
+			return TOOL_EXIT_USAGE;
 		x->sel = calloc(npes, 1);
 		if (!x->sel) {
 			tool_error("out of memory");
-			return EXIT_USAGE;
+			return TOOL_EXIT_USAGE;
 		}
 		for (size_t i = 0; i < x->rl.n; i++)
 			for (uint64_t p = x->rl.r[i].lo; p <= x->rl.r[i].hi;
@@ -512,26 +512,26 @@ static int sim_timeline_pes(sim_run *x)
 static int sim_execute(sim_run *x)
 {
 	if (tool_bundle_scratch(x->o.trace, &x->scratch))
-		return EXIT_USAGE;
+		return TOOL_EXIT_USAGE;
 	x->o.scratch = tool_temp_path(x->scratch);
 	x->o.outdir = x->outdir;
 	x->o.stage = x->dest.stage;
 	x->o.cfg = x->cfg;
 	x->o.rules = x->rules;
-	progress prog;
-	progress_begin(&prog, "simulating", 0, x->quiet || x->json);
+	tool_progress prog;
+	tool_progress_begin(&prog, "simulating", 0, x->quiet || x->json);
 	if (prog.active) {
 		x->o.progress = sim_progress;
 		x->o.progress_arg = &prog;
 	}
 	fsim_result res;
 	int r = fsim_run(&x->o, &res, x->err, sizeof x->err), rc;
-	progress_end(&prog);
+	tool_progress_end(&prog);
 	tool_temp_remove(x->scratch);
 	x->scratch = -1;
 	if (r) {
 		tool_error("%s", x->err);
-		return r == SIB_ECONFIG ? EXIT_USAGE : EXIT_PROBLEMS;
+		return r == SIB_ECONFIG ? TOOL_EXIT_USAGE : TOOL_EXIT_PROBLEMS;
 	}
 	if ((rc = tool_out_commit(&x->dest))) {
 		fsim_result_free(&res);
@@ -547,14 +547,14 @@ static int sim_execute(sim_run *x)
 	return 0;
 }
 
-int cmd_sim(int argc, char **argv)
+int tool_cmd_sim(int argc, char **argv)
 {
 	sim_run *x = calloc(1, sizeof *x);
-	int rc = EXIT_USAGE;
+	int rc = TOOL_EXIT_USAGE;
 
 	if (!x) {
 		tool_error("out of memory");
-		return EXIT_USAGE;
+		return TOOL_EXIT_USAGE;
 	}
 	x->scratch = -1;
 	x->dest.kind = TOOL_OUT_MARKED;
@@ -571,7 +571,7 @@ int cmd_sim(int argc, char **argv)
 		rc = sim_execute(x);
 	tool_temp_remove(x->scratch);
 	tool_out_free(&x->dest);
-	range_free(&x->rl);
+	tool_range_free(&x->rl);
 	free(x->sel);
 	free(x->replaces);
 	free(x->inputs);

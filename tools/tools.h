@@ -1,10 +1,12 @@
 /*
  * tools.h -- internal interface of the `sibyl' command-line driver.
  *
- * Every subcommand is a function `int cmd_x(int argc, char **argv)' where
- * argv[0] is the subcommand's full name ("sibyl trace info"); it returns the
- * process exit status: 0 success, 1 the input has problems (check found
- * defects, damaged trace), 2 usage error or failure to run.
+ * Every subcommand is a function `int tool_cmd_x(int argc, char **argv)'
+ * where argv[0] is the subcommand's full name ("sibyl trace info"); it
+ * returns the process exit status: 0 success, 1 the input has problems
+ * (check found defects, damaged trace), 2 usage error or failure to run.
+ * Every name this header gives the driver's files begins with tool_ or
+ * TOOL_.
  */
 #ifndef SIBYL_TOOLS_H
 #define SIBYL_TOOLS_H
@@ -16,29 +18,29 @@
 #include "sib_util.h"
 #include "sibyl_trace.h"
 
-#define EXIT_PROBLEMS 1
-#define EXIT_USAGE 2
+#define TOOL_EXIT_PROBLEMS 1
+#define TOOL_EXIT_USAGE 2
 
 /* Subcommands. */
-int cmd_trace_info(int argc, char **argv);
-int cmd_trace_dump(int argc, char **argv);
-int cmd_trace_stats(int argc, char **argv);
-int cmd_trace_check(int argc, char **argv);
-int cmd_trace_pack(int argc, char **argv);
-int cmd_trace_unpack(int argc, char **argv);
-int cmd_trace_gen(int argc, char **argv);
-int cmd_sim(int argc, char **argv);
-int cmd_emulate(int argc, char **argv);
-int cmd_linkhist(int argc, char **argv);
-int cmd_map(int argc, char **argv);
-int cmd_plot(int argc, char **argv);
-int cmd_noise_capture(int argc, char **argv);
-int cmd_noise_stats(int argc, char **argv);
+int tool_cmd_trace_info(int argc, char **argv);
+int tool_cmd_trace_dump(int argc, char **argv);
+int tool_cmd_trace_stats(int argc, char **argv);
+int tool_cmd_trace_check(int argc, char **argv);
+int tool_cmd_trace_pack(int argc, char **argv);
+int tool_cmd_trace_unpack(int argc, char **argv);
+int tool_cmd_trace_gen(int argc, char **argv);
+int tool_cmd_sim(int argc, char **argv);
+int tool_cmd_emulate(int argc, char **argv);
+int tool_cmd_linkhist(int argc, char **argv);
+int tool_cmd_map(int argc, char **argv);
+int tool_cmd_plot(int argc, char **argv);
+int tool_cmd_noise_capture(int argc, char **argv);
+int tool_cmd_noise_stats(int argc, char **argv);
 
 /*
  * Plots with gnuplot (tools/plot.c).  tool_plot_check: is `out' a file
  * name gnuplot can draw (.png or .svg) and is gnuplot installed?  Prints
- * the error otherwise and returns EXIT_USAGE.  tool_plot_run: run
+ * the error otherwise and returns TOOL_EXIT_USAGE.  tool_plot_run: run
  * gnuplot on `body' (a script without terminal and output) drawing a
  * width x height image into `out', which appears only when gnuplot
  * succeeded; returns 0 or an exit status after printing the error.
@@ -56,55 +58,56 @@ extern const char *tool_name;
 /* "sibyl trace dump: <message>\n" on stderr. */
 void tool_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void tool_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* tool_error + "Try 'NAME --help'." and return EXIT_USAGE. */
-int tool_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* tool_error + "Try 'NAME --help'." and return TOOL_EXIT_USAGE. */
+int tool_usage_error(const char *fmt, ...) __attribute__((format(printf, 1,
+								 2)));
 /* The one TRACE operand left after the options (argv[optind]), or NULL
  * once the usage error is printed: no TRACE, or more than one. */
 const char *tool_trace_operand(int argc, char **argv);
 /* The usage error for what getopt_long() returned as c, '?' (an unknown
  * option) or ':' (an option without its value), naming the option; the
  * option string must begin with ':' and opterr be 0.  Returns
- * EXIT_USAGE. */
+ * TOOL_EXIT_USAGE. */
 int tool_bad_option(int c, char **argv);
 
 /*
  * Number parsers (tools/parse.c, through base/sib_units.h).  Each
  * returns 0 on success and -1 (after printing a message naming `what')
  * on a malformed or out-of-range value.
- *   parse_u64:   a whole number, optional suffix k/M/G/T/P (10^3..) or
+ *   tool_parse_u64:   a whole number, optional suffix k/M/G/T/P (10^3..) or
  *                Ki/Mi/Gi/Ti/Pi (2^10..), e.g. "1048576", "1Mi", "64k",
  *                "1.5k", "1e6".
- *   parse_size:  bytes: "2KiB", "4kB", "1MB", "512", "1.5MiB", "4k".
- *   parse_time:  to picoseconds: "1us", "2.5ms", "100ns", "3ps", "1s";
+ *   tool_parse_size:  bytes: "2KiB", "4kB", "1MB", "512", "1.5MiB", "4k".
+ *   tool_parse_time:  to picoseconds: "1us", "2.5ms", "100ns", "3ps", "1s";
  *                a bare number is taken in `default_unit' ("ns", "us"...).
- *   parse_double: a finite floating-point number.
+ *   tool_parse_double: a finite floating-point number.
  */
-int parse_u64(const char *what, const char *s, uint64_t *out);
-int parse_size(const char *what, const char *s, uint64_t *out);
-int parse_time(const char *what, const char *s, const char *default_unit,
+int tool_parse_u64(const char *what, const char *s, uint64_t *out);
+int tool_parse_size(const char *what, const char *s, uint64_t *out);
+int tool_parse_time(const char *what, const char *s, const char *default_unit,
 	       sibt_time *out);
-int parse_double(const char *what, const char *s, double *out);
+int tool_parse_double(const char *what, const char *s, double *out);
 
 /*
  * A range list "3", "0-15", "0-15,32,40-47", "5-" (open end) or "all",
- * resolved against an upper bound.  range_contains is O(log n).
+ * resolved against an upper bound.  tool_range_contains is O(log n).
  */
-typedef struct range_list {
+typedef struct tool_range_list {
 	size_t n;
 	struct { uint64_t lo, hi; } *r; /* inclusive, sorted, merged */
-} range_list;
-int range_parse(const char *what, const char *s, uint64_t limit,
-		range_list *out);
-int range_contains(const range_list *rl, uint64_t v);
-void range_free(range_list *rl);
+} tool_range_list;
+int tool_range_parse(const char *what, const char *s, uint64_t limit,
+		tool_range_list *out);
+int tool_range_contains(const tool_range_list *rl, uint64_t v);
+void tool_range_free(tool_range_list *rl);
 
 /* Human-readable formatting into a caller buffer (returns buf). */
-char *fmt_bytes(char *buf, size_t len, double bytes);   /* "1.50 MiB" */
-char *fmt_time(char *buf, size_t len, sibt_time ps);    /* "1.234 us" */
-char *fmt_count(char *buf, size_t len, uint64_t n);     /* "1,048,576" */
+char *tool_fmt_bytes(char *buf, size_t len, double bytes);   /* "1.50 MiB" */
+char *tool_fmt_time(char *buf, size_t len, sibt_time ps);    /* "1.234 us" */
+char *tool_fmt_count(char *buf, size_t len, uint64_t n);     /* "1,048,576" */
 
 /* Write s as a JSON string literal (with quotes) to f. */
-void json_string(FILE *f, const char *s, size_t len);
+void tool_json_string(FILE *f, const char *s, size_t len);
 /* Write s for a terminal: backslash and newline as \\ and \n, control
  * characters (C0, DEL, C1) and bytes that are not UTF-8 as \xNN; the rest
  * as it is.  For any text a trace file or a user supplied. */
@@ -116,17 +119,18 @@ char *tool_config_assignment(const char *key, const char *value);
 
 /*
  * Progress on stderr, only when stderr is a terminal and quiet is 0:
- * progress_update redraws at most a few times per second.
+ * tool_progress_update redraws at most a few times per second.
  */
-typedef struct progress {
+typedef struct tool_progress {
 	int active;
 	const char *label;
 	uint64_t total;
 	double last;
-} progress;
-void progress_begin(progress *p, const char *label, uint64_t total, int quiet);
-void progress_update(progress *p, uint64_t done);
-void progress_end(progress *p);
+} tool_progress;
+void tool_progress_begin(tool_progress *p, const char *label, uint64_t total,
+			 int quiet);
+void tool_progress_update(tool_progress *p, uint64_t done);
+void tool_progress_end(tool_progress *p);
 
 /*
  * Temporary files and directories.  Every command that creates one
@@ -212,7 +216,7 @@ int tool_remove_trace_dir(const char *dir, int trace_only);
  * directory.
  *
  * tool_out_check applies the rule to path (an empty path is a usage
- * error); it prints why not and returns EXIT_USAGE, or returns 0.
+ * error); it prints why not and returns TOOL_EXIT_USAGE, or returns 0.
  *
  * tool_out_begin checks, then creates the staging directory
  * PATH.partial-XXXXXX next to path (registered for signals) into which

@@ -74,7 +74,7 @@ typedef struct check_ui {
 	int quiet;
 	char *pending;          /* the last report, printed one call late */
 	unsigned long printed;
-	progress prog;
+	tool_progress prog;
 	const char *phase;
 	uint64_t done;
 } check_ui;
@@ -83,7 +83,7 @@ static void print_problem(check_ui *ui, const char *text)
 {
 	if (ui->json) {
 		fputs("{\"problem\":", stdout);
-		json_string(stdout, text, strlen(text));
+		tool_json_string(stdout, text, strlen(text));
 		fputs("}\n", stdout);
 	} else {
 		printf("PROBLEM: %s\n", text);
@@ -105,15 +105,16 @@ static void on_report(void *arg, const char *problem)
 		/* Clear the progress line first, then draw it again. */
 		int active = ui->prog.active;
 
-		progress_end(&ui->prog);
+		tool_progress_end(&ui->prog);
 		print_problem(ui, ui->pending);
 		fflush(stdout);
 		free(ui->pending);
 		if (active) {
-			progress_begin(&ui->prog, ui->phase, ui->prog.total,
+			tool_progress_begin(&ui->prog, ui->phase,
+					    ui->prog.total,
 				       ui->quiet);
 			ui->prog.last = 0;      /* redraw now, not at 0% */
-			progress_update(&ui->prog, ui->done);
+			tool_progress_update(&ui->prog, ui->done);
 		}
 	}
 	ui->pending = copy;
@@ -127,12 +128,12 @@ static void on_progress(void *arg, const char *phase, uint64_t done,
 	check_ui *ui = arg;
 
 	if (phase != ui->phase && (!ui->phase || strcmp(phase, ui->phase))) {
-		progress_end(&ui->prog);
-		progress_begin(&ui->prog, phase, total, ui->quiet);
+		tool_progress_end(&ui->prog);
+		tool_progress_begin(&ui->prog, phase, total, ui->quiet);
 		ui->phase = phase;
 	}
 	ui->done = done;
-	progress_update(&ui->prog, done);
+	tool_progress_update(&ui->prog, done);
 }
 
 static void print_summary(const check_ui *ui, const char *path,
@@ -146,7 +147,7 @@ static void print_summary(const check_ui *ui, const char *path,
 	sibt_trace_totals(t, &tot);
 	if (ui->json) {
 		fputs("{\"summary\":{\"trace\":", stdout);
-		json_string(stdout, path, strlen(path));
+		tool_json_string(stdout, path, strlen(path));
 		printf(",\"pes\":%" PRIu32 ",\"sebs\":%" PRIu64
 		       ",\"messages\":%" PRIu64 ",\"problems\":%ld"
 		       ",\"shown\":%lu,\"cycle_search\":%s"
@@ -157,9 +158,9 @@ static void print_summary(const check_ui *ui, const char *path,
 		return;
 	}
 	printf("%s: %s PEs, %s SEBs, %s messages checked%s: ", path,
-	       fmt_count(b1, sizeof(b1), sibt_trace_npes(t)),
-	       fmt_count(b2, sizeof(b2), tot.sebs),
-	       fmt_count(b3, sizeof(b3), tot.sends),
+	       tool_fmt_count(b1, sizeof(b1), sibt_trace_npes(t)),
+	       tool_fmt_count(b2, sizeof(b2), tot.sebs),
+	       tool_fmt_count(b3, sizeof(b3), tot.sends),
 	       cycles ? "" : " (no cycle search)");
 	if (nproblems == 0)
 		printf("valid");
@@ -167,10 +168,11 @@ static void print_summary(const check_ui *ui, const char *path,
 		printf("%ld problem%s", nproblems, nproblems == 1 ? "" : "s");
 	if (hidden)
 		printf(" (%lu not shown; see --max-problems)", hidden);
-	printf("; peak memory %s\n", fmt_bytes(b4, sizeof(b4), (double)rss));
+	printf("; peak memory %s\n", tool_fmt_bytes(b4, sizeof(b4),
+						    (double)rss));
 }
 
-int cmd_trace_check(int argc, char **argv)
+int tool_cmd_trace_check(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "max-problems", required_argument, NULL, 'm' },
@@ -194,8 +196,8 @@ int cmd_trace_check(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'm':
-			if (parse_u64("--max-problems", optarg, &max) < 0)
-				return EXIT_USAGE;
+			if (tool_parse_u64("--max-problems", optarg, &max) < 0)
+				return TOOL_EXIT_USAGE;
 			break;
 		case 'c':
 			opts.skip_cycles = 1;
@@ -214,7 +216,7 @@ int cmd_trace_check(int argc, char **argv)
 		}
 	}
 	if (!(path = tool_trace_operand(argc, argv)))
-		return EXIT_USAGE;
+		return TOOL_EXIT_USAGE;
 	/* 0 means "all" here; the library reads 0 as its default. */
 	opts.max_problems = max == 0 || max > UINT_MAX ? UINT_MAX
 						       : (unsigned)max;
@@ -224,9 +226,9 @@ int cmd_trace_check(int argc, char **argv)
 
 	t = tool_open_trace(path, SIBT_OPEN_VERIFY_INDEX, &damaged);
 	if (!t)
-		return EXIT_USAGE;
+		return TOOL_EXIT_USAGE;
 	n = sibt_check(t, &opts);
-	progress_end(&ui.prog);
+	tool_progress_end(&ui.prog);
 	if (n < 0) {
 		const char *why = ui.pending ? ui.pending
 					     : sibt_strerror((int)n);
@@ -236,10 +238,10 @@ int cmd_trace_check(int argc, char **argv)
 			   " (--no-cycles needs less memory)" : "");
 		if (ui.json) {
 			fputs("{\"error\":", stdout);
-			json_string(stdout, why, strlen(why));
+			tool_json_string(stdout, why, strlen(why));
 			fputs("}\n", stdout);
 		}
-		status = EXIT_USAGE;
+		status = TOOL_EXIT_USAGE;
 		goto out;
 	}
 	if (ui.pending)
@@ -252,7 +254,7 @@ int cmd_trace_check(int argc, char **argv)
 	}
 	if (!ui.quiet)
 		print_summary(&ui, path, t, n, !opts.skip_cycles);
-	status = n ? EXIT_PROBLEMS : 0;
+	status = n ? TOOL_EXIT_PROBLEMS : 0;
 out:
 	free(ui.pending);
 	tool_close_trace(t);

@@ -124,10 +124,10 @@ static void print_seb_text(const sibt_seb *s)
 
 	printf("pe %" PRIu32 " seb %" PRIu64 " ", s->pe, s->index);
 	print_quoted(s->name ? s->name : "", s->name ? strlen(s->name) : 0);
-	printf(" %s", fmt_time(b, sizeof(b), s->duration));
+	printf(" %s", tool_fmt_time(b, sizeof(b), s->duration));
 	if (s->corrected)
 		printf(" (corrected: %s, raw %s)", sibt_corr_name(s->corrected),
-		       fmt_time(b, sizeof(b), s->raw_duration));
+		       tool_fmt_time(b, sizeof(b), s->raw_duration));
 	putchar('\n');
 	if (s->region && *s->region) {
 		printf("    region  ");
@@ -156,14 +156,14 @@ static void print_seb_text(const sibt_seb *s)
 		printf("    send    seq %" PRIu64 " -> %" PRIu32 "  %" PRIu64
 		       " B", s->first_seq + i, m->dst, m->size);
 		if (m->size >= 1024)
-			printf(" (%s)", fmt_bytes(b, sizeof(b),
+			printf(" (%s)", tool_fmt_bytes(b, sizeof(b),
 						  (double)m->size));
 		printf("  tag %" PRId32 "  @%s\n", m->tag,
-		       fmt_time(b, sizeof(b), m->offset));
+		       tool_fmt_time(b, sizeof(b), m->offset));
 	}
 	for (i = 0; i < s->nprints; i++) {
 		printf("    print   @%s ",
-		       fmt_time(b, sizeof(b), s->prints[i].offset));
+		       tool_fmt_time(b, sizeof(b), s->prints[i].offset));
 		print_quoted(s->prints[i].text, s->prints[i].len);
 		putchar('\n');
 	}
@@ -179,11 +179,11 @@ static void print_seb_json(const sibt_seb *s)
 
 	printf("{\"pe\":%" PRIu32 ",\"seb\":%" PRIu64 ",\"name\":", s->pe,
 	       s->index);
-	json_string(stdout, name, strlen(name));
+	tool_json_string(stdout, name, strlen(name));
 	printf(",\"duration_ps\":%" PRId64, (int64_t)s->duration);
 	if (s->region && *s->region) {
 		printf(",\"region\":");
-		json_string(stdout, s->region, strlen(s->region));
+		tool_json_string(stdout, s->region, strlen(s->region));
 	}
 	if (s->corrected)
 		printf(",\"corrected\":\"%s\",\"raw_duration_ps\":%" PRId64,
@@ -215,7 +215,7 @@ static void print_seb_json(const sibt_seb *s)
 	for (i = 0; i < s->nprints; i++) {
 		printf("%s{\"offset_ps\":%" PRId64 ",\"text\":", i ? "," : "",
 		       (int64_t)s->prints[i].offset);
-		json_string(stdout, s->prints[i].text, s->prints[i].len);
+		tool_json_string(stdout, s->prints[i].text, s->prints[i].len);
 		putchar('}');
 	}
 	printf("],\"markers\":[");
@@ -258,7 +258,7 @@ static void read_error(struct dump *d, uint32_t pe, uint64_t w)
 	else
 		tool_error("%s: PE %" PRIu32 " window %" PRIu64 " cannot be "
 			   "read, its SEBs are skipped: %s", file, pe, w, msg);
-	d->status = EXIT_PROBLEMS;
+	d->status = TOOL_EXIT_PROBLEMS;
 }
 
 /* Dump SEBs lo..hi (inclusive, already clipped to the PE) of PE pe.
@@ -272,7 +272,7 @@ static int dump_span(struct dump *d, uint32_t pe, uint64_t lo, uint64_t hi,
 	if (sibt_trace_find_window(d->t, pe, lo, &w) != SIBT_OK) {
 		tool_error("PE %" PRIu32 ": no window holds SEB %" PRIu64
 			   ": %s", pe, lo, sibt_trace_errmsg(d->t));
-		d->status = EXIT_PROBLEMS;
+		d->status = TOOL_EXIT_PROBLEMS;
 		return 0;
 	}
 	for (; w < nwin; w++) {
@@ -309,7 +309,7 @@ static int dump_span(struct dump *d, uint32_t pe, uint64_t lo, uint64_t hi,
 	return 0;
 }
 
-int cmd_trace_dump(int argc, char **argv)
+int tool_cmd_trace_dump(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "pe", required_argument, NULL, 'p' },
@@ -319,7 +319,7 @@ int cmd_trace_dump(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *pe_arg = "all", *path;
-	range_list pes = { 0, NULL }, sebs = { 0, NULL };
+	tool_range_list pes = { 0, NULL }, sebs = { 0, NULL };
 	struct dump d;
 	uint32_t pe, npes;
 	size_t k;
@@ -334,32 +334,33 @@ int cmd_trace_dump(int argc, char **argv)
 			pe_arg = optarg;
 			break;
 		case 's':
-			range_free(&sebs);
-			if (range_parse("--seb", optarg, UINT64_MAX,
+			tool_range_free(&sebs);
+			if (tool_range_parse("--seb", optarg, UINT64_MAX,
 					&sebs) < 0) {
 				fprintf(stderr, "Try '%s --help'.\n",
 					tool_name);
-				return EXIT_USAGE;
+				return TOOL_EXIT_USAGE;
 			}
 			break;
 		case 'j':
 			d.json = 1;
 			break;
 		case 'h':
-			range_free(&sebs);
+			tool_range_free(&sebs);
 			fputs(dump_usage, stdout);
 			return 0;
 		default:
-			range_free(&sebs);
+			tool_range_free(&sebs);
 			return tool_bad_option(c, argv);
 		}
 	}
 	if (!(path = tool_trace_operand(argc, argv))) {
-		range_free(&sebs);
-		return EXIT_USAGE;
+		tool_range_free(&sebs);
+		return TOOL_EXIT_USAGE;
 	}
-	if (sebs.n == 0 && range_parse("--seb", "all", UINT64_MAX, &sebs) < 0)
-		return EXIT_USAGE;
+	if (sebs.n == 0 && tool_range_parse("--seb", "all", UINT64_MAX,
+					    &sebs) < 0)
+		return TOOL_EXIT_USAGE;
 
 	/* A reader that goes away (| head) ends the dump quietly with
 	 * status 0: see the EPIPE case of output_ok. */
@@ -367,21 +368,21 @@ int cmd_trace_dump(int argc, char **argv)
 
 	d.t = tool_open_trace(path, 0, &damaged);
 	if (!d.t) {
-		range_free(&sebs);
-		return EXIT_USAGE;
+		tool_range_free(&sebs);
+		return TOOL_EXIT_USAGE;
 	}
 	if (damaged)
-		d.status = EXIT_PROBLEMS;
+		d.status = TOOL_EXIT_PROBLEMS;
 	npes = sibt_trace_npes(d.t);
-	if (range_parse("--pe", pe_arg, npes, &pes) < 0) {
+	if (tool_range_parse("--pe", pe_arg, npes, &pes) < 0) {
 		fprintf(stderr, "Try '%s --help'.\n", tool_name);
-		d.status = EXIT_USAGE;
+		d.status = TOOL_EXIT_USAGE;
 		goto out_close;
 	}
 	d.win = sibt_window_new();
 	if (!d.win) {
 		tool_error("out of memory");
-		d.status = EXIT_USAGE;
+		d.status = TOOL_EXIT_USAGE;
 		goto out_free_pes;
 	}
 
@@ -405,12 +406,12 @@ int cmd_trace_dump(int argc, char **argv)
 		tool_warn("no SEB of '%s' is in the selected ranges", path);
 out_done:
 	if (d.out_failed)
-		d.status = EXIT_USAGE;
+		d.status = TOOL_EXIT_USAGE;
 	sibt_window_free(d.win);
 out_free_pes:
-	range_free(&pes);
+	tool_range_free(&pes);
 out_close:
-	range_free(&sebs);
+	tool_range_free(&sebs);
 	tool_close_trace(d.t);
 	return d.status;
 }

@@ -186,7 +186,7 @@ static int parse_u32(const char *what, const char *s, uint32_t min,
 {
 	uint64_t v;
 
-	if (parse_u64(what, s, &v))
+	if (tool_parse_u64(what, s, &v))
 		return -1;
 	if (v < min || v > max) {
 		tool_error("%s: %s is out of range (%" PRIu32 "..%" PRIu32 ")",
@@ -221,7 +221,7 @@ static int parse_triple(const char *what, const char *s, uint64_t max,
 	for (i = 0; i < 3; i++) {
 		if (!part[i][0])
 			goto bad;
-		if (parse_u64(what, part[i], &out[i]))
+		if (tool_parse_u64(what, part[i], &out[i]))
 			return -1;
 		if (out[i] < 1 || out[i] > max) {
 			tool_error("%s: %s is out of range (1..%" PRIu64 ")",
@@ -352,9 +352,10 @@ static void print_list(void)
 
 		printf("  %-10s %s\n", p->name, p->summary);
 		printf("  %-10s defaults: %s messages, %s", "",
-		       fmt_bytes(b1, sizeof(b1), (double)p->default_msg_size),
+		       tool_fmt_bytes(b1, sizeof(b1),
+				      (double)p->default_msg_size),
 		       p->default_compute ?
-		       fmt_time(b2, sizeof(b2), p->default_compute) :
+		       tool_fmt_time(b2, sizeof(b2), p->default_compute) :
 		       "no compute");
 		if (p->default_compute)
 			fputs(" compute", stdout);
@@ -529,7 +530,7 @@ static int generate(const struct gen_opts *o, const char *dir,
 	struct sink sink = { NULL };
 	sibt_writer_opts wo;
 	gen_builder *b;
-	progress pg;
+	tool_progress pg;
 	uint64_t done = 0;
 	uint32_t p, pe, first, count;
 	int rc = 0;
@@ -539,7 +540,7 @@ static int generate(const struct gen_opts *o, const char *dir,
 		tool_error("out of memory");
 		return -1;
 	}
-	progress_begin(&pg, "generating ranks", gp->ranks, o->quiet);
+	tool_progress_begin(&pg, "generating ranks", gp->ranks, o->quiet);
 	for (p = 0; p < o->procs && !rc; p++) {
 		sibt_block_range(gp->ranks, o->procs, p, &first, &count);
 		sibt_writer_opts_init(&wo);
@@ -556,8 +557,9 @@ static int generate(const struct gen_opts *o, const char *dir,
 		wo.extra = x.ptr;
 		rc = sibt_writer_open(&sink.w, dir, &wo, errbuf, sizeof(errbuf));
 		if (rc < 0) {
-			progress_end(&pg);
-			tool_error("%s", errbuf[0] ? errbuf : sibt_strerror(rc));
+			tool_progress_end(&pg);
+			tool_error("%s",
+				   errbuf[0] ? errbuf : sibt_strerror(rc));
 			break;
 		}
 		for (pe = first; pe < first + count; pe++) {
@@ -565,7 +567,7 @@ static int generate(const struct gen_opts *o, const char *dir,
 			if (rc == SIBT_OK)
 				rc = sibt_writer_flush_pe(sink.w, pe);
 			if (rc < 0) {
-				progress_end(&pg);
+				tool_progress_end(&pg);
 				if (rc == SIBT_EFORMAT)
 					tool_error("rank %" PRIu32 ": the "
 						   "generator broke its own "
@@ -580,7 +582,7 @@ static int generate(const struct gen_opts *o, const char *dir,
 				break;
 			}
 			if (!(++done & 1023))
-				progress_update(&pg, done);
+				tool_progress_update(&pg, done);
 		}
 		if (rc < 0) {
 			sibt_writer_abort(sink.w);
@@ -588,12 +590,12 @@ static int generate(const struct gen_opts *o, const char *dir,
 		}
 		rc = sibt_writer_close(sink.w);
 		if (rc < 0) {
-			progress_end(&pg);
+			tool_progress_end(&pg);
 			tool_error("cannot complete data file %" PRIu32
 				   " in %s: %s", p, dir, sibt_strerror(rc));
 		}
 	}
-	progress_end(&pg);
+	tool_progress_end(&pg);
 	gen_builder_counts(b, counts);
 	gen_builder_free(b);
 	free(x.pairs);
@@ -644,8 +646,9 @@ static void print_summary(const struct gen_opts *o, const gen_counts *c,
 
 	printf("%s: wrote %s\n", tool_name, o->out);
 	printf("  pattern    %s, %s ranks, %s iteration%s", o->pat->name,
-	       fmt_count(b1, sizeof(b1), gp->ranks),
-	       fmt_count(b2, sizeof(b2), gp->iters), gp->iters == 1 ? "" : "s");
+	       tool_fmt_count(b1, sizeof(b1), gp->ranks),
+	       tool_fmt_count(b2, sizeof(b2), gp->iters),
+	       gp->iters == 1 ? "" : "s");
 	if (o->pat->options & GEN_OPT_NEIGHBORS)
 		printf(", K = %" PRIu32 "%s", gp->neighbors,
 		       gp->allreduce ? ", allreduce" : "");
@@ -667,18 +670,18 @@ static void print_summary(const struct gen_opts *o, const gen_counts *c,
 	if (o->pat->options & GEN_OPT_SHIFT)
 		printf(", K = %" PRIu32, gp->shift);
 	putchar('\n');
-	printf("  SEBs       %s\n", fmt_count(b1, sizeof(b1), c->sebs));
+	printf("  SEBs       %s\n", tool_fmt_count(b1, sizeof(b1), c->sebs));
 	printf("  messages   %s (%s of payload)\n",
-	       fmt_count(b1, sizeof(b1), c->messages),
-	       fmt_bytes(b2, sizeof(b2), (double)c->bytes));
+	       tool_fmt_count(b1, sizeof(b1), c->messages),
+	       tool_fmt_bytes(b2, sizeof(b2), (double)c->bytes));
 	printf("  trace      %s in %" PRIu32 " data file%s, %.2f bytes per "
-	       "SEB\n", fmt_bytes(b3, sizeof(b3), (double)bytes), nfiles,
+	       "SEB\n", tool_fmt_bytes(b3, sizeof(b3), (double)bytes), nfiles,
 	       nfiles == 1 ? "" : "s",
 	       c->sebs ? (double)bytes / (double)c->sebs : 0.0);
 	printf("  time       %.2f s (%s SEBs/s), peak RSS %s\n", seconds,
-	       fmt_count(b4, sizeof(b4), seconds > 0 ?
+	       tool_fmt_count(b4, sizeof(b4), seconds > 0 ?
 			 (uint64_t)((double)c->sebs / seconds) : c->sebs),
-	       fmt_bytes(b1, sizeof(b1), (double)sib_peak_rss()));
+	       tool_fmt_bytes(b1, sizeof(b1), (double)sib_peak_rss()));
 }
 
 /* ----------------------------------------------------------------- main */
@@ -750,19 +753,19 @@ static int workload_option(struct gen_opts *o, struct gen_parse *ps, int c)
 		return OPT_DONE;
 	case 's':
 	case OPT_FACE:
-		if (parse_size(c == 's' ? "--msg-size" : "--face-bytes",
+		if (tool_parse_size(c == 's' ? "--msg-size" : "--face-bytes",
 			       optarg, &v))
 			return OPT_FAILED;
 		gp->msg_size = v;
 		o->given |= c == 's' ? GIVEN_MSG : GIVEN_FACE | GEN_OPT_FACE;
 		return OPT_DONE;
 	case 'c':
-		if (parse_time("--compute", optarg, "us", &gp->compute))
+		if (tool_parse_time("--compute", optarg, "us", &gp->compute))
 			return OPT_FAILED;
 		o->given |= GIVEN_COMPUTE;
 		return OPT_DONE;
 	case OPT_JITTER:
-		if (parse_double("--jitter", optarg, &gp->jitter))
+		if (tool_parse_double("--jitter", optarg, &gp->jitter))
 			return OPT_FAILED;
 		if (gp->jitter < 0 || gp->jitter > 1) {
 			tool_error("--jitter: %s is not a fraction between 0 "
@@ -771,7 +774,8 @@ static int workload_option(struct gen_opts *o, struct gen_parse *ps, int c)
 		}
 		return OPT_DONE;
 	case OPT_SEED:
-		return parse_u64("--seed", optarg, &gp->seed) ? OPT_FAILED :
+		return tool_parse_u64("--seed", optarg,
+				      &gp->seed) ? OPT_FAILED :
 		       OPT_DONE;
 	default:
 		return OPT_NOT_MINE;
@@ -940,16 +944,16 @@ static int gen_main(struct gen_opts *o, int argc, char **argv)
 
 	rc = parse_args(argc, argv, o, &exit_now);
 	if (rc == -2)
-		return EXIT_USAGE;
+		return TOOL_EXIT_USAGE;
 	if (rc < 0) {
 		fprintf(stderr, "Try '%s --help'.\n", tool_name);
-		return EXIT_USAGE;
+		return TOOL_EXIT_USAGE;
 	}
 	if (exit_now)
 		return 0;
 
 	if (check_applicable(o))
-		return EXIT_USAGE;
+		return TOOL_EXIT_USAGE;
 	if ((o->given & GIVEN_BLOCK) && (o->given & (GIVEN_MSG | GIVEN_FACE)))
 		return tool_usage_error("--block derives the message sizes; "
 					"give either it or --face-bytes/"
@@ -1004,13 +1008,13 @@ static int gen_main(struct gen_opts *o, int argc, char **argv)
 		fprintf(stderr, "%s: nothing was written\n", tool_name);
 	tool_out_free(&out);
 	if (rc != 0)
-		return EXIT_USAGE;
+		return TOOL_EXIT_USAGE;
 	if (!o->quiet)
 		print_summary(o, &counts, sib_now_seconds() - t0);
 	return 0;
 }
 
-int cmd_trace_gen(int argc, char **argv)
+int tool_cmd_trace_gen(int argc, char **argv)
 {
 	struct gen_opts o;
 	int rc;

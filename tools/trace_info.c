@@ -76,10 +76,11 @@ static void print_size(uint64_t n, const char *note)
 {
 	char b1[32], b2[32];
 
-	fmt_bytes(b1, sizeof(b1), (double)n);
+	tool_fmt_bytes(b1, sizeof(b1), (double)n);
 	if (n >= 1024)
 		printf("%-10s (%s bytes%s%s)\n", b1,
-		       fmt_count(b2, sizeof(b2), n), note[0] ? ", " : "", note);
+		       tool_fmt_count(b2, sizeof(b2), n),
+		       note[0] ? ", " : "", note);
 	else if (note[0])
 		printf("%-10s (%s)\n", b1, note);
 	else
@@ -97,13 +98,13 @@ static void print_human(const char *path, const sibt_trace *t,
 
 	if (sibt_trace_is_bundle(t))
 		printf("trace        %s (bundle, %s)\n", path,
-		       fmt_bytes(b1, sizeof(b1), (double)file_size(path)));
+		       tool_fmt_bytes(b1, sizeof(b1), (double)file_size(path)));
 	else
 		printf("trace        %s (directory)\n", path);
 	printf("format       ");
 	tool_print_text(stdout, fmt ? fmt : "(not stated)");
 	putchar('\n');
-	printf("PEs          %s\n", fmt_count(b1, sizeof(b1),
+	printf("PEs          %s\n", tool_fmt_count(b1, sizeof(b1),
 					       sibt_trace_npes(t)));
 	printf("processes    %" PRIu32 "\n", sibt_trace_nprocs(t));
 	printf("window       %" PRIu32 " SEBs\n", sibt_trace_window_size(t));
@@ -143,17 +144,17 @@ static void print_human(const char *path, const sibt_trace *t,
 		tool_print_text(stdout, base_name(fp));
 		printf("%*s %-16s %10s", strlen(base_name(fp)) < 20 ?
 		       (int)(20 - strlen(base_name(fp))) : 0, "", b2,
-		       fmt_bytes(b1, sizeof(b1), (double)sz));
-		printf("  (%s bytes)\n", fmt_count(b1, sizeof(b1), sz));
+		       tool_fmt_bytes(b1, sizeof(b1), (double)sz));
+		printf("  (%s bytes)\n", tool_fmt_count(b1, sizeof(b1), sz));
 	}
 
 	printf("\ntotals\n");
 	printf("  windows            %s\n",
-	       fmt_count(b1, sizeof(b1), tot->windows));
+	       tool_fmt_count(b1, sizeof(b1), tot->windows));
 	printf("  SEBs               %s\n",
-	       fmt_count(b1, sizeof(b1), tot->sebs));
+	       tool_fmt_count(b1, sizeof(b1), tot->sebs));
 	printf("  messages           %s\n",
-	       fmt_count(b1, sizeof(b1), tot->sends));
+	       tool_fmt_count(b1, sizeof(b1), tot->sends));
 	printf("  payload raw        ");
 	print_size(tot->raw_bytes, "");
 	printf("  payload stored     ");
@@ -200,11 +201,11 @@ static void print_damage_human(const sibt_trace *t, int damaged)
 		       base_name(d->file) : d->file, sibt_strerror(d->reason));
 		printf("    recovered %s windows, %s SEBs; %s of %s bytes "
 		       "valid, %s bytes lost\n",
-		       fmt_count(b1, sizeof(b1), d->windows_recovered),
-		       fmt_count(b2, sizeof(b2), d->sebs_recovered),
-		       fmt_count(b3, sizeof(b3), d->valid_bytes),
-		       fmt_count(b4, sizeof(b4), d->file_bytes),
-		       fmt_count(b5, sizeof(b5), lost));
+		       tool_fmt_count(b1, sizeof(b1), d->windows_recovered),
+		       tool_fmt_count(b2, sizeof(b2), d->sebs_recovered),
+		       tool_fmt_count(b3, sizeof(b3), d->valid_bytes),
+		       tool_fmt_count(b4, sizeof(b4), d->file_bytes),
+		       tool_fmt_count(b5, sizeof(b5), lost));
 		if (detail[0])
 			printf("    %s\n", detail);
 	}
@@ -212,14 +213,14 @@ static void print_damage_human(const sibt_trace *t, int damaged)
 
 static void json_key(const char *key)
 {
-	json_string(stdout, key, strlen(key));
+	tool_json_string(stdout, key, strlen(key));
 	putchar(':');
 }
 
 static void json_str(const char *s)
 {
 	if (s)
-		json_string(stdout, s, strlen(s));
+		tool_json_string(stdout, s, strlen(s));
 	else
 		fputs("null", stdout);
 }
@@ -311,7 +312,7 @@ static void print_json(const char *path, const sibt_trace *t,
 	printf("]}\n");
 }
 
-int cmd_trace_info(int argc, char **argv)
+int tool_cmd_trace_info(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'j' },
@@ -337,11 +338,11 @@ int cmd_trace_info(int argc, char **argv)
 		}
 	}
 	if (!(path = tool_trace_operand(argc, argv)))
-		return EXIT_USAGE;
+		return TOOL_EXIT_USAGE;
 
 	t = tool_open_trace(path, 0, &damaged);
 	if (!t)
-		return EXIT_USAGE;
+		return TOOL_EXIT_USAGE;
 	sibt_trace_totals(t, &tot);
 	if (json) {
 		print_json(path, t, &tot, damaged);
@@ -352,5 +353,5 @@ int cmd_trace_info(int argc, char **argv)
 	if (sibt_trace_damage_count(t))
 		damaged = 1;
 	tool_close_trace(t);
-	return damaged ? EXIT_PROBLEMS : 0;
+	return damaged ? TOOL_EXIT_PROBLEMS : 0;
 }

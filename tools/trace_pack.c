@@ -164,7 +164,7 @@ static int parse_common(int argc, char **argv, const char *usage,
 	return -1;	/* go on */
 }
 
-int cmd_trace_pack(int argc, char **argv)
+int tool_cmd_trace_pack(int argc, char **argv)
 {
 	char errbuf[512] = "", b1[32], b2[32];
 	const char *out = NULL;
@@ -173,7 +173,7 @@ int cmd_trace_pack(int argc, char **argv)
 	struct stat st;
 	uint32_t nfiles;
 	uint64_t in_bytes;
-	int force = 0, quiet = 0, damaged, rc, status = EXIT_USAGE, h;
+	int force = 0, quiet = 0, damaged, rc, status = TOOL_EXIT_USAGE, h;
 	char *part = NULL;
 
 	rc = parse_common(argc, argv, pack_usage, &out, &force, &quiet);
@@ -250,10 +250,10 @@ int cmd_trace_pack(int argc, char **argv)
 
 		printf("packed %s (%" PRIu32 " data file%s, %s) into %s (%s)\n",
 		       dir, nfiles, nfiles == 1 ? "" : "s",
-		       fmt_bytes(b1, sizeof(b1), (double)in_bytes), out,
-		       fmt_bytes(b2, sizeof(b2), (double)sz));
+		       tool_fmt_bytes(b1, sizeof(b1), (double)in_bytes), out,
+		       tool_fmt_bytes(b2, sizeof(b2), (double)sz));
 	}
-	status = damaged ? EXIT_PROBLEMS : 0;
+	status = damaged ? TOOL_EXIT_PROBLEMS : 0;
 	goto out;
 
 nomem:
@@ -296,7 +296,7 @@ static void error_as(const char *msg, const char *from, const char *to)
 	fprintf(stderr, "%s\n", msg);
 }
 
-int cmd_trace_unpack(int argc, char **argv)
+int tool_cmd_trace_unpack(int argc, char **argv)
 {
 	char errbuf[1024] = "", b1[32];
 	const char *out = NULL, *bundle;
@@ -305,7 +305,7 @@ int cmd_trace_unpack(int argc, char **argv)
 	sibt_totals tot;
 	struct stat st;
 	int force = 0, quiet = 0, damaged, rc, exists;
-	int status = EXIT_USAGE;
+	int status = TOOL_EXIT_USAGE;
 	tool_out dest = { .kind = TOOL_OUT_TRACE, .handle = -1 };
 	const char *inputs[2] = { NULL, NULL };
 
@@ -317,12 +317,12 @@ int cmd_trace_unpack(int argc, char **argv)
 	if (stat(bundle, &st) != 0) {
 		tool_error("cannot read bundle '%s': %s", bundle,
 			   strerror(errno));
-		return EXIT_USAGE;
+		return TOOL_EXIT_USAGE;
 	}
 	if (S_ISDIR(st.st_mode)) {
 		tool_error("'%s' is a directory, not a bundle; a trace "
 			   "directory needs no unpacking", bundle);
-		return EXIT_USAGE;
+		return TOOL_EXIT_USAGE;
 	}
 	if (!out) {
 		defout = default_dir(bundle);
@@ -331,7 +331,7 @@ int cmd_trace_unpack(int argc, char **argv)
 				   "(no .tar, .tar.gz, .tgz, .tar.xz, "
 				   ".tar.bz2 or .tar.zst suffix); name it "
 				   "with -o DIR", bundle);
-			return EXIT_USAGE;
+			return TOOL_EXIT_USAGE;
 		}
 		out = defout;
 	}
@@ -344,7 +344,7 @@ int cmd_trace_unpack(int argc, char **argv)
 	exists = lstat(out, &st) == 0;
 	if ((status = tool_out_begin(&dest)) != 0)
 		goto out;
-	status = EXIT_USAGE;
+	status = TOOL_EXIT_USAGE;
 	rc = sibt_bundle_unpack(bundle, dest.stage, 1, errbuf,
 				sizeof(errbuf));
 	if (rc < 0) {
@@ -362,7 +362,7 @@ int cmd_trace_unpack(int argc, char **argv)
 			 exists ? "the trace in its place is left as it was" :
 			 "nothing was written");
 		error_as(msg, dest.stage, out);
-		status = EXIT_PROBLEMS;
+		status = TOOL_EXIT_PROBLEMS;
 		goto out;
 	}
 	sibt_trace_close(t);
@@ -373,7 +373,7 @@ int cmd_trace_unpack(int argc, char **argv)
 	/* Report on the trace in its final place. */
 	t = tool_open_trace(out, 0, &damaged);
 	if (!t) {
-		status = EXIT_PROBLEMS;
+		status = TOOL_EXIT_PROBLEMS;
 		goto out;
 	}
 	sibt_trace_totals(t, &tot);
@@ -381,9 +381,9 @@ int cmd_trace_unpack(int argc, char **argv)
 		printf("unpacked %s into %s (%" PRIu32 " data file%s, %s SEBs)"
 		       "\n", bundle, out, sibt_trace_nfiles(t),
 		       sibt_trace_nfiles(t) == 1 ? "" : "s",
-		       fmt_count(b1, sizeof(b1), tot.sebs));
+		       tool_fmt_count(b1, sizeof(b1), tot.sebs));
 	sibt_trace_close(t);
-	status = damaged ? EXIT_PROBLEMS : 0;
+	status = damaged ? TOOL_EXIT_PROBLEMS : 0;
 out:
 	tool_out_free(&dest);
 	free(defout);

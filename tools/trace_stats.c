@@ -352,14 +352,14 @@ static int gather(struct stats *st, uint64_t total_windows, int quiet)
 	sibt_window *win = sibt_window_new();
 	uint32_t pe, npes = sibt_trace_npes(st->t);
 	uint64_t done = 0;
-	progress pr;
+	tool_progress pr;
 	int rc = 0;
 
 	if (!win) {
 		tool_error("out of memory");
 		return -1;
 	}
-	progress_begin(&pr, "reading windows", total_windows, quiet);
+	tool_progress_begin(&pr, "reading windows", total_windows, quiet);
 	for (pe = 0; pe < npes && rc == 0; pe++) {
 		uint64_t w, nwin = sibt_trace_nwindows(st->t, pe);
 
@@ -368,12 +368,12 @@ static int gather(struct stats *st, uint64_t total_windows, int quiet)
 			const char *last_name = NULL;
 			uint32_t i, n;
 
-			progress_update(&pr, done++);
+			tool_progress_update(&pr, done++);
 			if (sibt_trace_read_window(st->t, pe, w, win) !=
 			    SIBT_OK) {
-				progress_end(&pr);
+				tool_progress_end(&pr);
 				window_failed(st, pe, w);
-				progress_begin(&pr, "reading windows",
+				tool_progress_begin(&pr, "reading windows",
 					       total_windows, quiet);
 				continue;
 			}
@@ -384,7 +384,7 @@ static int gather(struct stats *st, uint64_t total_windows, int quiet)
 					     &last, &last_name);
 		}
 	}
-	progress_end(&pr);
+	tool_progress_end(&pr);
 	if (st->windows_failed > MAX_REPORTED)
 		tool_error("%" PRIu64 " more windows cannot be read (not "
 			   "listed)", st->windows_failed - MAX_REPORTED);
@@ -400,7 +400,7 @@ enum unit_kind { U_TIME, U_BYTES, U_COUNT };
 static char *fmt_ps(char *buf, size_t len, double ps)
 {
 	if (ps < 9.0e18)
-		return fmt_time(buf, len, (sibt_time)(ps + 0.5));
+		return tool_fmt_time(buf, len, (sibt_time)(ps + 0.5));
 	snprintf(buf, len, "%.3f s", ps / 1e12);
 	return buf;
 }
@@ -411,7 +411,7 @@ static char *fmt_unit(char *buf, size_t len, enum unit_kind u, double v)
 	case U_TIME:
 		return fmt_ps(buf, len, v);
 	case U_BYTES:
-		return fmt_bytes(buf, len, v);
+		return tool_fmt_bytes(buf, len, v);
 	default:
 		if (v < 1e15 && v == (double)(uint64_t)v)
 			snprintf(buf, len, "%.0f", v);
@@ -503,7 +503,7 @@ static void print_corrections(const rg_table *rg, int always)
 		return;
 	}
 	printf("corrected        %s SEB%s, %s of %s measured: %s\n",
-	       fmt_count(b1, sizeof(b1), rg->corr_sebs[0]),
+	       tool_fmt_count(b1, sizeof(b1), rg->corr_sebs[0]),
 	       rg->corr_sebs[0] == 1 ? "" : "s",
 	       rg_fmt_ps(b2, sizeof(b2), rg->corr_time[0]),
 	       rg_fmt_ps(b3, sizeof(b3), (__int128)rg->measured),
@@ -519,22 +519,22 @@ static void print_human(const char *path, const struct stats *st,
 
 	printf("trace            %s\n", path);
 	printf("PEs              %s\n",
-	       fmt_count(b1, sizeof(b1), sibt_trace_npes(st->t)));
-	printf("windows read     %s", fmt_count(b1, sizeof(b1),
+	       tool_fmt_count(b1, sizeof(b1), sibt_trace_npes(st->t)));
+	printf("windows read     %s", tool_fmt_count(b1, sizeof(b1),
 						st->windows_read));
 	if (st->windows_failed)
 		printf(" (%s could not be read)",
-		       fmt_count(b2, sizeof(b2), st->windows_failed));
+		       tool_fmt_count(b2, sizeof(b2), st->windows_failed));
 	printf("\nSEBs             %s (%s with explicit predecessors)\n",
-	       fmt_count(b1, sizeof(b1), st->sebs),
-	       fmt_count(b2, sizeof(b2), st->explicit_preds));
+	       tool_fmt_count(b1, sizeof(b1), st->sebs),
+	       tool_fmt_count(b2, sizeof(b2), st->explicit_preds));
 	printf("messages         %s sent, %s waited for, %s in total\n",
-	       fmt_count(b1, sizeof(b1), st->sends),
-	       fmt_count(b2, sizeof(b2), st->waits),
-	       fmt_bytes(b3, sizeof(b3), (double)st->message_bytes));
+	       tool_fmt_count(b1, sizeof(b1), st->sends),
+	       tool_fmt_count(b2, sizeof(b2), st->waits),
+	       tool_fmt_bytes(b3, sizeof(b3), (double)st->message_bytes));
 	printf("prints           %s (%s of text)\n",
-	       fmt_count(b1, sizeof(b1), st->prints),
-	       fmt_bytes(b2, sizeof(b2), (double)st->print_bytes));
+	       tool_fmt_count(b1, sizeof(b1), st->prints),
+	       tool_fmt_bytes(b2, sizeof(b2), (double)st->print_bytes));
 	printf("markers          skip_start %" PRIu64 ", skip_end %" PRIu64
 	       ", iter %" PRIu64 ", user %" PRIu64, st->markers[1],
 	       st->markers[2], st->markers[3], st->markers[4]);
@@ -552,8 +552,8 @@ static void print_human(const char *path, const struct stats *st,
 
 	printf("\nstorage\n");
 	printf("  data files     %s (%s bytes)\n",
-	       fmt_bytes(b1, sizeof(b1), (double)tot->file_bytes),
-	       fmt_count(b2, sizeof(b2), tot->file_bytes));
+	       tool_fmt_bytes(b1, sizeof(b1), (double)tot->file_bytes),
+	       tool_fmt_count(b2, sizeof(b2), tot->file_bytes));
 	if (st->sebs)
 		printf("  per SEB        %.2f bytes on disk\n",
 		       (double)tot->file_bytes / (double)st->sebs);
@@ -561,13 +561,13 @@ static void print_human(const char *path, const struct stats *st,
 		printf("  per message    %.2f bytes on disk\n",
 		       (double)tot->file_bytes / (double)st->sends);
 	printf("  payload        %s raw, %s stored",
-	       fmt_bytes(b1, sizeof(b1), (double)tot->raw_bytes),
-	       fmt_bytes(b2, sizeof(b2), (double)tot->stored_bytes));
+	       tool_fmt_bytes(b1, sizeof(b1), (double)tot->raw_bytes),
+	       tool_fmt_bytes(b2, sizeof(b2), (double)tot->stored_bytes));
 	if (tot->stored_bytes)
 		printf(", compression %.2f : 1",
 		       (double)tot->raw_bytes / (double)tot->stored_bytes);
 	printf("\n  peak memory    %s (resident, this process)\n",
-	       fmt_bytes(b1, sizeof(b1), (double)sib_peak_rss()));
+	       tool_fmt_bytes(b1, sizeof(b1), (double)sib_peak_rss()));
 
 	if (top && nshow > top)
 		nshow = top;
@@ -591,7 +591,7 @@ static void print_human(const char *path, const struct stats *st,
 				if ((unsigned char)*q < 0x20 || *q == 0x7f)
 					*q = '?';
 			printf("  %-32s %12s %14s %12s\n", label,
-			       fmt_count(b1, sizeof(b1), ns->count),
+			       tool_fmt_count(b1, sizeof(b1), ns->count),
 			       fmt_ps(b2, sizeof(b2), (double)ns->total),
 			       fmt_ps(b3, sizeof(b3), (double)ns->total /
 				      (double)ns->count));
@@ -685,7 +685,7 @@ static void print_json(const char *path, const struct stats *st,
 	size_t i, nshow = st->names.used;
 
 	printf("{\"path\":");
-	json_string(stdout, path, strlen(path));
+	tool_json_string(stdout, path, strlen(path));
 	printf(",\"npes\":%" PRIu32 ",\"windows_read\":%" PRIu64
 	       ",\"windows_failed\":%" PRIu64 ",\"damaged\":%s",
 	       sibt_trace_npes(st->t), st->windows_read, st->windows_failed,
@@ -731,7 +731,8 @@ static void print_json(const char *path, const struct stats *st,
 	printf(",\"names_total\":%zu,\"names\":[", st->names.used);
 	for (i = 0; names && i < nshow; i++) {
 		printf("%s{\"name\":", i ? "," : "");
-		json_string(stdout, names[i]->name, strlen(names[i]->name));
+		tool_json_string(stdout, names[i]->name,
+				 strlen(names[i]->name));
 		printf(",\"count\":%" PRIu64 ",\"total_ps\":", names[i]->count);
 		print_u128(names[i]->total);
 		printf(",\"mean_ps\":%.1f}", (double)names[i]->total /
@@ -742,10 +743,12 @@ static void print_json(const char *path, const struct stats *st,
 	printf("],\"failures\":[");
 	for (i = 0; i < st->nfail; i++) {
 		printf("%s{\"file\":", i ? "," : "");
-		json_string(stdout, st->fail[i].file, strlen(st->fail[i].file));
+		tool_json_string(stdout, st->fail[i].file,
+				 strlen(st->fail[i].file));
 		printf(",\"pe\":%" PRIu32 ",\"window\":%" PRIu64
 		       ",\"message\":", st->fail[i].pe, st->fail[i].window);
-		json_string(stdout, st->fail[i].msg, strlen(st->fail[i].msg));
+		tool_json_string(stdout, st->fail[i].msg,
+				 strlen(st->fail[i].msg));
 		putchar('}');
 	}
 	printf("],\"peak_rss_bytes\":%" PRIu64 "}\n", sib_peak_rss());
@@ -775,24 +778,27 @@ static void print_regions_human(const char *path, const struct stats *st,
 	uint32_t nreg = rg->n;
 
 	printf("trace            %s\n", path);
-	printf("windows read     %s", fmt_count(b[0], sizeof(b[0]),
+	printf("windows read     %s", tool_fmt_count(b[0], sizeof(b[0]),
 						st->windows_read));
 	if (st->windows_failed)
 		printf(" (%s could not be read)",
-		       fmt_count(b[1], sizeof(b[1]), st->windows_failed));
+		       tool_fmt_count(b[1], sizeof(b[1]), st->windows_failed));
 	putchar('\n');
 	if (!rg->with_region) {
 		printf("SEBs             %s\n%s\n",
-		       fmt_count(b[0], sizeof(b[0]), st->sebs), no_regions);
+		       tool_fmt_count(b[0], sizeof(b[0]), st->sebs),
+		       no_regions);
 		return;
 	}
 	if (rg->with_region < rg->sebs)
 		nreg--;		/* the row of the SEBs without one */
-	printf("SEBs             %s in %s code region%s", fmt_count(b[0],
-	       sizeof(b[0]), st->sebs), fmt_count(b[1], sizeof(b[1]), nreg),
+	printf("SEBs             %s in %s code region%s", tool_fmt_count(b[0],
+	       sizeof(b[0]), st->sebs), tool_fmt_count(b[1], sizeof(b[1]),
+						       nreg),
 	       nreg == 1 ? "" : "s");
 	if (rg->with_region < rg->sebs)
-		printf(" (%s without a region)", fmt_count(b[2], sizeof(b[2]),
+		printf(" (%s without a region)", tool_fmt_count(b[2],
+								sizeof(b[2]),
 		       rg->sebs - rg->with_region));
 	printf("\nduration         %s in all, %s measured\n",
 	       rg_fmt_ps(b[0], sizeof(b[0]), (__int128)rg->total),
@@ -807,8 +813,8 @@ static void print_regions_human(const char *path, const struct stats *st,
 	printf("\ncode regions by %s (%s of %s)\n",
 	       key == RG_BY_TOTAL ? "total duration" :
 	       key == RG_BY_CORRECTED ? "corrected time" : rg_key_name(key),
-	       fmt_count(b[0], sizeof(b[0]), nshow),
-	       fmt_count(b[1], sizeof(b[1]), rg->n));
+	       tool_fmt_count(b[0], sizeof(b[0]), nshow),
+	       tool_fmt_count(b[1], sizeof(b[1]), rg->n));
 	printf("  %11s %12s %12s %12s %12s %12s %12s %11s %12s  %s\n",
 	       "count", "total", "median", "p10", "p90", "p99", "max",
 	       "corrected", "corr. time", "region");
@@ -817,14 +823,18 @@ static void print_regions_human(const char *path, const struct stats *st,
 		const rg_stat *r = v[i];
 
 		printf("  %11s %12s %12s %12s %12s %12s %12s %11s %12s  ",
-		       fmt_count(b[0], sizeof(b[0]), r->count),
+		       tool_fmt_count(b[0], sizeof(b[0]), r->count),
 		       rg_fmt_ps(b[1], sizeof(b[1]), (__int128)r->total),
-		       fmt_time(b[2], sizeof(b[2]), (sibt_time)r->q[RG_P50]),
-		       fmt_time(b[3], sizeof(b[3]), (sibt_time)r->q[RG_P10]),
-		       fmt_time(b[4], sizeof(b[4]), (sibt_time)r->q[RG_P90]),
-		       fmt_time(b[5], sizeof(b[5]), (sibt_time)r->q[RG_P99]),
-		       fmt_time(b[6], sizeof(b[6]), (sibt_time)r->max),
-		       fmt_count(b[7], sizeof(b[7]), r->ncorr),
+		       tool_fmt_time(b[2], sizeof(b[2]),
+				     (sibt_time)r->q[RG_P50]),
+		       tool_fmt_time(b[3], sizeof(b[3]),
+				     (sibt_time)r->q[RG_P10]),
+		       tool_fmt_time(b[4], sizeof(b[4]),
+				     (sibt_time)r->q[RG_P90]),
+		       tool_fmt_time(b[5], sizeof(b[5]),
+				     (sibt_time)r->q[RG_P99]),
+		       tool_fmt_time(b[6], sizeof(b[6]), (sibt_time)r->max),
+		       tool_fmt_count(b[7], sizeof(b[7]), r->ncorr),
 		       r->ncorr ? rg_fmt_ps(b[8], sizeof(b[8]), r->corr_time)
 				: "-");
 		print_region_label(r->region);
@@ -841,7 +851,7 @@ static void print_regions_json(const char *path, const struct stats *st,
 	uint32_t i, nshow = rg->with_region ? rg->n : 0;
 
 	printf("{\"path\":");
-	json_string(stdout, path, strlen(path));
+	tool_json_string(stdout, path, strlen(path));
 	printf(",\"npes\":%" PRIu32 ",\"windows_read\":%" PRIu64
 	       ",\"windows_failed\":%" PRIu64 ",\"damaged\":%s",
 	       sibt_trace_npes(st->t), st->windows_read, st->windows_failed,
@@ -854,7 +864,7 @@ static void print_regions_json(const char *path, const struct stats *st,
 	       rg->hist ? "histogram" : "exact", rg_key_name(key));
 	if (!rg->with_region) {
 		printf(",\"note\":");
-		json_string(stdout, no_regions, strlen(no_regions));
+		tool_json_string(stdout, no_regions, strlen(no_regions));
 	}
 	printf(",\"regions_total\":%" PRIu32, nshow);
 	if (top && nshow > top)
@@ -865,7 +875,7 @@ static void print_regions_json(const char *path, const struct stats *st,
 
 		printf("%s{\"region\":", i ? "," : "");
 		if (r->region[0])
-			json_string(stdout, r->region, strlen(r->region));
+			tool_json_string(stdout, r->region, strlen(r->region));
 		else
 			printf("null");
 		printf(",\"count\":%" PRIu64 ",\"total_ps\":", r->count);
@@ -885,16 +895,18 @@ static void print_regions_json(const char *path, const struct stats *st,
 	printf("],\"failures\":[");
 	for (i = 0; i < st->nfail; i++) {
 		printf("%s{\"file\":", i ? "," : "");
-		json_string(stdout, st->fail[i].file, strlen(st->fail[i].file));
+		tool_json_string(stdout, st->fail[i].file,
+				 strlen(st->fail[i].file));
 		printf(",\"pe\":%" PRIu32 ",\"window\":%" PRIu64
 		       ",\"message\":", st->fail[i].pe, st->fail[i].window);
-		json_string(stdout, st->fail[i].msg, strlen(st->fail[i].msg));
+		tool_json_string(stdout, st->fail[i].msg,
+				 strlen(st->fail[i].msg));
 		putchar('}');
 	}
 	printf("],\"peak_rss_bytes\":%" PRIu64 "}\n", sib_peak_rss());
 }
 
-int cmd_trace_stats(int argc, char **argv)
+int tool_cmd_trace_stats(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'j' },
@@ -925,14 +937,14 @@ int cmd_trace_stats(int argc, char **argv)
 			quiet = 1;
 			break;
 		case 't':
-			if (parse_u64("--top", optarg, &top) < 0 ||
+			if (tool_parse_u64("--top", optarg, &top) < 0 ||
 			    top > UINT32_MAX) {
 				if (top > UINT32_MAX)
 					tool_error("--top: %s is too large",
 						   optarg);
 				fprintf(stderr, "Try '%s --help'.\n",
 					tool_name);
-				return EXIT_USAGE;
+				return TOOL_EXIT_USAGE;
 			}
 			break;
 		case 'R':
@@ -947,10 +959,10 @@ int cmd_trace_stats(int argc, char **argv)
 							optarg, rg_key_names);
 			break;
 		case 'E':
-			if (parse_u64("--exact", optarg, &exact) < 0) {
+			if (tool_parse_u64("--exact", optarg, &exact) < 0) {
 				fprintf(stderr, "Try '%s --help'.\n",
 					tool_name);
-				return EXIT_USAGE;
+				return TOOL_EXIT_USAGE;
 			}
 			break;
 		case 'h':
@@ -961,7 +973,7 @@ int cmd_trace_stats(int argc, char **argv)
 		}
 	}
 	if (!(path = tool_trace_operand(argc, argv)))
-		return EXIT_USAGE;
+		return TOOL_EXIT_USAGE;
 	if (!regions && sort)
 		return tool_usage_error("--sort orders the table of code "
 					"regions: add --regions");
@@ -969,23 +981,23 @@ int cmd_trace_stats(int argc, char **argv)
 	st = calloc(1, sizeof(*st));
 	if (!st) {
 		tool_error("out of memory");
-		return EXIT_USAGE;
+		return TOOL_EXIT_USAGE;
 	}
 	st->t = tool_open_trace(path, 0, &damaged);
 	if (!st->t) {
 		free(st);
-		return EXIT_USAGE;
+		return TOOL_EXIT_USAGE;
 	}
 	sibt_trace_totals(st->t, &tot);
 	rg_init(&st->regions, regions, exact);
 	if (gather(st, tot.windows, quiet) < 0) {
-		status = EXIT_USAGE;
+		status = TOOL_EXIT_USAGE;
 		goto out;
 	}
 	if (rg_finish(&st->regions) < 0) {
 		tool_error("out of memory computing the quantiles of the code "
 			   "regions");
-		status = EXIT_USAGE;
+		status = TOOL_EXIT_USAGE;
 		goto out;
 	}
 	if (regions && json)
@@ -997,7 +1009,7 @@ int cmd_trace_stats(int argc, char **argv)
 		print_json(path, st, &tot, (unsigned)top, damaged);
 	else
 		print_human(path, st, &tot, (unsigned)top);
-	status = damaged || st->windows_failed ? EXIT_PROBLEMS : 0;
+	status = damaged || st->windows_failed ? TOOL_EXIT_PROBLEMS : 0;
 out:
 	for (i = 0; i < st->nfail; i++) {
 		free(st->fail[i].file);

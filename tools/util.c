@@ -1,6 +1,6 @@
 /*
  * util.c -- shared helpers of the `sibyl' driver: messages, formatting,
- * JSON strings, the progress bar, opening a
+ * JSON strings, the tool_progress bar, opening a
  * trace with the tools' error conventions, temporary files removed on
  * signals, and output directories (the rule --force follows, staging and
  * committing).  See tools.h.
@@ -69,7 +69,7 @@ int tool_usage_error(const char *fmt, ...)
 	vmessage("", fmt, ap);
 	va_end(ap);
 	fprintf(stderr, "Try '%s --help'.\n", tool_name);
-	return EXIT_USAGE;
+	return TOOL_EXIT_USAGE;
 }
 
 int tool_bad_option(int c, char **argv)
@@ -83,7 +83,8 @@ int tool_bad_option(int c, char **argv)
 	int len = (int)strcspn(name, "=");
 
 	if (c == ':')
-		return tool_usage_error("option '%.*s' needs a value", len, name);
+		return tool_usage_error("option '%.*s' needs a value", len,
+					name);
 	return tool_usage_error("unknown option '%.*s'", len, name);
 }
 
@@ -103,7 +104,7 @@ const char *tool_trace_operand(int argc, char **argv)
 
 /* ---------------------------------------------------------- formatting */
 
-char *fmt_bytes(char *buf, size_t len, double bytes)
+char *tool_fmt_bytes(char *buf, size_t len, double bytes)
 {
 	static const char *const unit[] = {
 		"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"
@@ -126,7 +127,7 @@ char *fmt_bytes(char *buf, size_t len, double bytes)
 	return buf;
 }
 
-char *fmt_time(char *buf, size_t len, sibt_time ps)
+char *tool_fmt_time(char *buf, size_t len, sibt_time ps)
 {
 	static const struct { const char *name; double div; } u[] = {
 		{ "s", 1e12 }, { "ms", 1e9 }, { "us", 1e6 }, { "ns", 1e3 }
@@ -145,7 +146,7 @@ char *fmt_time(char *buf, size_t len, sibt_time ps)
 	return buf;
 }
 
-char *fmt_count(char *buf, size_t len, uint64_t n)
+char *tool_fmt_count(char *buf, size_t len, uint64_t n)
 {
 	char digits[32];
 	size_t nd, i, o = 0;
@@ -167,7 +168,7 @@ char *fmt_count(char *buf, size_t len, uint64_t n)
 
 /* ---------------------------------------------------------------- JSON */
 
-void json_string(FILE *f, const char *s, size_t len)
+void tool_json_string(FILE *f, const char *s, size_t len)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t i = 0;
@@ -262,7 +263,7 @@ char *tool_config_assignment(const char *key, const char *value)
 
 /* ------------------------------------------------------------ progress */
 
-static void progress_draw(const progress *p, uint64_t done)
+static void progress_draw(const tool_progress *p, uint64_t done)
 {
 	enum { WIDTH = 30 };
 	char bar[WIDTH + 1];
@@ -280,7 +281,8 @@ static void progress_draw(const progress *p, uint64_t done)
 	fflush(stderr);
 }
 
-void progress_begin(progress *p, const char *label, uint64_t total, int quiet)
+void tool_progress_begin(tool_progress *p, const char *label, uint64_t total,
+			 int quiet)
 {
 	p->active = !quiet && isatty(STDERR_FILENO);
 	p->label = label;
@@ -292,7 +294,7 @@ void progress_begin(progress *p, const char *label, uint64_t total, int quiet)
 	}
 }
 
-void progress_update(progress *p, uint64_t done)
+void tool_progress_update(tool_progress *p, uint64_t done)
 {
 	double t;
 
@@ -305,7 +307,7 @@ void progress_update(progress *p, uint64_t done)
 	progress_draw(p, done);
 }
 
-void progress_end(progress *p)
+void tool_progress_end(tool_progress *p)
 {
 	if (!p->active)
 		return;
@@ -628,11 +630,11 @@ static void warn_damage(const sibt_trace *t, const char *path,
 	}
 	tool_warn("%s: %s: recovered %s windows, %s SEBs; %s of %s bytes "
 		  "valid, %s lost", file, sibt_strerror(d->reason),
-		  fmt_count(b1, sizeof(b1), d->windows_recovered),
-		  fmt_count(b2, sizeof(b2), d->sebs_recovered),
-		  fmt_count(b3, sizeof(b3), d->valid_bytes),
-		  fmt_count(b4, sizeof(b4), d->file_bytes),
-		  fmt_bytes(b5, sizeof(b5), (double)(d->file_bytes >
+		  tool_fmt_count(b1, sizeof(b1), d->windows_recovered),
+		  tool_fmt_count(b2, sizeof(b2), d->sebs_recovered),
+		  tool_fmt_count(b3, sizeof(b3), d->valid_bytes),
+		  tool_fmt_count(b4, sizeof(b4), d->file_bytes),
+		  tool_fmt_bytes(b5, sizeof(b5), (double)(d->file_bytes >
 						     d->valid_bytes ?
 						     d->file_bytes -
 						     d->valid_bytes : 0)));
@@ -1019,7 +1021,7 @@ static int replace_check(const char *path, const struct stat *st,
 		tool_error("not replacing '%s', even with --force: %s; remove "
 			   "it yourself or choose another output", path, why);
 	free(stranger);
-	return EXIT_USAGE;
+	return TOOL_EXIT_USAGE;
 }
 
 int tool_out_check(const char *path, tool_out_kind kind, const char *writer,
@@ -1033,12 +1035,12 @@ int tool_out_check(const char *path, tool_out_kind kind, const char *writer,
 		if (errno == ENOENT)
 			return 0;
 		tool_error("cannot write '%s': %s", path, strerror(errno));
-		return EXIT_USAGE;
+		return TOOL_EXIT_USAGE;
 	}
 	if (!force) {
 		tool_error("'%s' already exists: choose another output or pass "
 			   "--force to replace it", path);
-		return EXIT_USAGE;
+		return TOOL_EXIT_USAGE;
 	}
 	return replace_check(path, &st, kind, writer, inputs);
 }
@@ -1058,7 +1060,7 @@ int tool_out_begin(tool_out *o)
 	o->stage = malloc(l + sizeof ".partial-XXXXXX");
 	if (!o->stage) {
 		tool_error("out of memory");
-		return EXIT_USAGE;
+		return TOOL_EXIT_USAGE;
 	}
 	sprintf(o->stage, "%.*s.partial-XXXXXX", (int)l, o->path);
 	o->handle = tool_temp_mkdtemp(o->stage);
@@ -1068,7 +1070,7 @@ int tool_out_begin(tool_out *o)
 			   strerror(errno));
 		free(o->stage);
 		o->stage = NULL;
-		return EXIT_USAGE;
+		return TOOL_EXIT_USAGE;
 	}
 	return 0;
 }
@@ -1145,19 +1147,19 @@ static int out_swap(tool_out *o, int exists)
 int tool_out_commit(tool_out *o)
 {
 	char *parent = strdup(o->path);
-	int lock = -1, rc = EXIT_USAGE, exists;
+	int lock = -1, rc = TOOL_EXIT_USAGE, exists;
 	struct stat st;
 	sigset_t old;
 
 	if (!parent) {
 		tool_error("out of memory");
-		return EXIT_USAGE;
+		return TOOL_EXIT_USAGE;
 	}
 	if (o->kind == TOOL_OUT_MARKED && marker_write(o) != 0) {
 		tool_error("cannot write '%s/%s': %s", o->stage,
 			   TOOL_OUT_MARKER, strerror(errno));
 		free(parent);
-		return EXIT_USAGE;
+		return TOOL_EXIT_USAGE;
 	}
 	/* Commits into one directory take turns: the check below and the
 	 * move are one step for concurrent runs on the same output. */

@@ -1,14 +1,16 @@
 /*
  * sib_param.h -- the descriptor of a configuration parameter and its
  * parsed value (internal), shared by the network models (their
- * parameter tables), the machine description that parses them
- * (fastsim/fsim_config.c: fsim_parse_value) and the command line.
+ * parameter tables), the machine description that reads them
+ * (fastsim/fsim_config.c) and the command line, and the one parser of
+ * their values (sib_parse_value, base/sib_value.c).
  *
  * Every name starts with "sib_" or "SIB_".
  */
 #ifndef SIBYL_SIB_PARAM_H
 #define SIBYL_SIB_PARAM_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -70,6 +72,17 @@ typedef struct sib_value {
 	const char *s;
 	int set;
 } sib_value;
+
+/*
+ * text as a value of parameter p (base/sib_value.c): blanks around it are
+ * ignored; numbers are exact, never read through a double ("1.5ns" is
+ * 1500 ps, "0.1s" exactly 10^11 ps), with every unit of sib_units.h.  A
+ * STRING value points into text.  Messages name the value `name' (NULL:
+ * p->key), e.g. "net.latency: '5' has no unit; say the unit, e.g. 1us".
+ * Returns 0, or -1 with one sentence in err.
+ */
+int sib_parse_value(const sib_param *p, const char *name, const char *text,
+		    sib_value *v, char *err, size_t errlen);
 
 #ifdef __cplusplus
 }

@@ -29,6 +29,13 @@
 extern "C" {
 #endif
 
+/* isspace() without the locale: Sibyl's text syntax is ASCII. */
+static inline int sib_is_space(char ch)
+{
+	return ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n' ||
+	       ch == '\f' || ch == '\v';
+}
+
 typedef struct sib_lines_limits {
 	const char *what;       /* "configuration file": names the file */
 	const char *open_hint;  /* what to do when it cannot be opened */

@@ -64,6 +64,19 @@ enum sib_rounding {
 	SIB_NEAREST     /* rounded to the nearest, halves up */
 };
 
+/* Greatest common divisor, for reducing exact ratios. */
+static inline unsigned __int128 sib_gcd128(unsigned __int128 a,
+					   unsigned __int128 b)
+{
+	while (b) {
+		unsigned __int128 t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
 /* A decimal number as written: mant x 10^exp, exactly, and how many
  * significant digits it had (trailing zeros of its whole part are
  * exponent, not digits). */

@@ -92,7 +92,8 @@ void fsim_config_describe(FILE *f);
  * (`sibyl sim --list-keys=markdown', docs/config-reference.md). */
 void fsim_config_describe_markdown(FILE *f);
 
-/* Parse text as a value of parameter p (the unit parser). */
+/* Parse text as a value of parameter p: base/sib_param.h's
+ * sib_parse_value, the parser of every key of a machine description. */
 int fsim_parse_value(const sib_param *p, const char *text, sib_value *v,
 		     char *err, size_t errlen);
 

@@ -21,7 +21,7 @@
 
 #include "fsim.h"
 #include "sib_text.h"
-#include "fsim_text.h"
+#include "sib_units.h"
 
 #define RULES_MAGIC 0x7372756cu /* "srul" */
 
@@ -81,7 +81,7 @@ static void ratio_mul(int64_t an, int64_t ad, int64_t bn, int64_t bd,
 {
 	unsigned __int128 N = (unsigned __int128)an * (uint64_t)bn;
 	unsigned __int128 D = (unsigned __int128)ad * (uint64_t)bd;
-	unsigned __int128 g = gcd128(N, D);
+	unsigned __int128 g = sib_gcd128(N, D);
 
 	if (!N) {
 		*n = 0;
@@ -94,7 +94,7 @@ static void ratio_mul(int64_t an, int64_t ad, int64_t bn, int64_t bd,
 		N = (N + 1) >> 1;
 		D = (D + 1) >> 1;
 	}
-	g = gcd128(N, D);
+	g = sib_gcd128(N, D);
 	*n = (int64_t)(N / g);
 	*d = (int64_t)(D / g);
 }
@@ -147,27 +147,27 @@ static int rule_value(sib_ptype type, const char *what, const char *text,
 	sib_param p = { what, type, NULL, NULL, NULL };
 	char buf[128];
 
-	while (len && is_space(*text)) {
+	while (len && sib_is_space(*text)) {
 		text++;
 		len--;
 	}
-	while (len && is_space(text[len - 1]))
+	while (len && sib_is_space(text[len - 1]))
 		len--;
 	if (len >= sizeof buf)
 		return sib_errf(err, errlen, "%s: '%.40s...' is too long", what,
 			    text);
 	memcpy(buf, text, len);
 	buf[len] = '\0';
-	return fsim_parse_value(&p, buf, v, err, errlen);
+	return sib_parse_value(&p, NULL, buf, v, err, errlen);
 }
 
 static char *trimmed_dup(const char *s, size_t len)
 {
-	while (len && is_space(*s)) {
+	while (len && sib_is_space(*s)) {
 		s++;
 		len--;
 	}
-	while (len && is_space(s[len - 1]))
+	while (len && sib_is_space(s[len - 1]))
 		len--;
 	char *d = malloc(len + 1);
 	if (d) {
@@ -200,7 +200,7 @@ static int parse_named_rule(const char *body, int want_cut, char **name,
 
 	*cut = NULL;
 	*cutlen = 0;
-	while (is_space(*s))
+	while (sib_is_space(*s))
 		s++;
 	if (*s == '"') {
 		const char *end;
@@ -209,7 +209,7 @@ static int parse_named_rule(const char *body, int want_cut, char **name,
 		if (!end)
 			return sib_errf(err, errlen, "the quoted %s has no "
 				    "closing quote", what);
-		while (is_space(*end))
+		while (sib_is_space(*end))
 			end++;
 		eq = *end == '=' ? end : strrchr(end, '=');
 		if (want_cut && *end == '>' && eq) {
@@ -255,7 +255,7 @@ static int parse_region_rule(const char *body, rule *x, const char **cut,
 {
 	const char *s = body, *eq, *gt;
 
-	while (is_space(*s))
+	while (sib_is_space(*s))
 		s++;
 	if (*s == '"')
 		return parse_named_rule(body, 1, &x->name, cut, cutlen, val,
@@ -298,7 +298,7 @@ static int parse_rule(const char *text, rule *x, char *err, size_t errlen)
 	memset(x, 0, sizeof *x);
 	if (strncmp(s, "size", 4) == 0) {
 		s += 4;
-		while (is_space(*s))
+		while (sib_is_space(*s))
 			s++;
 		if (s[0] == '>' && s[1] == '=') {
 			x->kind = R_SIZE_GE;
@@ -332,7 +332,7 @@ static int parse_rule(const char *text, rule *x, char *err, size_t errlen)
 	int is_region = strncmp(s, "region", 6) == 0;
 	if (is_seb || is_scale || is_region) {
 		s += is_seb ? 3 : is_scale ? 5 : 6;
-		while (is_space(*s))
+		while (sib_is_space(*s))
 			s++;
 	}
 	if ((!is_seb && !is_scale && !is_region) || *s != ':')
@@ -566,7 +566,7 @@ void fsim_rules_set_cpu_factor(fsim_rules *r, int64_t num, int64_t den)
 			__LINE__, (long long)num, (long long)den);
 		abort();
 	}
-	uint64_t g = (uint64_t)gcd128((uint64_t)num, (uint64_t)den);
+	uint64_t g = (uint64_t)sib_gcd128((uint64_t)num, (uint64_t)den);
 	r->fnum = num ? (int64_t)((uint64_t)num / g) : 0;
 	r->fden = num ? (int64_t)((uint64_t)den / g) : 1;
 }

@@ -591,7 +591,7 @@ static int parse_max(hist *h, const char *s)
 		const sib_param p = { "--max", SIB_P_RATIO, NULL, NULL, NULL };
 		sib_value v;
 		char err[512];
-		if (fsim_parse_value(&p, s, &v, err, sizeof err)) {
+		if (sib_parse_value(&p, NULL, s, &v, err, sizeof err)) {
 			tool_error("%s", err);
 			return TOOL_EXIT_USAGE;
 		}

@@ -261,7 +261,7 @@ static int parse_link_trace(const char *s, sib_ps *out)
 	};
 	sib_value v;
 	char err[512];
-	if (fsim_parse_value(&p, s, &v, err, sizeof err))
+	if (sib_parse_value(&p, NULL, s, &v, err, sizeof err))
 		return tool_usage_error("%s", err);
 	if (v.i <= 0)
 		return tool_usage_error("--link-trace: the interval must be "

@@ -119,6 +119,7 @@ typedef struct fsim_machine {
 	uint32_t *core_of;        /* per rank; NULL for rank order */
 	sib_ps intra_latency;  /* intranode.latency */
 	int64_t intra_bandwidth;  /* intranode.bandwidth, bytes/s */
+	netm_pieces intra_pieces; /* intranode.protocols; n == 0: none */
 	char *topology;           /* hwloc synthetic string used, or NULL */
 } fsim_machine;
 

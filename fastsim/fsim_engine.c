@@ -643,14 +643,23 @@ static void send_msg(engine *e, fmsg *m)
 	if (m->nm.src_node == m->nm.dst_node) {
 		r->intra_messages++;
 		r->intra_bytes += m->nm.bytes;
-		sib_ps x = netm_xfer_time(m->nm.bytes,
-					     e->m->intra_bandwidth), a;
-		if (time_add(m->nm.depart, e->m->intra_latency, &a) ||
-		    time_add(a, x, &a)) {
+		sib_ps lat = e->m->intra_latency, os = 0, orecv = 0, x, a;
+		int64_t bw = e->m->intra_bandwidth;
+		if (e->m->intra_pieces.n) {
+			const netm_piece *pc = netm_pieces_find(
+				&e->m->intra_pieces, m->nm.bytes);
+			lat = pc->latency;
+			bw = pc->bandwidth;
+			os = pc->os;
+			orecv = pc->or;
+		}
+		x = netm_xfer_time(m->nm.bytes, bw);
+		if (time_add(m->nm.depart, os, &a) || time_add(a, lat, &a) ||
+		    time_add(a, x, &a) || time_add(a, orecv, &a)) {
 			msg_overflow(e, m, "its arrival through the intra-node "
 				     "copy model (intranode.latency + bytes / "
-				     "intranode.bandwidth) is beyond the range "
-				     "of time (2^63-1 ps)");
+				     "intranode.bandwidth, or its protocols) "
+				     "is beyond the range of time (2^63-1 ps)");
 			return;
 		}
 		host_deliver(e, (uint64_t)(uintptr_t)m, a);

@@ -31,6 +31,7 @@ void fsim_machine_free(fsim_machine *m)
 	free(m->node_of);
 	free(m->core_of);
 	free(m->topology);
+	netm_pieces_free(&m->intra_pieces);
 	free(m);
 }
 
@@ -365,9 +366,10 @@ int fsim_machine_build(fsim_machine **mp, const fsim_config *c,
 	const sib_value *map = fsim_config_get(c, "machine", "map");
 	const sib_value *lat = fsim_config_get(c, "intranode", "latency");
 	const sib_value *bw = fsim_config_get(c, "intranode", "bandwidth");
+	const sib_value *pcs = fsim_config_get(c, "intranode", "protocols");
 	fsim_machine *m;
 
-	if (!nodes || !cores || !topo || !map || !lat || !bw)
+	if (!nodes || !cores || !topo || !map || !lat || !bw || !pcs)
 		return sib_errf(err, errlen, "fsim_machine_build: internal error: "
 			    "the configuration is not resolved; call "
 			    "fsim_config_resolve first");
@@ -380,6 +382,13 @@ int fsim_machine_build(fsim_machine **mp, const fsim_config *c,
 	m->cores_per_node = (uint32_t)cores->i;
 	m->intra_latency = lat->i;
 	m->intra_bandwidth = bw->i;
+	netm_piece copy = {
+		.from = 0, .latency = lat->i, .bandwidth = bw->i,
+		.os = 0, .or = 0,
+	};
+	if (netm_pieces_parse(&m->intra_pieces, "intranode.protocols",
+			      pcs->s, &copy, err, errlen))
+		goto out_with_machine;
 	if (topo->s && topo->s[0] && !(m->topology = strdup(topo->s))) {
 		sib_errf(err, errlen, "out of memory building the machine");
 		goto out_with_machine;

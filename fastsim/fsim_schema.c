@@ -25,6 +25,13 @@ static const sib_param intranode_params[] = {
 	{ "bandwidth", SIB_P_BW, "10GB/s", NULL,
 	  "Memory-copy bandwidth for messages between ranks of one node "
 	  "(an assumed figure, not a measurement)." },
+	{ "protocols", SIB_P_STRING, "", NULL,
+	  "Costs by message size, one range per protocol of the MPI "
+	  "library's shared-memory transport: 'SIZE: KEY=VALUE ...; "
+	  "SIZE: ...' with keys latency, bandwidth, os (send overhead) "
+	  "and or (receive overhead), the first range from 0; a key a "
+	  "range leaves out keeps latency and bandwidth, or 0 for os and "
+	  "or.  Empty: latency + bytes / bandwidth for every size." },
 	{ NULL, 0, NULL, NULL, NULL }
 };
 

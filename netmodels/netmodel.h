@@ -65,6 +65,55 @@ static inline sib_ps netm_xfer_time(uint64_t bytes, int64_t bw)
 /* Errors: a sentence in the caller's buffer, sib_errf() and sib_errcat()
  * (base/sib_err.h). */
 
+/* ------------------------------------------- piecewise costs by size */
+
+/*
+ * The cost of a message by the range of sizes it falls in (pieces.c):
+ * MPI's protocols make point-to-point time linear in the size only piece
+ * by piece.  A message of n bytes in a piece costs os at the sender,
+ * latency + n / bandwidth in between and or at the receiver.
+ */
+typedef struct netm_piece {
+	uint64_t from;        /* smallest size of the range, bytes */
+	sib_ps latency;
+	int64_t bandwidth;    /* bytes/s, > 0 */
+	sib_ps os, or;        /* send and receive overheads */
+} netm_piece;
+
+/* Pieces by increasing `from', the first from 0; n == 0: no table. */
+typedef struct netm_pieces {
+	uint32_t n;
+	netm_piece *p;
+} netm_pieces;
+
+/*
+ * Read a table "SIZE: KEY=VALUE ...; SIZE: ..." (keys latency,
+ * bandwidth, os, or; pairs separated by blanks or commas) for the key
+ * named `key' in messages.  Keys a range leaves out take their value from defaults.
+ * An empty text gives an empty table.  0, or -1 with a sentence in err.
+ */
+int netm_pieces_parse(netm_pieces *t, const char *key, const char *text,
+		      const netm_piece *defaults, char *err, size_t errlen);
+void netm_pieces_free(netm_pieces *t);
+
+/* The piece of a message of `bytes' (t->n > 0). */
+static inline const netm_piece *netm_pieces_find(const netm_pieces *t,
+						 uint64_t bytes)
+{
+	uint32_t lo = 0, hi = t->n;
+
+	/* The last piece whose `from' is at most bytes; p[0].from == 0. */
+	while (hi - lo > 1) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (t->p[mid].from <= bytes)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return &t->p[lo];
+}
+
 /* --------------------------------------------------------- the model */
 
 typedef struct netm_model netm_model;

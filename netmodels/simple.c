@@ -57,7 +57,14 @@ extern const netm_ops netm_simple;
 	  "apart.") \
 	X(P_NIC, "nic", SIB_P_ENUM, "none", "none|serialize", \
 	  "serialize: messages leaving a node pass its NIC one at a " \
-	  "time, in the order they are sent.")
+	  "time, in the order they are sent.") \
+	X(P_PROTOCOLS, "protocols", SIB_P_STRING, "", NULL, \
+	  "Costs by message size, one range per MPI protocol: " \
+	  "'SIZE: KEY=VALUE ...; SIZE: ...' with keys latency, " \
+	  "bandwidth, os (send overhead) and or (receive overhead), the " \
+	  "first range from 0; a key a range leaves out keeps latency, " \
+	  "bandwidth or o.  Empty: latency, bandwidth and o for every " \
+	  "size.")
 
 enum { SIMPLE_PARAMS(SIB_PARAM_ID) P_COUNT };
 enum { NIC_NONE, NIC_SERIALIZE };
@@ -87,6 +94,7 @@ typedef struct simple_model {
 	uint64_t packet_size;
 	uint64_t wire_max_bytes;  /* largest n whose T_wire fits a sib_ps */
 	uint32_t npes, nnodes;
+	netm_pieces pieces;       /* net.protocols; n == 0: none */
 	/* Only allocated when the feature is on: at a million ranks the
 	 * plain latency/bandwidth model must cost nothing per rank. */
 	sib_ps *next_start;    /* per rank, g > 0: earliest next start */
@@ -175,6 +183,13 @@ static int simple_create(netm_model **mp, const netm_setup *setup,
 	s->g = v[P_G].i;
 	s->npes = setup->npes;
 	s->nnodes = setup->nnodes;
+	netm_piece scalar = {
+		.from = 0, .latency = s->latency, .bandwidth = s->bandwidth,
+		.os = s->o, .or = s->o,
+	};
+	if (netm_pieces_parse(&s->pieces, "net.protocols",
+			      v[P_PROTOCOLS].s, &scalar, err, errlen))
+		goto out_with_model;
 
 	/* T_wire(n) <= INT64_MAX  <=>  n <= INT64_MAX * B / 10^12. */
 	unsigned __int128 wmax = (unsigned __int128)INT64_MAX *
@@ -225,6 +240,7 @@ out_with_gap:
 out_with_links:
 	free(s->links);
 out_with_model:
+	netm_pieces_free(&s->pieces);
 	free(s);
 	return -1;
 }
@@ -249,11 +265,20 @@ static void simple_send(netm_model *m, const netm_msg *msg)
 		     "src_node %u, dst_node %u, nnodes %u",
 		     (unsigned)msg->src_node, (unsigned)msg->dst_node,
 		     (unsigned)s->nnodes);
-	sib_ps tw = wire_time(s, msg->bytes);
+	sib_ps latency = s->latency, os = s->o, orecv = s->o, tw;
+	if (s->pieces.n) {
+		const netm_piece *pc = netm_pieces_find(&s->pieces, msg->bytes);
+		latency = pc->latency;
+		os = pc->os;
+		orecv = pc->or;
+		tw = netm_xfer_time(msg->bytes, pc->bandwidth);
+	} else {
+		tw = wire_time(s, msg->bytes);
+	}
 	uint64_t npk = packets_of(s, msg->bytes);
 	sib_ps busy = sat_add(tw, sat_mul(s->cpp, npk));
 
-	sib_ps after_o = sat_add(msg->depart, s->o);
+	sib_ps after_o = sat_add(msg->depart, os);
 	sib_ps ready = after_o;
 	if (s->next_start) {
 		SIMPLE_CHECK(msg->src_pe < s->npes, "src_pe %u, npes %u",
@@ -266,8 +291,8 @@ static void simple_send(netm_model *m, const netm_msg *msg)
 		start = max_time(ready, s->nic_free[msg->src_node]);
 		s->nic_free[msg->src_node] = sat_add(start, busy);
 	}
-	sib_ps arrival = sat_add(sat_add(sat_add(start, s->latency), busy),
-				    s->o);
+	sib_ps arrival = sat_add(sat_add(sat_add(start, latency), busy),
+				 orecv);
 
 	s->tot.messages++;
 	s->tot.bytes += msg->bytes;
@@ -283,7 +308,7 @@ static void simple_send(netm_model *m, const netm_msg *msg)
 
 	/* The receiving NIC takes the bytes as they come off the wire. */
 	uint32_t out = msg->src_node, in = s->nnodes + msg->dst_node;
-	sib_ps in_start = sat_add(start, s->latency);
+	sib_ps in_start = sat_add(start, latency);
 	account(s, out, msg->bytes, npk, start, busy);
 	account(s, in, msg->bytes, npk, in_start, busy);
 
@@ -339,6 +364,7 @@ static void simple_destroy(netm_model *m)
 	free(s->next_start);
 	free(s->nic_free);
 	free(s->links);
+	netm_pieces_free(&s->pieces);
 	free(s);
 }
 

@@ -27,9 +27,10 @@ extern const netm_ops netm_simple;
 
 /* Parameter order is part of the contract: configs and values arrays
  * are parallel to it. */
-enum { P_LATENCY, P_BANDWIDTH, P_CPP, P_PACKET_SIZE, P_O, P_G, P_NIC, NP };
+enum { P_LATENCY, P_BANDWIDTH, P_CPP, P_PACKET_SIZE, P_O, P_G, P_NIC,
+       P_PROTOCOLS, NP };
 
-/* The defaults as values: 1us, 10GB/s, 0, 4KiB, 0, 0, none. */
+/* The defaults as values: 1us, 10GB/s, 0, 4KiB, 0, 0, none, no table. */
 static void defaults(sib_value v[NP])
 {
 	memset(v, 0, NP * sizeof *v);
@@ -41,6 +42,7 @@ static void defaults(sib_value v[NP])
 	v[P_G].i = 0;
 	v[P_NIC].i = 0;
 	v[P_NIC].s = "none";
+	v[P_PROTOCOLS].s = "";
 }
 
 static void set_nic_serialize(sib_value v[NP])
@@ -201,6 +203,7 @@ static void test_table(void)
 		{ "o", "0", NULL, SIB_P_TIME },
 		{ "g", "0", NULL, SIB_P_TIME },
 		{ "nic", "none", "none|serialize", SIB_P_ENUM },
+		{ "protocols", "", NULL, SIB_P_STRING },
 	};
 	const sib_param *p = netm_simple.params;
 	assertEqualString(netm_simple.name, "simple");

@@ -254,7 +254,7 @@ def check_symbols(build, libs, links, out):
     # Only Sibyl's own names: the emulator also defines libc functions
     # (the calls it interposes), which the other libraries take from libc.
     ours = re.compile(r"^(sib|sibt|netm|noise|fsim|pktnet|tf|emu|ult|coll|"
-                      r"gen|map)_"
+                      r"gen|map|cal)_"
                       r"|^(SIB|SIBT|SIBYL|sibyl)_")
     for lib, (_, undefined) in sorted(syms.items()):
         target = lib.replace("-", "_") + ("_la" if not

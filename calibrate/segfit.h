@@ -1,0 +1,62 @@
+/*
+ * segfit.h -- segmented regression: a piecewise-linear model y = a + b x
+ * of measured points whose breakpoints are found from the data
+ * (libsibyl-calib; names cal_).
+ *
+ * MPI's point-to-point time is linear in the message size only piece by
+ * piece, one piece per protocol (the HPL study of Cornebize et al.,
+ * section VI.B and figure 7), and the sizes where the protocol changes
+ * are not known in advance.  cal_segfit finds them: among every split of
+ * the points, sorted by x, into at most max_segments runs of consecutive
+ * points, each fitted by least squares, it returns the one of the best
+ * Bayesian information criterion, so that a new segment is kept only when
+ * it explains the data better than its three parameters cost.
+ *
+ * The residuals are relative, (y - fit) / y: the times of a calibration
+ * span six orders of magnitude (a microsecond to milliseconds), and an
+ * absolute criterion would give the small messages no weight.  The search
+ * is exact (dynamic programming over the split points, O(K n^2) with
+ * closed-form least squares from prefix sums), which is cheap for the
+ * hundred or so sizes a calibration measures.
+ */
+#ifndef SIBYL_SEGFIT_H
+#define SIBYL_SEGFIT_H
+
+#include <stddef.h>
+
+/* The most segments a fit may have. */
+#define CAL_MAX_SEGMENTS 8
+/* The fewest points of a segment (a line and a check of it). */
+#define CAL_MIN_POINTS 3
+
+/* One segment: y = a + b x for points i0..i1 (indices into the input). */
+typedef struct cal_segment {
+	size_t i0, i1;
+	double x0, x1;		/* x of its first and last point */
+	double a, b;
+	double sse;		/* sum of squared relative residuals */
+} cal_segment;
+
+typedef struct cal_fit {
+	int n;			/* segments */
+	cal_segment seg[CAL_MAX_SEGMENTS];
+	double sse;		/* of all segments */
+	double bic;
+} cal_fit;
+
+/*
+ * Fit n points (x increasing, y > 0) with at most max_segments segments
+ * (1..CAL_MAX_SEGMENTS).  Returns 0, or -1 with a sentence in err (fewer
+ * than CAL_MIN_POINTS points, x not increasing, y not positive).
+ */
+int cal_segfit(const double *x, const double *y, size_t n, int max_segments,
+	       cal_fit *out, char *err, size_t errlen);
+
+/* The fitted value at x: the segment whose range holds x, or the nearest
+ * one outside them. */
+double cal_fit_eval(const cal_fit *f, double x);
+
+/* The median of v[0..n) (v is sorted in place); 0 for n == 0. */
+double cal_median(double *v, size_t n);
+
+#endif /* SIBYL_SEGFIT_H */

@@ -59,6 +59,8 @@ static const struct command top_commands[] = {
 	  tool_cmd_linkhist, NULL },
 	{ "map",   "write rank-to-node mapping files (rank order, blocked, ...)",
 	  tool_cmd_map, NULL },
+	{ "calibrate", "measure this machine under MPI, write a machine "
+	  "description", tool_cmd_calibrate, NULL },
 	{ "noise", "capture OS noise on this host and summarize noise sets",
 	  NULL, noise_commands },
 	{ "plot",  "draw simulator outputs (link utilization over time)",

@@ -33,6 +33,7 @@ int tool_cmd_sim(int argc, char **argv);
 int tool_cmd_emulate(int argc, char **argv);
 int tool_cmd_linkhist(int argc, char **argv);
 int tool_cmd_map(int argc, char **argv);
+int tool_cmd_calibrate(int argc, char **argv);
 int tool_cmd_plot(int argc, char **argv);
 int tool_cmd_noise_capture(int argc, char **argv);
 int tool_cmd_noise_stats(int argc, char **argv);

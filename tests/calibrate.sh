@@ -1,0 +1,158 @@
+# calibrate.sh -- `sibyl calibrate'.
+#  - Samples of three known protocols (no noise) give a machine
+#    description with those three ranges, and `sibyl sim' predicts a
+#    ping-pong on it as the closed form of what the file says.
+#  - A real measurement on this host (--quick, two ranks) writes every
+#    output, and its machine description loads in `sibyl sim'.
+#  - Refusals: an existing output, a damaged sample file, bad options.
+. "$SIBYL_SRCDIR/tests/lib.sh"
+. "$SIBYL_SRCDIR/tests/simlib.sh"
+. "$SIBYL_SRCDIR/tests/mpienv.sh"
+
+# pyin ARGS... < SCRIPT: a Python check read from standard input.
+pyin() {
+	checks=$((checks + 1))
+	python3 - "$@" >"$T/py.out" 2>&1 ||
+		fail "python check failed: $(tail -5 "$T/py.out")"
+}
+
+# ------------------------------------------------ three known protocols
+# One-way time t(n): 300ns + n / 5GB/s below 4 KiB, 3us + n / 8GB/s
+# below 64 KiB, 10us + n / 10GB/s above; overheads os and or of 100 and
+# 150 ns, 1 and 1 us, 4 and 4 us.
+python3 - "$T/samples.csv" <<'EOF' || fail "could not write the samples"
+import sys
+def t(n):
+    if n < 4096: return 300e-9 + n / 5e9
+    if n < 65536: return 3e-6 + n / 8e9
+    return 10e-6 + n / 10e9
+def ov(n):
+    if n < 4096: return 100e-9, 150e-9
+    if n < 65536: return 1e-6, 1e-6
+    return 4e-6, 4e-6
+with open(sys.argv[1], "w") as f:
+    f.write("# synthetic: three protocols\nkind,pair,size,seconds,host,cpu\n")
+    sizes = sorted({0} | {int(2 ** (24 * i / 80)) for i in range(81)})
+    for n in sizes:
+        for r in range(3):
+            f.write("pingpong,intra,%d,%.12e,,\n" % (n, t(n)))
+            f.write("os,intra,%d,%.12e,,\n" % (n, ov(n)[0]))
+            f.write("or,intra,%d,%.12e,,\n" % (n, ov(n)[1]))
+    f.write("copy,,67108864,6.7108864e-03,,\n")
+    f.write("kernel,0,0,0.5,h,0\nkernel,1,0,0.55,h,1\n")
+EOF
+expect_ok "$SIBYL" calibrate --samples "$T/samples.csv" --no-plots -q \
+	-o "$T/cal"
+for f in machine.conf report.txt report.json samples.csv points.csv \
+	fit.csv; do
+	checks=$((checks + 1))
+	[ -s "$T/cal/$f" ] || fail "calibrate wrote no $f"
+done
+# The ranges: from, latency (ps), bandwidth (B/s), os, or -- within 0.1%
+# of the truth, and the first sizes of each protocol as breakpoints.
+pyin "$T/cal/machine.conf" <<'EOF'
+import re, sys
+conf = open(sys.argv[1]).read()
+sec = conf.split("[intranode]")[1].split("[net]")[0]
+line = [l for l in sec.splitlines() if l.startswith("protocols =")][0]
+def ps(v):
+    return float(v[:-2]) * 1000
+ranges = []
+for r in line.split("=", 1)[1].split(";"):
+    frm, kv = r.split(":")
+    d = dict(x.split("=") for x in kv.split())
+    ranges.append((int(frm), ps(d["latency"]), float(d["bandwidth"][:-3]),
+                   ps(d["os"]), ps(d["or"])))
+want = [(0, 50e3, 5e9, 100e3, 150e3), (4096, 1e6, 8e9, 1e6, 1e6),
+        (65536, 2e6, 10e9, 4e6, 4e6)]
+ok = len(ranges) == 3
+for g, w in zip(ranges, want):
+    first = min(int(2 ** (24 * i / 80)) for i in range(81)
+                if int(2 ** (24 * i / 80)) >= w[0]) if w[0] else 0
+    ok &= g[0] == first
+    ok &= all(abs(a - b) <= 1e-3 * b + 1 for a, b in zip(g[1:], w[1:]))
+if not ok:
+    sys.exit("ranges %r, expected %r" % (ranges, want))
+EOF
+expect_grep '"error_max": 0\.0000' "$T/cal/report.json"
+expect_grep 'calibrated 0\.0% median, 0\.0% worst; uncalibrated default' \
+	"$T/cal/report.txt"
+
+# sibyl sim on it: a ping-pong of 3 iterations of n bytes takes
+# 3 * 2 * (os + latency + ceil(n / bandwidth) + or) of n's range, with the
+# values exactly as machine.conf writes them.
+pp_on_cal() {   # N
+	gen pp -p pingpong -r 2 -i 3 -s "$1" --compute 0
+	want=$(python3 - "$T/cal/machine.conf" "$1" <<'EOF'
+import sys
+n = int(sys.argv[2])
+sec = open(sys.argv[1]).read().split("[intranode]")[1].split("[net]")[0]
+line = [l for l in sec.splitlines() if l.startswith("protocols =")][0]
+best = None
+for r in line.split("=", 1)[1].split(";"):
+    frm, kv = r.split(":")
+    if int(frm) <= n:
+        best = dict(x.split("=") for x in kv.split())
+def ps(v):
+    a, b = v[:-2].split(".")
+    return int(a) * 1000 + int(b)
+bw = int(best["bandwidth"][:-3])
+x = (n * 10**12 + bw - 1) // bw
+print(3 * 2 * (ps(best["os"]) + ps(best["latency"]) + x + ps(best["or"])))
+EOF
+)
+	expect_time "$want" "ping-pong on the calibrated machine" pp \
+		-c "$T/cal/machine.conf" --set machine.cores_per_node=2
+}
+pp_on_cal 1000
+pp_on_cal 20000
+pp_on_cal 1048576
+
+# ------------------------------------------------ a real measurement
+plots=--no-plots
+command -v gnuplot >/dev/null 2>&1 && plots=
+# shellcheck disable=SC2086
+expect_ok "$SIBYL" calibrate --quick $plots -q -o "$T/meas"
+for f in machine.conf report.txt report.json samples.csv; do
+	checks=$((checks + 1))
+	[ -s "$T/meas/$f" ] || fail "a measurement wrote no $f"
+done
+if [ -z "$plots" ]; then
+	checks=$((checks + 1))
+	head -c 4 "$T/meas/pingpong-intra.png" | od -c | grep -q 'P   N   G' ||
+		fail "pingpong-intra.png is not a PNG image"
+fi
+expect_grep '^kernel,1,' "$T/meas/samples.csv"
+gen pp -p pingpong -r 2 -i 2 -s 4096 --compute 0
+expect_ok "$SIBYL" sim -q -o "$T/meas.sim" "$T/pp.trace" \
+	-c "$T/meas/machine.conf" --set machine.cores_per_node=2
+
+# ------------------------------------------------------------ refusals
+expect_exit 2 "$SIBYL" calibrate --samples "$T/samples.csv" --no-plots \
+	-q -o "$T/cal"
+expect_grep "already exists|--force" "$T/err"
+expect_ok "$SIBYL" calibrate --samples "$T/samples.csv" --no-plots -q \
+	-o "$T/cal" --force
+printf 'kind,pair,size,seconds,host,cpu\npingpong,intra,12,abc,,\n' \
+	>"$T/bad.csv"
+expect_exit 2 "$SIBYL" calibrate --samples "$T/bad.csv" --no-plots -q \
+	-o "$T/bad"
+expect_grep "bad.csv:2: not a sample of sibyl-probe" "$T/err"
+checks=$((checks + 1))
+[ ! -e "$T/bad" ] || fail "a refused calibration left $T/bad behind"
+printf 'kind,pair,size,seconds,host,cpu\nkernel,0,0,1,h,0\n' >"$T/nopp.csv"
+expect_exit 2 "$SIBYL" calibrate --samples "$T/nopp.csv" --no-plots -q \
+	-o "$T/bad"
+expect_grep "holds no ping-pong sample" "$T/err"
+expect_exit 2 "$SIBYL" calibrate --np 1 --no-plots -o "$T/bad"
+expect_grep "np: 1 is out of range" "$T/err"
+expect_exit 2 "$SIBYL" calibrate --samples "$T/samples.csv" \
+	--hostfile h -o "$T/bad"
+expect_grep "do not apply" "$T/err"
+expect_exit 2 "$SIBYL" calibrate --max-size 10 -o "$T/bad"
+expect_grep "max-size: 10 is out of range" "$T/err"
+expect_exit 2 "$SIBYL" calibrate --bogus
+expect_ok "$SIBYL" calibrate --help
+expect_grep "^Usage: sibyl calibrate" "$T/out"
+
+finish

@@ -1,0 +1,93 @@
+/*
+ * calib.h -- `sibyl calibrate': what its two halves share.  calibrate.c
+ * runs the probe under mpirun; calib_fit.c reads the probe's samples,
+ * summarizes them, fits the piecewise models and writes the machine
+ * description, the report and the plots.
+ */
+#ifndef SIBYL_TOOLS_CALIB_H
+#define SIBYL_TOOLS_CALIB_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "segfit.h"
+
+/* The kinds of samples the probe writes (calibrate/probe.c). */
+enum calib_kind { CK_PP, CK_PPNB, CK_OS, CK_OR, CK_COPY, CK_KERNEL, CK_N };
+/* Pairs: inside rank 0's node, and across nodes. */
+enum calib_pair { CP_INTRA, CP_INTER, CP_N };
+
+extern const char *const calib_kind_names[CK_N];
+extern const char *const calib_pair_names[CP_N];
+
+/* The samples of one kind and pair, in file order. */
+typedef struct calib_series {
+	size_t n, cap;
+	uint64_t *size;
+	double *sec;
+} calib_series;
+
+/* The summary of one size: robust statistics of its samples. */
+typedef struct calib_point {
+	uint64_t size;
+	double median, min, max, mad;
+	unsigned n, outliers;	/* beyond 5 scaled MADs of the median */
+} calib_point;
+
+typedef struct calib_summary {
+	calib_point *p;
+	size_t n;
+} calib_summary;
+
+/* One rank's reference-kernel runs. */
+typedef struct calib_core {
+	int rank, cpu;
+	char host[64];
+	double median;
+	double *sec;
+	unsigned n, cap;
+} calib_core;
+
+/* A range of the fitted table, ready for a machine description. */
+typedef struct calib_piece {
+	uint64_t from;
+	double latency, bandwidth, os, or;	/* s, B/s, s, s */
+	double a, b;				/* the fitted line */
+} calib_piece;
+
+typedef struct calib_data {
+	char header[512];
+	calib_series s[CK_N][CP_N];
+	calib_summary sum[CK_N][CP_N];
+	calib_core *cores;
+	size_t ncores;
+	cal_fit fit[CP_N];
+	calib_piece pieces[CP_N][CAL_MAX_SEGMENTS];
+	int npieces[CP_N];	/* 0: pair not measured */
+	double copy_bw;		/* median memcpy bandwidth, large sizes */
+} calib_data;
+
+/* Read the probe's CSV into d (zeroed first).  0, or -1 after a message
+ * that names the file and line. */
+int calib_read(calib_data *d, const char *path);
+/* Summaries, fits and tables of every measured pair.  0 or -1. */
+int calib_fit(calib_data *d);
+/* machine.conf, report.txt, report.json, points.csv, fit.csv and the
+ * plots into dir.  cores: this host's cores, for machine.cores_per_node.
+ * 0, or an exit status after a message. */
+int calib_write(const calib_data *d, const char *dir, long cores,
+		int plots);
+/* Print the JSON summary (also report.json) on f. */
+void calib_json(const calib_data *d, FILE *f);
+void calib_free(calib_data *d);
+
+/* The calibrated model's one-way time of n bytes for pair p: os +
+ * latency + n / bandwidth + or of n's range, seconds. */
+double calib_model_time(const calib_data *d, int p, uint64_t n);
+
+/* The uncalibrated default model's one-way time of n bytes (the
+ * defaults of [intranode] and of the simple model), seconds. */
+double calib_default_time(int pair, uint64_t n);
+
+#endif /* SIBYL_TOOLS_CALIB_H */

@@ -1,0 +1,418 @@
+/*
+ * calib_fit.c -- `sibyl calibrate': from the probe's samples to a machine
+ * description (calib.h).
+ *
+ * Each (kind, pair, size) is summarized by its median, which a few slow
+ * samples (the host taking the core away, a page fault) do not move; the
+ * samples beyond five scaled median absolute deviations are counted as
+ * outliers in the report.  The one-way ping-pong medians of a pair are
+ * fitted by segmented regression (calibrate/segfit.h), one segment per
+ * MPI protocol; each segment becomes a range of `protocols': its send
+ * and receive overheads are the medians measured at its smallest sizes,
+ * and its latency the rest of the fitted intercept, so that the model's
+ * os + latency + n / bandwidth + or is the fitted line itself.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "calib.h"
+#include "sib_text.h"
+#include "tools.h"
+
+const char *const calib_kind_names[CK_N] = {
+	"pingpong", "pingpong_nb", "os", "or", "copy", "kernel"
+};
+const char *const calib_pair_names[CP_N] = { "intra", "inter" };
+
+/* The defaults of [intranode] and of the simple model (docs/machine.md,
+ * netmodels/README.md). */
+double calib_default_time(int pair, uint64_t n)
+{
+	return pair == CP_INTRA ? 200e-9 + (double)n / 10e9 :
+				  1e-6 + (double)n / 10e9;
+}
+
+/* ------------------------------------------------------------ reading */
+
+static int series_add(calib_series *s, uint64_t size, double sec)
+{
+	if (s->n == s->cap) {
+		size_t c = s->cap ? 2 * s->cap : 1024;
+		uint64_t *z = realloc(s->size, c * sizeof *z);
+		double *t;
+
+		if (!z)
+			return -1;
+		s->size = z;
+		if (!(t = realloc(s->sec, c * sizeof *t)))
+			return -1;
+		s->sec = t;
+		s->cap = c;
+	}
+	s->size[s->n] = size;
+	s->sec[s->n++] = sec;
+	return 0;
+}
+
+static int core_add(calib_data *d, int rank, double sec, const char *host,
+		    int cpu)
+{
+	calib_core *c = NULL;
+
+	for (size_t i = 0; i < d->ncores; i++)
+		if (d->cores[i].rank == rank)
+			c = &d->cores[i];
+	if (!c) {
+		calib_core *v = realloc(d->cores, (d->ncores + 1) * sizeof *v);
+
+		if (!v)
+			return -1;
+		d->cores = v;
+		c = &v[d->ncores++];
+		memset(c, 0, sizeof *c);
+		c->rank = rank;
+		c->cpu = cpu;
+		snprintf(c->host, sizeof c->host, "%s", host);
+	}
+	if (c->n == c->cap) {
+		unsigned cap = c->cap ? 2 * c->cap : 8;
+		double *v = realloc(c->sec, cap * sizeof *v);
+
+		if (!v)
+			return -1;
+		c->sec = v;
+		c->cap = cap;
+	}
+	c->sec[c->n++] = sec;
+	return 0;
+}
+
+static int find_name(const char *const *names, int n, const char *s)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(names[i], s))
+			return i;
+	return -1;
+}
+
+/* Split line at commas into at most 6 fields; the number of fields. */
+static int split(char *line, char **f)
+{
+	int n = 0;
+
+	f[n++] = line;
+	for (char *p = line; *p && n < 6; p++)
+		if (*p == ',') {
+			*p = '\0';
+			f[n++] = p + 1;
+		}
+	return n;
+}
+
+/* One data line: "kind,pair,size,seconds,host,cpu". */
+static int read_row(calib_data *d, char *line, const char *path,
+		    unsigned long lineno)
+{
+	char *f[6], *end;
+	int n = split(line, f), k, p = 0;
+	unsigned long long size;
+	double sec;
+
+	if (n != 6 || (k = find_name(calib_kind_names, CK_N, f[0])) < 0)
+		goto bad;
+	errno = 0;
+	size = strtoull(f[2], &end, 10);
+	if (errno || *end || end == f[2])
+		goto bad;
+	sec = strtod(f[3], &end);
+	if (*end || end == f[3] || !(sec >= 0) || !isfinite(sec))
+		goto bad;
+	if (k == CK_KERNEL)
+		return core_add(d, atoi(f[1]), sec, f[4], atoi(f[5])) ? -2 : 0;
+	if (k != CK_COPY && (p = find_name(calib_pair_names, CP_N, f[1])) < 0)
+		goto bad;
+	return series_add(&d->s[k][p], size, sec) ? -2 : 0;
+bad:
+	tool_error("%s:%lu: not a sample of sibyl-probe (kind,pair,size,"
+		   "seconds,host,cpu); was the file written by sibyl "
+		   "calibrate?", path, lineno);
+	return -1;
+}
+
+int calib_read(calib_data *d, const char *path)
+{
+	static const sib_lines_limits lim = {
+		.what = "sample file",
+		.open_hint = "check the path",
+		.max_line = 4096,
+	};
+	char err[1024], *line;
+	size_t len;
+	sib_lines *f;
+	int rc = 0, r;
+
+	memset(d, 0, sizeof *d);
+	if (sib_lines_open(&f, path, &lim, err, sizeof err)) {
+		tool_error("%s", err);
+		return -1;
+	}
+	while (!rc && (r = sib_lines_next(f, &line, &len, err,
+					  sizeof err)) == 1) {
+		unsigned long no = sib_lines_lineno(f);
+
+		if (line[0] == '#') {
+			if (!d->header[0])
+				snprintf(d->header, sizeof d->header, "%s",
+					 line + (line[1] == ' ' ? 2 : 1));
+			continue;
+		}
+		if (!len || !strncmp(line, "kind,", 5))
+			continue;
+		rc = read_row(d, line, path, no);
+		if (rc == -2)
+			tool_error("out of memory reading %s", path);
+	}
+	if (!rc && r < 0) {
+		tool_error("%s", err);
+		rc = -1;
+	}
+	sib_lines_close(f);
+	if (!rc && !d->s[CK_PP][CP_INTRA].n && !d->s[CK_PP][CP_INTER].n) {
+		tool_error("%s holds no ping-pong sample: nothing to fit", path);
+		rc = -1;
+	}
+	return rc ? -1 : 0;
+}
+
+void calib_free(calib_data *d)
+{
+	for (int k = 0; k < CK_N; k++)
+		for (int p = 0; p < CP_N; p++) {
+			free(d->s[k][p].size);
+			free(d->s[k][p].sec);
+			free(d->sum[k][p].p);
+		}
+	for (size_t i = 0; i < d->ncores; i++)
+		free(d->cores[i].sec);
+	free(d->cores);
+	memset(d, 0, sizeof *d);
+}
+
+/* --------------------------------------------------------- summaries */
+
+/* Order of (size, seconds) pairs by size. */
+typedef struct sv {
+	uint64_t size;
+	double sec;
+} sv;
+
+static int cmp_sv(const void *a, const void *b)
+{
+	const sv *x = a, *y = b;
+
+	if (x->size != y->size)
+		return x->size < y->size ? -1 : 1;
+	return (x->sec > y->sec) - (x->sec < y->sec);
+}
+
+/* Robust statistics of v[0..n), sorted, into pt. */
+static void summarize_size(const sv *v, size_t n, double *tmp,
+			   calib_point *pt)
+{
+	double med, mad;
+
+	for (size_t i = 0; i < n; i++)
+		tmp[i] = v[i].sec;
+	med = cal_median(tmp, n);
+	for (size_t i = 0; i < n; i++)
+		tmp[i] = fabs(v[i].sec - med);
+	mad = cal_median(tmp, n);
+	pt->size = v[0].size;
+	pt->median = med;
+	pt->min = v[0].sec;
+	pt->max = v[n - 1].sec;
+	pt->mad = mad;
+	pt->n = (unsigned)n;
+	pt->outliers = 0;
+	for (size_t i = 0; i < n; i++)
+		pt->outliers += fabs(v[i].sec - med) > 5 * 1.4826 * mad &&
+				mad > 0;
+}
+
+static int summarize(const calib_series *s, calib_summary *out)
+{
+	sv *v = malloc((s->n + 1) * sizeof *v);
+	double *tmp = malloc((s->n + 1) * sizeof *tmp);
+	calib_point *p = malloc((s->n + 1) * sizeof *p);
+	size_t np = 0;
+
+	if (!v || !tmp || !p) {
+		free(v);
+		free(tmp);
+		free(p);
+		return -1;
+	}
+	for (size_t i = 0; i < s->n; i++)
+		v[i] = (sv){ s->size[i], s->sec[i] };
+	qsort(v, s->n, sizeof *v, cmp_sv);
+	for (size_t i = 0, j; i < s->n; i = j) {
+		for (j = i + 1; j < s->n && v[j].size == v[i].size; j++)
+			;
+		summarize_size(v + i, j - i, tmp, &p[np++]);
+	}
+	free(v);
+	free(tmp);
+	out->p = p;
+	out->n = np;
+	return 0;
+}
+
+/* The median over the summary's points of sizes [lo, hi], first `max'
+ * of them; -1 when none. */
+static double median_between(const calib_summary *s, uint64_t lo,
+			     uint64_t hi, int max)
+{
+	double v[8];
+	int n = 0;
+
+	for (size_t i = 0; i < s->n && n < max && n < 8; i++)
+		if (s->p[i].size >= lo && s->p[i].size <= hi)
+			v[n++] = s->p[i].median;
+	return n ? cal_median(v, (size_t)n) : -1;
+}
+
+/* The segment's line through the origin (a < 0 cannot be a latency):
+ * weighted least squares of y = b x with weights 1/y^2. */
+static double through_origin(const calib_summary *s, size_t i0, size_t i1)
+{
+	double sxx = 0, sxy = 0;
+
+	for (size_t i = i0; i <= i1; i++) {
+		double x = (double)s->p[i].size, y = s->p[i].median;
+		double w = 1 / (y * y);
+
+		sxx += w * x * x;
+		sxy += w * x * y;
+	}
+	return sxx > 0 ? sxy / sxx : 0;
+}
+
+/* The ranges of pair p from its fit. */
+static void make_pieces(calib_data *d, int p)
+{
+	const calib_summary *pp = &d->sum[CK_PP][p];
+	const cal_fit *f = &d->fit[p];
+
+	d->npieces[p] = f->n;
+	for (int s = 0; s < f->n; s++) {
+		const cal_segment *g = &f->seg[s];
+		calib_piece *c = &d->pieces[p][s];
+		uint64_t lo = pp->p[g->i0].size, hi = pp->p[g->i1].size;
+		double os = median_between(&d->sum[CK_OS][p], lo, hi, 3);
+		double orr = median_between(&d->sum[CK_OR][p], lo, hi, 3);
+		double a = g->a, b = g->b;
+
+		if (a < 0) {
+			a = 0;
+			b = through_origin(pp, g->i0, g->i1);
+		}
+		os = os > 0 ? os : 0;
+		orr = orr > 0 ? orr : 0;
+		if (os + orr > a) {
+			/* The overheads cannot exceed the intercept: scale
+			 * them into it, keeping their ratio. */
+			double k = os + orr > 0 ? a / (os + orr) : 0;
+
+			os *= k;
+			orr *= k;
+		}
+		c->from = s == 0 ? 0 : lo;
+		c->a = a;
+		c->b = b;
+		c->os = os;
+		c->or = orr;
+		c->latency = a - os - orr > 0 ? a - os - orr : 0;
+		/* A flat segment moves bytes for free: 1 EB/s. */
+		c->bandwidth = b > 1e-18 ? 1 / b : 1e18;
+	}
+}
+
+int calib_fit(calib_data *d)
+{
+	char err[512];
+
+	for (int k = 0; k < CK_N; k++)
+		for (int p = 0; p < CP_N; p++)
+			if (d->s[k][p].n &&
+			    summarize(&d->s[k][p], &d->sum[k][p])) {
+				tool_error("out of memory summarizing the "
+					   "samples");
+				return -1;
+			}
+	for (int p = 0; p < CP_N; p++) {
+		const calib_summary *s = &d->sum[CK_PP][p];
+		double *x, *y;
+		int rc;
+
+		if (!s->n)
+			continue;
+		x = malloc(s->n * sizeof *x);
+		y = malloc(s->n * sizeof *y);
+		if (!x || !y) {
+			free(x);
+			free(y);
+			tool_error("out of memory fitting");
+			return -1;
+		}
+		for (size_t i = 0; i < s->n; i++) {
+			x[i] = (double)s->p[i].size;
+			/* A zero median (below the timer) cannot weigh. */
+			y[i] = s->p[i].median > 1e-12 ? s->p[i].median : 1e-12;
+		}
+		rc = cal_segfit(x, y, s->n, 6, &d->fit[p], err, sizeof err);
+		free(x);
+		free(y);
+		if (rc) {
+			tool_error("%s-node ping-pong: %s",
+				   calib_pair_names[p], err);
+			return -1;
+		}
+		make_pieces(d, p);
+	}
+	for (size_t i = 0; i < d->ncores; i++) {
+		double *tmp = malloc(d->cores[i].n * sizeof *tmp + 1);
+
+		if (!tmp)
+			return -1;
+		memcpy(tmp, d->cores[i].sec, d->cores[i].n * sizeof *tmp);
+		d->cores[i].median = cal_median(tmp, d->cores[i].n);
+		free(tmp);
+	}
+	d->copy_bw = 0;
+	for (size_t i = 0; i < d->sum[CK_COPY][0].n; i++) {
+		const calib_point *pt = &d->sum[CK_COPY][0].p[i];
+
+		/* Beyond the caches: the largest size measured. */
+		if (pt->median > 0)
+			d->copy_bw = (double)pt->size / pt->median;
+	}
+	return 0;
+}
+
+/* The model's one-way time of n bytes for pair p (after calib_fit). */
+double calib_model_time(const calib_data *d, int p, uint64_t n)
+{
+	int s = 0;
+
+	while (s + 1 < d->npieces[p] && n >= d->pieces[p][s + 1].from)
+		s++;
+	const calib_piece *c = &d->pieces[p][s];
+
+	return c->os + c->latency + (double)n / c->bandwidth + c->or;
+}

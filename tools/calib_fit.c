@@ -187,6 +187,8 @@ int calib_read(calib_data *d, const char *path)
 		tool_error("%s holds no ping-pong sample: nothing to fit", path);
 		rc = -1;
 	}
+	if (rc)
+		calib_free(d);
 	return rc ? -1 : 0;
 }
 

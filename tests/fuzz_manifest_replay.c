@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "sibyl_trace.h"
-#include "tgen.h"
+#include "tgen_bytes.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -28,7 +28,7 @@
 #include <unistd.h>
 
 #include "sibyl_trace.h"
-#include "tgen.h"
+#include "tgen_bytes.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

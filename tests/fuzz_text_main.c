@@ -31,7 +31,7 @@
 #include <sys/stat.h>
 
 #include "fuzz_text.h"
-#include "tgen.h"
+#include "tgen_bytes.h"
 
 typedef struct text {
 	char *p;

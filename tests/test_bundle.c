@@ -17,7 +17,7 @@
 #include <archive_entry.h>
 
 #include "sibtest.h"
-#include "tgen.h"
+#include "tgen_bytes.h"
 
 #define CHECKF(c, ...) do { sibtest_checks++; if (!(c)) \
 	TEST_FAIL(__VA_ARGS__); } while (0)

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "sibtest.h"
-#include "tgen.h"
+#include "tgen_bytes.h"
 
 #define CHECKF(c, ...) do { sibtest_checks++; if (!(c)) \
 	TEST_FAIL(__VA_ARGS__); } while (0)

@@ -678,21 +678,38 @@ static void expect_reject(sibt_writer *w, const sibt_seb *s, const char *what)
 	       "%s: a rejected SEB changed the writer's counts", what);
 }
 
-static void test_invalid(void)
+/* The writers of the three blocks of that trace; when one cannot be
+ * opened, those before it are abandoned. */
+static int open_blocks(sibt_writer *w[3], const char *dir, int unchecked)
 {
-	char dir[4200];
-	sibt_writer *w0 = NULL, *w1 = NULL, *w2 = NULL;
+	for (uint32_t p = 0; p < 3; p++)
+		if (open_block(&w[p], dir, p, unchecked, 0)) {
+			for (uint32_t q = 0; q < p; q++)
+				sibt_writer_abort(w[q]);
+			return -1;
+		}
+	return 0;
+}
+
+static void close_blocks(sibt_writer *w[3])
+{
+	for (uint32_t p = 0; p < 3; p++) {
+		assertEqualInt(sibt_writer_close(w[p]), SIBT_OK);
+		w[p] = NULL;
+	}
+}
+
+/* SEBs the writer refuses, each leaving its counts as they were: PEs
+ * outside the block, references out of range, negative times, unknown
+ * marker kinds.  Proc 1 holds PEs 2 and 3. */
+static void invalid_rejects(sibt_writer *w1)
+{
 	sibt_seb s;
 	sibt_send snd = { 0, 1, 8, 0 };
 	sibt_msgid mid = { 0, 0 };
 	sibt_marker mk = { 0, 1 };
 	uint64_t pred;
 
-	snprintf(dir, sizeof dir, "%s/invalid", tmp);
-	if (open_block(&w0, dir, 0, 0, 0) || open_block(&w1, dir, 1, 0, 0) ||
-	    open_block(&w2, dir, 2, 0, 0))
-		goto out;
-	/* proc 1 holds PEs 2 and 3 */
 	s = plain_seb(0);
 	expect_reject(w1, &s, "PE below the block");
 	s = plain_seb(4);
@@ -734,8 +751,18 @@ static void test_invalid(void)
 	mk.kind = 5;
 	expect_reject(w1, &s, "marker kind 5");
 	assertEqualInt(sibt_writer_add(w1, NULL, NULL), SIBT_EINVAL);
+}
 
-	/* Two good SEBs, then predecessors that are not earlier. */
+/* After the rejections: two good SEBs of PE 2, then predecessors that
+ * are not earlier (refused), one that is, and a matched message PE 3 ->
+ * PE 2, which keeps the trace valid. */
+static void invalid_preds(sibt_writer *w1)
+{
+	sibt_seb s;
+	sibt_send snd = { 0, 1, 8, 0 };
+	sibt_msgid mid = { 0, 0 };
+	uint64_t pred;
+
 	s = plain_seb(2);
 	assertEqualInt(sibt_writer_add(w1, &s, NULL), SIBT_OK);
 	assertEqualInt(sibt_writer_add(w1, &s, NULL), SIBT_OK);
@@ -750,7 +777,6 @@ static void test_invalid(void)
 	expect_reject(w1, &s, "SEB 2 with predecessor 2^64-1");
 	pred = 0;
 	assertEqualInt(sibt_writer_add(w1, &s, NULL), SIBT_OK);
-	/* A matched message PE 3 -> PE 2 keeps the trace valid. */
 	s = plain_seb(3);
 	snd.dst = 2;
 	snd.offset = 0;
@@ -768,115 +794,135 @@ static void test_invalid(void)
 	assertEqualU64(sibt_writer_nsebs(w1, 2), 4);
 	assertEqualU64(sibt_writer_nsebs(w1, 3), 1);
 	assertEqualU64(sibt_writer_next_seq(w1, 3), 1);
-	assertEqualInt(sibt_writer_close(w0), SIBT_OK);
-	assertEqualInt(sibt_writer_close(w1), SIBT_OK);
-	assertEqualInt(sibt_writer_close(w2), SIBT_OK);
-	w0 = w1 = w2 = NULL;
-	{
-		sibt_trace *t = open_ok(dir, "after rejected SEBs");
-		if (t) {
-			sibt_window *win = sibt_window_new();
-			assertEqualU64(sibt_trace_nsebs(t, 2), 4);
-			assertEqualU64(sibt_trace_nsebs(t, 3), 1);
-			assertEqualU64(sibt_trace_nsebs(t, 0), 0);
-			assertEqualInt(sibt_trace_read_window(t, 2, 0, win),
-				       SIBT_OK);
-			if (sibt_window_nsebs(win) == 4) {
-				const sibt_seb *r = sibt_window_seb(win, 2);
-				assertTrue(!r->preds_default && r->npreds == 1
-					   && r->preds[0] == 0);
-				r = sibt_window_seb(win, 3);
-				assertTrue(r->nwaits == 1 &&
-					   r->waits[0].src == 3 &&
-					   r->waits[0].seq == 0);
-				assertEqualInt(r->duration, 10);
-			} else {
-				TEST_FAIL("PE 2 window 0 holds %u SEBs, want 4",
-					  sibt_window_nsebs(win));
-			}
-			sibt_window_free(win);
-			sibt_trace_close(t);
-		}
-	}
+}
 
-	/* Unchecked: references out of range are written as given, and a
-	 * reader then finds them structurally invalid (EFORMAT). */
+/* The trace of invalid_preds reads back with just the SEBs accepted. */
+static void invalid_read_back(const char *dir)
+{
+	sibt_trace *t = open_ok(dir, "after rejected SEBs");
+	if (!t)
+		return;
+	sibt_window *win = sibt_window_new();
+	assertEqualU64(sibt_trace_nsebs(t, 2), 4);
+	assertEqualU64(sibt_trace_nsebs(t, 3), 1);
+	assertEqualU64(sibt_trace_nsebs(t, 0), 0);
+	assertEqualInt(sibt_trace_read_window(t, 2, 0, win), SIBT_OK);
+	if (sibt_window_nsebs(win) == 4) {
+		const sibt_seb *r = sibt_window_seb(win, 2);
+		assertTrue(!r->preds_default && r->npreds == 1 &&
+			   r->preds[0] == 0);
+		r = sibt_window_seb(win, 3);
+		assertTrue(r->nwaits == 1 && r->waits[0].src == 3 &&
+			   r->waits[0].seq == 0);
+		assertEqualInt(r->duration, 10);
+	} else {
+		TEST_FAIL("PE 2 window 0 holds %u SEBs, want 4",
+			  sibt_window_nsebs(win));
+	}
+	sibt_window_free(win);
+	sibt_trace_close(t);
+}
+
+/* Unchecked: references out of range are written as given, and a reader
+ * then finds them structurally invalid (EFORMAT).  -1 when the writers
+ * could not be opened. */
+static int invalid_unchecked(void)
+{
+	static const char *const cases[] = {
+		"send to PE 6", "pred 0 on SEB 0", "wait from PE 9"
+	};
+	char dir[4200];
+	sibt_writer *w[3] = { NULL, NULL, NULL };
+	sibt_seb s;
+	sibt_send snd = { 0, 1, 8, 0 };
+	sibt_msgid mid = { 0, 0 };
+	uint64_t pred;
+
 	snprintf(dir, sizeof dir, "%s/unchecked", tmp);
-	if (open_block(&w0, dir, 0, 1, 0) || open_block(&w1, dir, 1, 1, 0) ||
-	    open_block(&w2, dir, 2, 1, 0))
-		goto out;
-	{
-		static const char *const cases[] = {
-			"send to PE 6", "pred 0 on SEB 0", "wait from PE 9"
-		};
-		for (int c = 0; c < 3; c++) {
-			uint32_t pe = 2 + (c == 1);  /* fresh PE for case 1 */
-			s = plain_seb(c == 2 ? 2 : pe);
-			if (c == 0) {
-				snd.dst = 6;
-				s.nsends = 1;
-				s.sends = &snd;
-			} else if (c == 1) {
-				pred = 0;
-				s.preds_default = 0;
-				s.npreds = 1;
-				s.preds = &pred;
-			} else {
-				mid.src = 9;
-				s.nwaits = 1;
-				s.waits = &mid;
-			}
-			int rc = sibt_writer_add(w1, &s, NULL);
-			CHECKF(rc == SIBT_OK, "unchecked %s: add = %d: %s",
-			       cases[c], rc, sibt_writer_errmsg(w1));
-			/* one window per case */
-			sibt_writer_flush_pe(w1, s.pe);
+	if (open_blocks(w, dir, 1))
+		return -1;
+	for (int c = 0; c < 3; c++) {
+		uint32_t pe = 2 + (c == 1);  /* fresh PE for case 1 */
+		s = plain_seb(c == 2 ? 2 : pe);
+		if (c == 0) {
+			snd.dst = 6;
+			s.nsends = 1;
+			s.sends = &snd;
+		} else if (c == 1) {
+			pred = 0;
+			s.preds_default = 0;
+			s.npreds = 1;
+			s.preds = &pred;
+		} else {
+			mid.src = 9;
+			s.nwaits = 1;
+			s.waits = &mid;
 		}
+		int rc = sibt_writer_add(w[1], &s, NULL);
+		CHECKF(rc == SIBT_OK, "unchecked %s: add = %d: %s", cases[c],
+		       rc, sibt_writer_errmsg(w[1]));
+		/* one window per case */
+		sibt_writer_flush_pe(w[1], s.pe);
 	}
-	assertEqualInt(sibt_writer_close(w0), SIBT_OK);
-	assertEqualInt(sibt_writer_close(w1), SIBT_OK);
-	assertEqualInt(sibt_writer_close(w2), SIBT_OK);
-	w0 = w1 = w2 = NULL;
-	{
-		sibt_trace *t = NULL;
-		char eb[512] = "";
-		int rc = sibt_trace_open(&t, dir, 0, eb, sizeof eb);
-		CHECKF(rc == SIBT_OK, "unchecked trace: open = %d: %s", rc, eb);
-		if (t) {
-			sibt_window *win = sibt_window_new();
-			rc = sibt_trace_read_window(t, 2, 0, win);
-			CHECKF(rc == SIBT_EFORMAT, "send to PE 6 of 6 read back "
-			       "as %d, want SIBT_EFORMAT", rc);
-			rc = sibt_trace_read_window(t, 3, 0, win);
-			CHECKF(rc == SIBT_EFORMAT, "pred 0 of SEB 0 read back "
-			       "as %d, want SIBT_EFORMAT", rc);
-			rc = sibt_trace_read_window(t, 2, 1, win);
-			CHECKF(rc == SIBT_EFORMAT, "wait from PE 9 of 6 read "
-			       "back as %d, want SIBT_EFORMAT", rc);
-			if (rc == SIBT_EFORMAT)
-				assertContains(sibt_trace_errmsg(t), "PE 2");
-			sibt_window_free(win);
-			sibt_trace_close(t);
-		}
+	close_blocks(w);
+
+	sibt_trace *t = NULL;
+	char eb[512] = "";
+	int rc = sibt_trace_open(&t, dir, 0, eb, sizeof eb);
+	CHECKF(rc == SIBT_OK, "unchecked trace: open = %d: %s", rc, eb);
+	if (t) {
+		sibt_window *win = sibt_window_new();
+		rc = sibt_trace_read_window(t, 2, 0, win);
+		CHECKF(rc == SIBT_EFORMAT, "send to PE 6 of 6 read back as %d, "
+		       "want SIBT_EFORMAT", rc);
+		rc = sibt_trace_read_window(t, 3, 0, win);
+		CHECKF(rc == SIBT_EFORMAT, "pred 0 of SEB 0 read back as %d, "
+		       "want SIBT_EFORMAT", rc);
+		rc = sibt_trace_read_window(t, 2, 1, win);
+		CHECKF(rc == SIBT_EFORMAT, "wait from PE 9 of 6 read back as "
+		       "%d, want SIBT_EFORMAT", rc);
+		if (rc == SIBT_EFORMAT)
+			assertContains(sibt_trace_errmsg(t), "PE 2");
+		sibt_window_free(win);
+		sibt_trace_close(t);
 	}
-	/* A PE outside the block cannot be written even unchecked, but it
-	 * must not crash: OK or EINVAL (the writer is then abandoned). */
+	return 0;
+}
+
+/* A PE outside the block cannot be written even unchecked, but it must
+ * not crash: OK or EINVAL (the writer is then abandoned). */
+static void invalid_outside_block(void)
+{
+	char dir[4200];
+	sibt_writer *w1 = NULL;
+
 	snprintf(dir, sizeof dir, "%s/unchecked2", tmp);
 	if (open_block(&w1, dir, 1, 1, 0) == SIBT_OK) {
-		s = plain_seb(5);
+		sibt_seb s = plain_seb(5);
 		int rc = sibt_writer_add(w1, &s, NULL);
 		CHECKF(rc == SIBT_OK || rc == SIBT_EINVAL, "unchecked PE "
 		       "outside the block: %d", rc);
 		sibt_writer_abort(w1);
-		w1 = NULL;
 	}
-out:
-	if (w0)
-		sibt_writer_abort(w0);
-	if (w1)
-		sibt_writer_abort(w1);
-	if (w2)
-		sibt_writer_abort(w2);
+}
+
+/* SEBs the writer must refuse, and what it writes when told not to
+ * check them. */
+static void test_invalid(void)
+{
+	char dir[4200];
+	sibt_writer *w[3] = { NULL, NULL, NULL };
+
+	snprintf(dir, sizeof dir, "%s/invalid", tmp);
+	if (open_blocks(w, dir, 0))
+		return;
+	invalid_rejects(w[1]);
+	invalid_preds(w[1]);
+	close_blocks(w);
+	invalid_read_back(dir);
+	if (invalid_unchecked())
+		return;
+	invalid_outside_block();
 }
 
 /* ---------------------------------------------------------- overwrite */

@@ -16,8 +16,16 @@
 
 #define TEST_SKIP 77
 
+/* A test of one compilation unit has the counters to itself.  A test of
+ * several builds them all with -DSIBTEST_SHARED and defines the counters
+ * in the unit of main(), so that its report counts every unit's checks. */
+#ifdef SIBTEST_SHARED
+extern int sibtest_failures;
+extern int sibtest_checks;
+#else
 static int sibtest_failures;
 static int sibtest_checks;
+#endif
 
 #define TEST_FAIL(...) do { \
 	fprintf(stderr, "%s:%d: FAIL: ", __FILE__, __LINE__); \

@@ -68,150 +68,187 @@ static void ring(emu_test *t, MPI_Comm c, const int *members,
 	EMU_EQ(t, st.MPI_SOURCE, from, "%s: ring MPI_SOURCE", what);
 }
 
-int main(int argc, char **argv)
-{
-	emu_test t;
-	emu_init(&t, "comm_group", &argc, &argv);
-	if (!emu_need_ranks(&t, 4))
-		return EMU_SKIP;
-	int n = t.size, me = t.rank, m, res;
-	int *want = emu_alloc(&t, (size_t)n * 2, sizeof *want);
-	MPI_Group world, g1, g2, even, three, u, x, d, empty, rev;
+/* The groups the scenarios below make and use, freed at the end. */
+typedef struct groups {
+	MPI_Group world, g1, g2, even, three, u, x, d, all, back;
+} groups;
 
-	MPI_Comm_group(MPI_COMM_WORLD, &world);
+/* Groups made from the world group by rank lists and ranges; want has
+ * room for twice the world size. */
+static void make_groups(emu_test *t, groups *g, int *want)
+{
+	int n = t->size, m;
+	MPI_Group rev;
+
+	MPI_Comm_group(MPI_COMM_WORLD, &g->world);
 	for (int i = 0; i < n; i++)
 		want[i] = i;
-	check_group(&t, world, want, n, "world group");
+	check_group(t, g->world, want, n, "world group");
 
 	int incl[3] = { n - 1, 0, 2 };
-	MPI_Group_incl(world, 3, incl, &g1);
-	check_group(&t, g1, incl, 3, "incl {n-1, 0, 2}");
+	MPI_Group_incl(g->world, 3, incl, &g->g1);
+	check_group(t, g->g1, incl, 3, "incl {n-1, 0, 2}");
 
 	int excl[2] = { 1, 0 };
-	MPI_Group_excl(world, 2, excl, &g2);
+	MPI_Group_excl(g->world, 2, excl, &g->g2);
 	for (int i = 2; i < n; i++)
 		want[i - 2] = i;
-	check_group(&t, g2, want, n - 2, "excl {1, 0}");
+	check_group(t, g->g2, want, n - 2, "excl {1, 0}");
 
 	int r_even[1][3] = { { 0, n - 1, 2 } };
-	MPI_Group_range_incl(world, 1, r_even, &even);
+	MPI_Group_range_incl(g->world, 1, r_even, &g->even);
 	m = 0;
 	for (int i = 0; i < n; i += 2)
 		want[m++] = i;
-	check_group(&t, even, want, m, "range_incl (0, n-1, 2)");
+	check_group(t, g->even, want, m, "range_incl (0, n-1, 2)");
 
 	/* Multiples of 3 by excluding the others: two triples. */
 	int r_not3[2][3] = { { 1, n - 1, 3 }, { 2, n - 1, 3 } };
-	MPI_Group_range_excl(world, 2, r_not3, &three);
+	MPI_Group_range_excl(g->world, 2, r_not3, &g->three);
 	m = 0;
 	for (int i = 0; i < n; i += 3)
 		want[m++] = i;
-	check_group(&t, three, want, m, "range_excl -> multiples of 3");
+	check_group(t, g->three, want, m, "range_excl -> multiples of 3");
 
 	int r_back[1][3] = { { n - 1, 0, -3 } };
-	MPI_Group_range_incl(world, 1, r_back, &rev);
+	MPI_Group_range_incl(g->world, 1, r_back, &rev);
 	m = 0;
 	for (int i = n - 1; i >= 0; i -= 3)
 		want[m++] = i;
-	check_group(&t, rev, want, m, "range_incl (n-1, 0, -3)");
+	check_group(t, rev, want, m, "range_incl (n-1, 0, -3)");
 	MPI_Group_free(&rev);
+}
 
-	MPI_Group_union(even, three, &u);
+/* Union, intersection and difference of the even ranks and the
+ * multiples of 3, and an empty difference (MPI_GROUP_EMPTY). */
+static void set_operations(emu_test *t, groups *g, int *want)
+{
+	int n = t->size, m;
+	MPI_Group empty;
+
+	MPI_Group_union(g->even, g->three, &g->u);
 	m = 0;
 	for (int i = 0; i < n; i += 2)
 		want[m++] = i;
 	for (int i = 0; i < n; i += 3)
 		if (i % 2)
 			want[m++] = i;
-	check_group(&t, u, want, m, "union(even, three)");
+	check_group(t, g->u, want, m, "union(even, three)");
 
-	MPI_Group_intersection(three, even, &x);
+	MPI_Group_intersection(g->three, g->even, &g->x);
 	m = 0;
 	for (int i = 0; i < n; i += 6)
 		want[m++] = i;
-	check_group(&t, x, want, m, "intersection(three, even)");
+	check_group(t, g->x, want, m, "intersection(three, even)");
 
-	MPI_Group_difference(even, three, &d);
+	MPI_Group_difference(g->even, g->three, &g->d);
 	m = 0;
 	for (int i = 0; i < n; i += 2)
 		if (i % 3)
 			want[m++] = i;
-	check_group(&t, d, want, m, "difference(even, three)");
+	check_group(t, g->d, want, m, "difference(even, three)");
 
-	MPI_Group_difference(g1, world, &empty);
-	EMU_EQ(&t, empty, MPI_GROUP_EMPTY, "empty difference");
-	check_group(&t, empty, want, 0, "empty group");
-	compare(&t, empty, MPI_GROUP_EMPTY, MPI_IDENT, "empty, EMPTY");
+	MPI_Group_difference(g->g1, g->world, &empty);
+	EMU_EQ(t, empty, MPI_GROUP_EMPTY, "empty difference");
+	check_group(t, empty, want, 0, "empty group");
+	compare(t, empty, MPI_GROUP_EMPTY, MPI_IDENT, "empty, EMPTY");
 	MPI_Group_free(&empty);
+}
 
-	/* translate_ranks: MPI_PROC_NULL, non-members. */
+/* translate_ranks: MPI_PROC_NULL, non-members. */
+static void translate(emu_test *t, const groups *g)
+{
+	int n = t->size;
 	int from[4] = { MPI_PROC_NULL, 0, 1, 2 }, to[4];
-	MPI_Group_translate_ranks(world, 4, from, even, to);
-	EMU_EQ(&t, to[0], MPI_PROC_NULL, "translate MPI_PROC_NULL");
-	EMU_EQ(&t, to[1], 0, "translate 0 to even");
-	EMU_EQ(&t, to[2], MPI_UNDEFINED, "translate 1 to even");
-	EMU_EQ(&t, to[3], 1, "translate 2 to even");
-	MPI_Group_translate_ranks(g1, 3, &from[1], g2, to);
-	EMU_EQ(&t, to[0], n - 3, "translate g1[0] = n-1 to excl");
-	EMU_EQ(&t, to[1], MPI_UNDEFINED, "translate g1[1] = 0 to excl");
-	EMU_EQ(&t, to[2], 0, "translate g1[2] = 2 to excl");
 
-	/* Compare. */
-	MPI_Group all, back;
+	MPI_Group_translate_ranks(g->world, 4, from, g->even, to);
+	EMU_EQ(t, to[0], MPI_PROC_NULL, "translate MPI_PROC_NULL");
+	EMU_EQ(t, to[1], 0, "translate 0 to even");
+	EMU_EQ(t, to[2], MPI_UNDEFINED, "translate 1 to even");
+	EMU_EQ(t, to[3], 1, "translate 2 to even");
+	MPI_Group_translate_ranks(g->g1, 3, &from[1], g->g2, to);
+	EMU_EQ(t, to[0], n - 3, "translate g1[0] = n-1 to excl");
+	EMU_EQ(t, to[1], MPI_UNDEFINED, "translate g1[1] = 0 to excl");
+	EMU_EQ(t, to[2], 0, "translate g1[2] = 2 to excl");
+}
+
+/* Group_compare: the world in order (IDENT) and reversed (SIMILAR),
+ * and groups of other members (UNEQUAL). */
+static void compare_groups(emu_test *t, groups *g, int *want)
+{
+	int n = t->size;
+
 	for (int i = 0; i < n; i++)
 		want[i] = n - 1 - i;
-	MPI_Group_incl(world, n, want, &back);
+	MPI_Group_incl(g->world, n, want, &g->back);
 	for (int i = 0; i < n; i++)
 		want[i] = i;
-	MPI_Group_incl(world, n, want, &all);
-	compare(&t, world, all, MPI_IDENT, "world, incl of all in order");
-	compare(&t, world, back, MPI_SIMILAR, "world, reversed");
-	compare(&t, world, g2, MPI_UNEQUAL, "world, excl {0, 1}");
-	compare(&t, even, three, MPI_UNEQUAL, "even, three");
+	MPI_Group_incl(g->world, n, want, &g->all);
+	compare(t, g->world, g->all, MPI_IDENT, "world, incl of all in order");
+	compare(t, g->world, g->back, MPI_SIMILAR, "world, reversed");
+	compare(t, g->world, g->g2, MPI_UNEQUAL, "world, excl {0, 1}");
+	compare(t, g->even, g->three, MPI_UNEQUAL, "even, three");
+}
 
-	/* Comm_create from the even ranks. */
-	MPI_Comm ce, cr, ca;
-	MPI_Comm_create(MPI_COMM_WORLD, even, &ce);
+/* Comm_create from the even ranks. */
+static void create_even(emu_test *t, const groups *g, int *want)
+{
+	int n = t->size, me = t->rank;
+	MPI_Comm ce;
+
+	MPI_Comm_create(MPI_COMM_WORLD, g->even, &ce);
 	if (me % 2) {
-		EMU_EQ(&t, ce, MPI_COMM_NULL, "odd rank: Comm_create gives "
+		EMU_EQ(t, ce, MPI_COMM_NULL, "odd rank: Comm_create gives "
 		       "MPI_COMM_NULL");
 	} else {
 		int rank = -1, size = -1;
 		MPI_Comm_rank(ce, &rank);
 		MPI_Comm_size(ce, &size);
-		EMU_EQ(&t, rank, me / 2, "even communicator: rank");
-		EMU_EQ(&t, size, (n + 1) / 2, "even communicator: size");
+		EMU_EQ(t, rank, me / 2, "even communicator: rank");
+		EMU_EQ(t, size, (n + 1) / 2, "even communicator: size");
 		for (int i = 0; i < size; i++)
 			want[i] = 2 * i;
-		ring(&t, ce, want, "even communicator");
+		ring(t, ce, want, "even communicator");
 		MPI_Group cg;
 		MPI_Comm_group(ce, &cg);
-		compare(&t, cg, even, MPI_IDENT, "group of the even "
+		compare(t, cg, g->even, MPI_IDENT, "group of the even "
 			"communicator, even");
 		MPI_Group_free(&cg);
 		MPI_Comm_free(&ce);
 	}
+}
 
-	/* Reversed world: rank n-1-me. */
-	MPI_Comm_create(MPI_COMM_WORLD, back, &cr);
+/* Reversed world: rank n-1-me; then a communicator of the world group,
+ * congruent with the world. */
+static void create_reversed(emu_test *t, const groups *g, int *want)
+{
+	int n = t->size, me = t->rank, res;
+	MPI_Comm cr, ca;
+
+	MPI_Comm_create(MPI_COMM_WORLD, g->back, &cr);
 	int rank = -1;
 	MPI_Comm_rank(cr, &rank);
-	EMU_EQ(&t, rank, n - 1 - me, "reversed communicator: rank");
+	EMU_EQ(t, rank, n - 1 - me, "reversed communicator: rank");
 	for (int i = 0; i < n; i++)
 		want[i] = n - 1 - i;
-	ring(&t, cr, want, "reversed communicator");
+	ring(t, cr, want, "reversed communicator");
 	MPI_Comm_compare(MPI_COMM_WORLD, cr, &res);
-	EMU_EQ(&t, res, MPI_SIMILAR, "Comm_compare(world, reversed)");
-	MPI_Comm_create(MPI_COMM_WORLD, world, &ca);
+	EMU_EQ(t, res, MPI_SIMILAR, "Comm_compare(world, reversed)");
+	MPI_Comm_create(MPI_COMM_WORLD, g->world, &ca);
 	MPI_Comm_compare(MPI_COMM_WORLD, ca, &res);
-	EMU_EQ(&t, res, MPI_CONGRUENT, "Comm_compare(world, created from "
+	EMU_EQ(t, res, MPI_CONGRUENT, "Comm_compare(world, created from "
 	       "the world group)");
 	MPI_Comm_free(&cr);
 	MPI_Comm_free(&ca);
+}
 
-	/* From a split: the lower half of each parity class. */
+/* From a split: the lower half of each parity class. */
+static void create_from_split(emu_test *t, int *want)
+{
+	int me = t->rank;
 	MPI_Comm par, sub;
 	MPI_Group pg, low;
+
 	MPI_Comm_split(MPI_COMM_WORLD, me % 2, me, &par);
 	int psize;
 	MPI_Comm_size(par, &psize);
@@ -223,24 +260,46 @@ int main(int argc, char **argv)
 	if (me / 2 < lsize) {
 		int s = -1;
 		MPI_Comm_size(sub, &s);
-		EMU_EQ(&t, s, lsize, "lower half: size");
+		EMU_EQ(t, s, lsize, "lower half: size");
 		for (int i = 0; i < lsize; i++)
 			want[i] = 2 * i + me % 2;
-		ring(&t, sub, want, "lower half of a parity class");
+		ring(t, sub, want, "lower half of a parity class");
 		MPI_Comm_free(&sub);
 	} else {
-		EMU_EQ(&t, sub, MPI_COMM_NULL, "upper half: MPI_COMM_NULL");
+		EMU_EQ(t, sub, MPI_COMM_NULL, "upper half: MPI_COMM_NULL");
 	}
 	MPI_Group_free(&low);
 	MPI_Group_free(&pg);
 	MPI_Comm_free(&par);
+}
 
-	MPI_Group *gs[] = { &world, &g1, &g2, &even, &three, &u, &x, &d,
-			    &all, &back };
+static void free_groups(emu_test *t, groups *g)
+{
+	MPI_Group *gs[] = { &g->world, &g->g1, &g->g2, &g->even, &g->three,
+			    &g->u, &g->x, &g->d, &g->all, &g->back };
 	for (size_t i = 0; i < sizeof gs / sizeof gs[0]; i++) {
 		MPI_Group_free(gs[i]);
-		EMU_EQ(&t, *gs[i], MPI_GROUP_NULL, "freed group handle");
+		EMU_EQ(t, *gs[i], MPI_GROUP_NULL, "freed group handle");
 	}
+}
+
+int main(int argc, char **argv)
+{
+	emu_test t;
+	groups g;
+
+	emu_init(&t, "comm_group", &argc, &argv);
+	if (!emu_need_ranks(&t, 4))
+		return EMU_SKIP;
+	int *want = emu_alloc(&t, (size_t)t.size * 2, sizeof *want);
+	make_groups(&t, &g, want);
+	set_operations(&t, &g, want);
+	translate(&t, &g);
+	compare_groups(&t, &g, want);
+	create_even(&t, &g, want);
+	create_reversed(&t, &g, want);
+	create_from_split(&t, want);
+	free_groups(&t, &g);
 	free(want);
 	return emu_finish(&t);
 }

@@ -33,7 +33,6 @@ extern int quiet_limit;
 	if (++quiet_failures <= quiet_limit) TEST_FAIL(__VA_ARGS__); \
 	else sibtest_failures++; } } while (0)
 
-
 /* A written trace and what its intact index says. */
 typedef struct wininfo {
 	uint32_t pe, file, nsebs;
@@ -50,11 +49,15 @@ typedef struct fixture {
 	size_t nwins;
 } fixture;
 
-/* corrupt_fixture.c */
+/* corrupt_fixture.c.  A fixture: a random trace written under tmp/name,
+ * read back intact, its files and windows kept; 0, or -1 when it could
+ * not be made. */
 int make_fixture(fixture *fx, const char *name, uint64_t seed,
 		 const tg_params *prm, uint32_t P, uint32_t window, int level);
 void free_fixture(fixture *fx);
+/* Data file f written back intact. */
 void restore(fixture *fx, uint32_t f);
+/* The window of file f whose frame holds byte off; NULL: none. */
 const wininfo *window_at(const fixture *fx, uint32_t f, uint64_t off);
 int ends_with(const char *s, const char *suffix);
 int contains_ci(const char *hay, const char *needle);

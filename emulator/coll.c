@@ -12,7 +12,8 @@
  * messages with emu_p2p_wait (which lets the rank's non-blocking
  * collectives progress meanwhile); a non-blocking call starts it, returns
  * a request, and the schedule advances whenever its rank is inside an MPI
- * call (emu_coll_progress, emu_coll_progress_rank), never blocking.
+ * call (the hooks coll_progress and coll_progress_rank, which
+ * emu_coll_init registers with point-to-point), never blocking.
  *
  * Messages go on the communicator's collective context (ctx + 1) with the
  * communicator's collective sequence number as the tag, so collectives
@@ -381,7 +382,8 @@ static int start(coll *s, MPI_Request *request)
 	return MPI_SUCCESS;
 }
 
-int emu_coll_progress(emu_rank *r, emu_req *q)
+/* The hooks point-to-point calls (emu_p2p.h, emu_p2p_coll_hooks). */
+static int coll_progress(emu_rank *r, emu_req *q)
 {
 	coll *s = q->coll;
 	if (q->complete || !s)
@@ -396,7 +398,7 @@ int emu_coll_progress(emu_rank *r, emu_req *q)
 	return done;
 }
 
-int emu_coll_progress_rank(emu_rank *r)
+static int coll_progress_rank(emu_rank *r)
 {
 	int n = 0;
 	coll *next;
@@ -416,7 +418,7 @@ int emu_coll_progress_rank(emu_rank *r)
 	return n;
 }
 
-void emu_coll_release(emu_req *q)
+static void coll_release(emu_req *q)
 {
 	coll *s = q->coll;
 	q->coll = NULL;
@@ -431,7 +433,7 @@ void emu_coll_release(emu_req *q)
 	s->req = NULL;
 }
 
-void emu_coll_describe(const emu_req *q, char *buf, size_t len)
+static void coll_describe(const emu_req *q, char *buf, size_t len)
 {
 	const coll *s = q->coll;
 	if (!s) {
@@ -453,7 +455,11 @@ void emu_coll_describe(const emu_req *q, char *buf, size_t len)
 
 void emu_coll_init(void)
 {
+	static const emu_p2p_coll_hooks hooks = {
+		coll_progress, coll_progress_rank, coll_release, coll_describe
+	};
 	coll_alg_init();
+	emu_p2p_set_coll_hooks(&hooks);
 }
 
 void emu_coll_fini(void)

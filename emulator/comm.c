@@ -871,8 +871,7 @@ MPI_Comm emu_comm_split(emu_rank *r, MPI_Comm h, int color, int key,
 	MPI_Comm nh = MPI_COMM_NULL;
 	if (color != MPI_UNDEFINED) {
 		while (!s->done) {
-			if (r->coll_active)
-				emu_coll_progress_rank(r);
+			emu_p2p_progress_coll(r);
 			if (s->done)
 				break;
 			r->blocked_req = NULL;

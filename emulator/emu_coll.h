@@ -13,8 +13,9 @@
  *
  * Blocking collectives run their schedule to completion; non-blocking
  * ones return a request (kind REQ_COLL) that MPI_Wait/Test... advance,
- * and that emu_coll_progress_rank() advances whenever its owner wakes up
- * inside any blocking MPI call (MPI's progress rule).
+ * and that point-to-point advances, through the hooks of emu_p2p.h,
+ * whenever its owner wakes up inside any blocking MPI call (MPI's
+ * progress rule).
  *
  * Algorithms are chosen per collective: SIBYL_COLL (e.g.
  * "allreduce=ring,alltoall=percs"; set by `sibyl emulate --coll'), else a
@@ -30,22 +31,13 @@
 struct emu_rank;
 struct emu_req;
 
-/* Parse SIBYL_COLL (a clear fatal error on a bad name); called once by
- * main() before any rank runs. */
+/* Parse SIBYL_COLL (a clear fatal error on a bad name) and register the
+ * hooks point-to-point advances, releases and describes non-blocking
+ * collectives through (emu_p2p.h); called once by main() before any rank
+ * runs. */
 void emu_coll_init(void);
 void emu_coll_fini(void);
 
-/* Advance the schedule of non-blocking collective q (owned by the running
- * rank) as far as it goes without blocking; 1 when it has completed. */
-int emu_coll_progress(struct emu_rank *r, struct emu_req *q);
-/* Advance every non-blocking collective of r (called when r wakes up in
- * a blocking call).  Returns the number that made progress. */
-int emu_coll_progress_rank(struct emu_rank *r);
-/* Release what a finished or abandoned collective request holds (called
- * by p2p when the request is freed). */
-void emu_coll_release(struct emu_req *q);
-/* What a rank blocked in a collective waits for, for deadlock reports. */
-void emu_coll_describe(const struct emu_req *q, char *buf, size_t len);
 
 /* ------------------------------------------------------------ op.c */
 

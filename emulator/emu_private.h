@@ -42,6 +42,7 @@
 #include "emu_comm.h"
 #include "emu_dt.h"
 #include "emu_coll.h"
+#include "emu_p2p.h"
 #include "emu_priv.h"
 #include "emu_settings.h"
 
@@ -417,26 +418,10 @@ void emu_rec_measured(emu_rank *r, int64_t ns);
 
 /* --------------------------------------------------------------- p2p.c */
 
-emu_req *emu_req_get(int32_t handle);
-/* For collectives: a send or receive of `bytes' contiguous bytes between
- * r and world rank `peer' on context ctx (comm: the handle, for reports;
- * src may be -1 for any source).  Completes like any other request. */
-emu_req *emu_p2p_isend_raw(emu_rank *r, const char *call, const void *buf,
-			   uint64_t bytes, int32_t peer, int32_t ctx, int tag,
-			   MPI_Comm comm);
-emu_req *emu_p2p_irecv_raw(emu_rank *r, const char *call, void *buf,
-			   uint64_t bytes, int32_t peer, int32_t ctx, int tag,
-			   MPI_Comm comm);
-/* Block r (inside a call) until q completes; r's non-blocking
- * collectives progress meanwhile. */
-void emu_p2p_wait(emu_rank *r, const char *call, emu_req *q);
-/* Hand over a completed request: its message joins the waits of the next
- * SEB, status copied out, request freed.  Returns its error. */
-int emu_p2p_finish(emu_rank *r, emu_req *q, MPI_Status *st);
-/* A request for a non-blocking collective (kind REQ_COLL, q->coll =
- * sched); emu_req_complete() when the schedule has finished. */
-emu_req *emu_req_new_coll(emu_rank *r, const char *call, void *sched);
-void emu_req_complete(emu_req *q);
+/* The rest of p2p; what the collectives may use is in emu_p2p.h. */
+/* r is inside a blocking call that is not p2p's (Comm_split): advance its
+ * non-blocking collectives, as MPI's progress rule says. */
+void emu_p2p_progress_coll(emu_rank *r);
 /* Leaks at the end: active requests and unreceived messages.  Returns
  * the number reported. */
 unsigned long emu_p2p_report_leaks(unsigned long limit);

@@ -72,6 +72,15 @@ static emu_req **chunks;
 static uint32_t nchunks;
 static emu_req *free_reqs;
 
+/* The collective layer's hooks (emu_p2p.h): p2p calls nothing of it by
+ * name. */
+static const emu_p2p_coll_hooks *coll_hooks;
+
+void emu_p2p_set_coll_hooks(const emu_p2p_coll_hooks *h)
+{
+	coll_hooks = h;
+}
+
 static emu_req *req_new(emu_rank *r, int kind, const char *call)
 {
 	emu_req *q = free_reqs;
@@ -110,14 +119,14 @@ static void req_release(emu_req *q)
 	free(q->pack);
 	q->pack = NULL;
 	if (q->kind == REQ_COLL && q->coll)
-		emu_coll_release(q);
+		coll_hooks->release(q);
 	q->coll = NULL;
 	q->kind = REQ_FREE;
 	q->next = free_reqs;
 	free_reqs = q;
 }
 
-emu_req *emu_req_get(int32_t h)
+static emu_req *req_get(int32_t h)
 {
 	if (h <= 0)
 		return NULL;
@@ -131,7 +140,7 @@ emu_req *emu_req_get(int32_t h)
 /* The request behind a handle of the calling rank, or an MPI error. */
 static emu_req *req_of(emu_rank *r, const char *call, MPI_Request h)
 {
-	emu_req *q = emu_req_get(h);
+	emu_req *q = req_get(h);
 	if (!q || q->owner != r)
 		emu_mpi_error(r, call, MPI_ERR_REQUEST, "%d is not an active "
 			      "request of this rank%s", h, q ? " (it belongs "
@@ -408,7 +417,7 @@ static void deliver(emu_req *q, emu_msg *m)
 		 * and complete the send. */
 		recv_matched(q, e, at(emu_local_rank(e->src), m->sbuf,
 				      e->size));
-		emu_req *s = emu_req_get(e->sreq);
+		emu_req *s = req_get(e->sreq);
 		if (s) {
 			uint64_t seq;
 			int64_t vt;
@@ -480,7 +489,7 @@ void emu_p2p_arrived(int src_proc, void *block, size_t len)
 void emu_p2p_cts(int src_proc, int32_t sreq, int32_t rreq, int has_ack,
 		 uint64_t ack_seq, int64_t ack_vt)
 {
-	emu_req *s = emu_req_get(sreq);
+	emu_req *s = req_get(sreq);
 	if (!s || s->kind != REQ_SEND)
 		emu_fatal("internal error: clear-to-send for unknown request "
 			  "%d from process %d", sreq, src_proc);
@@ -504,7 +513,7 @@ void emu_p2p_cts(int src_proc, int32_t sreq, int32_t rreq, int has_ack,
 
 void emu_p2p_send_done(int32_t sreq)
 {
-	emu_req *s = emu_req_get(sreq);
+	emu_req *s = req_get(sreq);
 	if (s) {
 		req_done(s);
 	}
@@ -512,7 +521,7 @@ void emu_p2p_send_done(int32_t sreq)
 
 void emu_p2p_data_done(int32_t rreq)
 {
-	emu_req *q = emu_req_get(rreq);
+	emu_req *q = req_get(rreq);
 	if (!q)
 		return;
 	if (q->tmp) {
@@ -773,7 +782,7 @@ void emu_p2p_describe(const emu_rank *r, char *buf, size_t len)
 
 	buf[0] = 0;
 	if (q && q->kind == REQ_COLL) {
-		emu_coll_describe(q, buf, len);
+		coll_hooks->describe(q, buf, len);
 	} else if (q) {
 		int same = r->blocked_in && strcmp(r->blocked_in, q->call) == 0;
 		fmt_peer(peer, sizeof peer, q->peer, MPI_ANY_SOURCE);
@@ -858,14 +867,19 @@ static void empty_status(MPI_Status *st)
 static inline void nbc_turn(emu_rank *r)
 {
 	if (r->coll_active)
-		emu_coll_progress_rank(r);
+		coll_hooks->progress_rank(r);
+}
+
+void emu_p2p_progress_coll(emu_rank *r)
+{
+	nbc_turn(r);
 }
 
 static void wait_one(emu_rank *r, const char *call, emu_req *q)
 {
 	for (;;) {
 		if (q->kind == REQ_COLL && !q->complete)
-			emu_coll_progress(r, q);
+			coll_hooks->progress(r, q);
 		nbc_turn(r);
 		if (q->complete)
 			break;
@@ -1064,7 +1078,7 @@ static void finish_all(emu_rank *r, int count, MPI_Request reqs[],
 			empty_status(st);
 			continue;
 		}
-		finish(r, emu_req_get(reqs[i]), st);
+		finish(r, req_get(reqs[i]), st);
 		reqs[i] = MPI_REQUEST_NULL;
 	}
 }
@@ -1078,7 +1092,7 @@ int MPI_Waitall(int count, MPI_Request reqs[], MPI_Status statuses[])
 	for (int i = 0; i < count; i++) {
 		if (reqs[i] == MPI_REQUEST_NULL)
 			continue;
-		wait_one(r, call, emu_req_get(reqs[i]));
+		wait_one(r, call, req_get(reqs[i]));
 	}
 	finish_all(r, count, reqs, statuses);
 	emu_rec_leave(r, call);
@@ -1093,7 +1107,7 @@ static int first_complete(int count, MPI_Request reqs[])
 		if (reqs[i] == MPI_REQUEST_NULL)
 			continue;
 		active = 1;
-		if (emu_req_get(reqs[i])->complete)
+		if (req_get(reqs[i])->complete)
 			return i;
 	}
 	return active ? -1 : -2;
@@ -1129,7 +1143,7 @@ static int any_common(const void *site, const char *call, int count, MPI_Request
 	int i = first_done(r, call, count, reqs, block);
 	int err = MPI_SUCCESS;
 	if (i >= 0) {
-		err = finish(r, emu_req_get(reqs[i]), status);
+		err = finish(r, req_get(reqs[i]), status);
 		reqs[i] = MPI_REQUEST_NULL;
 		*index = i;
 		if (flag)
@@ -1171,7 +1185,7 @@ static int some_common(const void *site, const char *call, int incount, MPI_Requ
 		for (int j = 0; j < incount; j++) {
 			if (reqs[j] == MPI_REQUEST_NULL)
 				continue;
-			emu_req *q = emu_req_get(reqs[j]);
+			emu_req *q = req_get(reqs[j]);
 			if (!q->complete)
 				continue;
 			finish(r, q, statuses ? &statuses[n] : NULL);
@@ -1225,7 +1239,7 @@ static int all_complete(int count, MPI_Request reqs[])
 {
 	for (int i = 0; i < count; i++)
 		if (reqs[i] != MPI_REQUEST_NULL &&
-		    !emu_req_get(reqs[i])->complete)
+		    !req_get(reqs[i])->complete)
 			return 0;
 	return 1;
 }

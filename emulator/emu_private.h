@@ -5,8 +5,10 @@
  * virtual ranks, each a user-level thread running the program's main().
  * Threads switch only inside MPI calls, so nothing here needs locking.
  *
- *   runtime.c    the real main(), options, the scheduler, termination and
- *                deadlock detection, fault reports
+ *   runtime.c    the real main(): options, start-up and teardown
+ *   sched.c      the scheduler, termination and deadlock detection
+ *   diag.c       fatal errors, warnings, MPI errors, fault reports
+ *   env.c        the MPI environment calls (Init, Finalize, Wtime...)
  *   p2p.c        matching, requests and the point-to-point MPI API
  *   record.c     SEB recording into the trace (tracefmt writer)
  *   compute.c    sibyl.h: declared compute, prints, markers, sampling
@@ -237,7 +239,8 @@ extern emu_state emu;
 #define emu_set_is(id, word) \
 	(strcmp(emu.set[EMU_S_##id].text, (word)) == 0)
 
-/* ---------------------------------------------------------- runtime.c */
+/* Lines per process in fault reports (blocked ranks, leaks). */
+#define EMU_REPORT_LIMIT 20
 
 static inline int64_t emu_now_ns(void)
 {
@@ -246,8 +249,31 @@ static inline int64_t emu_now_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+/* ------------------------------------------------------------ sched.c */
+
 /* Run fn(arg) on the scheduler's stack and come back (from a rank). */
 void emu_on_main(void (*fn)(void *), void *arg);
+/* The calling rank; aborts with a clear message outside a rank. */
+emu_rank *emu_self(const char *call);
+int emu_owner_proc(int32_t world);
+static inline emu_rank *emu_local_rank(int32_t world)
+{
+	uint32_t i = (uint32_t)world - emu.first;
+	return i < emu.count ? &emu.ranks[i] : NULL;
+}
+/* Make a blocked rank runnable again. */
+void emu_wake(emu_rank *r);
+/* Block the running rank until emu_wake(); `call' names where. */
+void emu_block(emu_rank *r, const char *call);
+/* Let other ranks run (the rank stays runnable). */
+void emu_yield(emu_rank *r);
+/* End rank r now with exit status `code' (exit() in a rank). */
+void emu_rank_exit(emu_rank *r, int code) __attribute__((noreturn));
+
+/* Run every local rank, from the first, until every rank of every
+ * process has finished (or a deadlock is reported). */
+void emu_sched_run(void);
+
 
 /* ----------------------------------------------------------- timing.c */
 
@@ -321,20 +347,7 @@ int64_t emu_region_decide(emu_region *g, const emu_span *sp, uint32_t *why);
 /* "BEGIN > END", resolved on first use; NULL for NULL. */
 const char *emu_region_name(emu_region *g);
 
-/* The calling rank; aborts with a clear message outside a rank. */
-emu_rank *emu_self(const char *call);
-int emu_owner_proc(int32_t world);
-static inline emu_rank *emu_local_rank(int32_t world)
-{
-	uint32_t i = (uint32_t)world - emu.first;
-	return i < emu.count ? &emu.ranks[i] : NULL;
-}
-/* Make a blocked rank runnable again. */
-void emu_wake(emu_rank *r);
-/* Block the running rank until emu_wake(); `call' names where. */
-void emu_block(emu_rank *r, const char *call);
-/* Let other ranks run (the rank stays runnable). */
-void emu_yield(emu_rank *r);
+/* ------------------------------------------------------------- diag.c */
 
 /* Error in an MPI call.  MPI_ERRORS_ARE_FATAL (the default): prints
  * "sibyl: rank R in CALL: MPI_ERR_X: message" and aborts the job;
@@ -367,13 +380,16 @@ int emu_api_failed(emu_rank *r, const char *call);
 			return emu_api_failed(r, call);                  \
 	}
 
-/* End rank r now with exit status `code' (exit() in a rank). */
-void emu_rank_exit(emu_rank *r, int code) __attribute__((noreturn));
-
 /* Fatal runtime error (not an MPI error): message and abort the job. */
 void emu_fatal(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2), noreturn));
 void emu_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Report a fault of the program (SIGSEGV, SIGBUS...) with the rank that
+ * ran; installed once at start. */
+void emu_fatal_signals_init(void);
+/* The thread pool's overflow handler: rank `slot' of this process
+ * overflowed its stack (`how' found it); reports it and aborts. */
+void emu_stack_overflow(size_t slot, const char *how);
 
 /* Tag of the synchronous-send acknowledgement in the trace. */
 #define EMU_ACK_TAG (-2)

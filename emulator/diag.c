@@ -1,0 +1,288 @@
+/*
+ * diag.c -- what the emulator says when something goes wrong: the
+ * runtime's fatal errors and warnings, MPI errors and the jump points of
+ * the error handlers that return (EMU_API), the names and texts of the
+ * error codes (MPI_Error_string, MPI_Error_class), and the reports of
+ * fatal signals and stack overflows, which run in signal handlers and so
+ * format with nothing but write().
+ */
+#ifdef HAVE_CONFIG_H
+#include <config.h>
+#endif
+
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "emu_private.h"
+
+/* ------------------------------------------------------------ messages */
+
+static void vmsg(const char *kind, const char *fmt, va_list ap)
+{
+	char buf[1024];
+	int n = snprintf(buf, sizeof buf, "sibyl: %s", kind);
+	vsnprintf(buf + n, sizeof buf - (size_t)n, fmt, ap);
+	emu_out_flush();
+	fprintf(stderr, "%s\n", buf);
+	fflush(stderr);
+}
+
+void emu_fatal(const char *fmt, ...)
+{
+	va_list ap;
+	emu_out_flush();        /* what the ranks printed comes first */
+	va_start(ap, fmt);
+	vmsg("", fmt, ap);
+	va_end(ap);
+	emu_rec_abort();
+	emu_tr_abort(3);
+}
+
+void emu_warn(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vmsg("warning: ", fmt, ap);
+	va_end(ap);
+}
+
+static const char *const err_names[] = {
+	"MPI_SUCCESS", "MPI_ERR_BUFFER", "MPI_ERR_COUNT", "MPI_ERR_TYPE",
+	"MPI_ERR_TAG", "MPI_ERR_COMM", "MPI_ERR_RANK", "MPI_ERR_REQUEST",
+	"MPI_ERR_ROOT", "MPI_ERR_GROUP", "MPI_ERR_OP", "MPI_ERR_TOPOLOGY",
+	"MPI_ERR_DIMS", "MPI_ERR_ARG", "MPI_ERR_UNKNOWN", "MPI_ERR_TRUNCATE",
+	"MPI_ERR_OTHER", "MPI_ERR_INTERN", "MPI_ERR_IN_STATUS",
+	"MPI_ERR_PENDING", "MPI_ERR_NO_MEM", "MPI_ERR_NOT_SUPPORTED"
+};
+
+static const char *const err_texts[] = {
+	"no error", "invalid buffer pointer", "invalid count argument",
+	"invalid datatype", "invalid tag argument", "invalid communicator",
+	"invalid rank", "invalid request", "invalid root",
+	"invalid group", "invalid reduce operation", "invalid topology",
+	"invalid dimension argument", "invalid argument of some other kind",
+	"unknown error", "message truncated", "known error not in this list",
+	"internal error in the Sibyl emulator",
+	"error code is in status", "pending request", "out of memory",
+	"operation not supported by the Sibyl emulator"
+};
+
+int emu_mpi_error(emu_rank *r, const char *call, int code,
+		  const char *fmt, ...)
+{
+	char detail[512];
+	va_list ap;
+	if (code < 0 || code > MPI_ERR_LASTCODE)
+		code = MPI_ERR_UNKNOWN;
+	if (r && r->err_jb && emu_comm_errhandler(r) != MPI_ERRORS_ARE_FATAL) {
+		r->err_code = code;
+		longjmp(*r->err_jb, 1);
+	}
+	va_start(ap, fmt);
+	vsnprintf(detail, sizeof detail, fmt, ap);
+	va_end(ap);
+	emu_out_flush();
+	fprintf(stderr, "sibyl: rank %d in %s: %s: %s\n"
+		"sibyl: the error handler is MPI_ERRORS_ARE_FATAL; aborting "
+		"the emulation\n", r ? r->world : -1, call, err_names[code],
+		detail);
+	fflush(stderr);
+	emu_rec_abort();
+	emu_tr_abort(code ? code : 1);
+}
+
+void emu_api_disarm(emu_api_guard *g)
+{
+	g->r->err_jb = g->prev;
+}
+
+/* An error returned (MPI_ERRORS_RETURN): close the call's bookkeeping. */
+int emu_api_failed(emu_rank *r, const char *call)
+{
+	r->blocked_req = NULL;
+	r->blocked_n = 0;
+	if (r->in_call)
+		emu_rec_leave(r, call);
+	/* A handler of the program's runs now, as the program's code. */
+	emu_comm_user_errhandler(r, r->err_code);
+	return r->err_code;
+}
+
+int MPI_Error_string(int errorcode, char *string, int *resultlen)
+{
+	const char *s = errorcode >= 0 && errorcode <= MPI_ERR_LASTCODE ?
+		err_texts[errorcode] : NULL;
+	int n;
+	if (s)
+		n = snprintf(string, MPI_MAX_ERROR_STRING, "%s: %s",
+			     err_names[errorcode], s);
+	else
+		n = snprintf(string, MPI_MAX_ERROR_STRING, "unknown error "
+			     "code %d", errorcode);
+	*resultlen = n < MPI_MAX_ERROR_STRING ? n : MPI_MAX_ERROR_STRING - 1;
+	return s ? MPI_SUCCESS : MPI_ERR_ARG;
+}
+
+int MPI_Error_class(int errorcode, int *errorclass)
+{
+	if (errorcode < 0 || errorcode > MPI_ERR_LASTCODE)
+		return MPI_ERR_ARG;
+	*errorclass = errorcode;
+	return MPI_SUCCESS;
+}
+
+/* ----------------------------------------------------- stack overflow */
+
+void emu_stack_overflow(size_t slot, const char *how)
+{
+	char buf[512];
+	int n = snprintf(buf, sizeof buf, "sibyl: rank %u overflowed its "
+		"stack of %zu bytes (detected by %s); give the ranks more "
+		"with `sibyl emulate --stack-size SIZE' (or SIBYL_STACK_SIZE"
+		"=BYTES), e.g. --stack-size %zuKiB\n", emu.first +
+		(unsigned)slot, emu.stack_size, how, emu.stack_size / 512);
+	emu_out_drain_signal();
+	if (write(2, buf, (size_t)n) < 0)
+		_exit(3);
+	emu_tr_abort(3);
+}
+
+/* ---------------------------------------------------- fatal signals */
+
+/*
+ * A fault in the program (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT) is
+ * reported with the virtual rank that was running, then goes to the
+ * handler installed before (Open MPI's backtrace) or takes its default
+ * action, so that mpirun and `sibyl emulate' see the signal.  The handler
+ * runs on an alternate stack (a rank's stack may be what overflowed) and
+ * formats with nothing but write().  The ULT pool's guard-page handler,
+ * installed later, passes every SIGSEGV that is not a stack overflow on
+ * to this one.
+ */
+static const struct { int sig; const char *name, *what; } fatal_sigs[] = {
+	{ SIGSEGV, "SIGSEGV", "invalid memory reference" },
+	{ SIGBUS, "SIGBUS", "bus error" },
+	{ SIGFPE, "SIGFPE", "arithmetic exception" },
+	{ SIGILL, "SIGILL", "illegal instruction" },
+	{ SIGABRT, "SIGABRT", "abort" },
+};
+#define NFATAL (sizeof fatal_sigs / sizeof fatal_sigs[0])
+static struct sigaction fatal_old[NFATAL];
+#define FATAL_ALTSTACK (64 * 1024)
+
+static void fatal_put(char *buf, size_t cap, size_t *n, const char *s)
+{
+	while (*s && *n + 1 < cap)
+		buf[(*n)++] = *s++;
+}
+
+static void fatal_putu(char *buf, size_t cap, size_t *n, uint64_t v,
+		       int base)
+{
+	char d[24], *p = d + sizeof d;
+	*--p = 0;
+	do {
+		*--p = "0123456789abcdef"[v % (unsigned)base];
+		v /= (unsigned)base;
+	} while (v);
+	fatal_put(buf, cap, n, base == 16 ? "0x" : "");
+	fatal_put(buf, cap, n, p);
+}
+
+static void fatal_signal(int sig, siginfo_t *si, void *uctx)
+{
+	const emu_rank *r = emu.current;
+	char buf[512];
+	size_t n = 0, i;
+
+	for (i = 0; i < NFATAL && fatal_sigs[i].sig != sig; i++)
+		;
+	fatal_put(buf, sizeof buf, &n, "sibyl: ");
+	if (r) {
+		fatal_put(buf, sizeof buf, &n, "rank ");
+		fatal_putu(buf, sizeof buf, &n, (uint64_t)r->world, 10);
+		fatal_put(buf, sizeof buf, &n, " (process ");
+		fatal_putu(buf, sizeof buf, &n, (uint64_t)emu.proc, 10);
+		fatal_put(buf, sizeof buf, &n, ")");
+	} else {
+		fatal_put(buf, sizeof buf, &n, "process ");
+		fatal_putu(buf, sizeof buf, &n, (uint64_t)emu.proc, 10);
+		fatal_put(buf, sizeof buf, &n, " (in the runtime, no rank "
+			  "running)");
+	}
+	fatal_put(buf, sizeof buf, &n, " received ");
+	fatal_put(buf, sizeof buf, &n, i < NFATAL ? fatal_sigs[i].name :
+		  "a fatal signal");
+	if (i < NFATAL) {
+		fatal_put(buf, sizeof buf, &n, " (");
+		fatal_put(buf, sizeof buf, &n, fatal_sigs[i].what);
+		fatal_put(buf, sizeof buf, &n, ")");
+	}
+	if (si && si->si_code > 0 && sig != SIGABRT) {
+		fatal_put(buf, sizeof buf, &n, " at address ");
+		fatal_putu(buf, sizeof buf, &n, (uint64_t)(uintptr_t)
+			   si->si_addr, 16);
+	}
+	if (r && r->in_call && r->blocked_in) {
+		fatal_put(buf, sizeof buf, &n, " inside ");
+		fatal_put(buf, sizeof buf, &n, r->blocked_in);
+	} else if (r) {
+		fatal_put(buf, sizeof buf, &n, " in the program's own code");
+	}
+	fatal_put(buf, sizeof buf, &n, "; the emulation stops (debug it "
+		  "with a smaller --ranks, or under gdb as the process "
+		  "runs one rank at a time)\n");
+	emu_out_drain_signal();
+	ssize_t w = write(STDERR_FILENO, buf, n);
+	(void)w;
+
+	/* Then whoever handled it before (Open MPI prints a backtrace). */
+	const struct sigaction *old = i < NFATAL ? &fatal_old[i] : NULL;
+	if (old && (old->sa_flags & SA_SIGINFO) && old->sa_sigaction) {
+		sigaction(sig, old, NULL);
+		old->sa_sigaction(sig, si, uctx);
+		return;
+	}
+	if (old && !(old->sa_flags & SA_SIGINFO) &&
+	    old->sa_handler != SIG_DFL && old->sa_handler != SIG_IGN) {
+		sigaction(sig, old, NULL);
+		old->sa_handler(sig);
+		return;
+	}
+	struct sigaction dfl;
+	memset(&dfl, 0, sizeof dfl);
+	dfl.sa_handler = SIG_DFL;
+	sigemptyset(&dfl.sa_mask);
+	sigaction(sig, &dfl, NULL);
+	/* A fault repeats when the handler returns; a sent signal (kill,
+	 * abort()) must be sent again. */
+	if (!si || si->si_code <= 0)
+		raise(sig);
+}
+
+void emu_fatal_signals_init(void)
+{
+	static char *altstack;
+	stack_t ss;
+	struct sigaction sa;
+
+	if (!altstack && (altstack = malloc(FATAL_ALTSTACK))) {
+		ss.ss_sp = altstack;
+		ss.ss_size = FATAL_ALTSTACK;
+		ss.ss_flags = 0;
+		if (sigaltstack(&ss, NULL) != 0) {
+			free(altstack);
+			altstack = NULL;
+		}
+	}
+	memset(&sa, 0, sizeof sa);
+	sa.sa_sigaction = fatal_signal;
+	sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < NFATAL; i++)
+		sigaction(fatal_sigs[i].sig, &sa, &fatal_old[i]);
+}

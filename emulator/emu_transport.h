@@ -59,7 +59,7 @@ void emu_tr_send_data(int proc, int32_t rreq, const void *buf,
 		      uint64_t size, int32_t sreq);
 /* A runtime message (not a virtual rank's, not traced): len bytes of
  * data (copied) for process proc, handed to emu_comm_rt_arrived() there.
- * Counted in emu_tr_sent/emu_tr_recvd like every control message, so the
+ * Counted in emu_tr_counts like every control message, so the
  * termination vote waits for it. */
 void emu_tr_send_rt(int proc, const void *data, size_t len);
 /* Receive the payload for request rreq from process proc into buf;
@@ -85,7 +85,7 @@ int emu_tr_voting(void);
 const char *emu_tr_host(int bind);
 
 /* Real messages sent and received so far (termination detection). */
-extern uint64_t emu_tr_sent, emu_tr_recvd;
+void emu_tr_counts(uint64_t *sent, uint64_t *recvd);
 
 /*
  * The layers above, called by the transport: registered once, before any

@@ -283,8 +283,10 @@ static void schedule(void)
 		int64_t mine[4], sum[4];
 		if (!emu_tr_voting()) {
 			mine[0] = emu.activity || emu_tr_busy();
-			mine[1] = (int64_t)emu_tr_sent;
-			mine[2] = (int64_t)emu_tr_recvd;
+			uint64_t sent, recvd;
+			emu_tr_counts(&sent, &recvd);
+			mine[1] = (int64_t)sent;
+			mine[2] = (int64_t)recvd;
 			mine[3] = emu.live;
 			emu.activity = 0;
 		}

@@ -119,8 +119,6 @@ typedef struct op {
 	int proc;       /* a receive: from that process */
 } op;
 
-static MPI_Comm ctrl_comm = MPI_COMM_NULL, data_comm = MPI_COMM_NULL,
-	vote_comm = MPI_COMM_NULL;
 /*
  * Real operations in flight, in two sets.  ctl: sends of control messages,
  * whose end only frees their buffer; they end about in the order they
@@ -136,14 +134,7 @@ typedef struct opset {
 	int *done;
 	int head, n, cap;
 } opset;
-static opset ctl, dat;
 #define CTL_SCAN 256
-static MPI_Request vote_req = MPI_REQUEST_NULL;
-static int64_t vote_out[4], vote_in[4];
-static char host_desc[256];
-static peer *peers;           /* one per process */
-static emu_tr_upcalls up;     /* the layers above (emu_tr_set_upcalls) */
-static long npend;            /* sends waiting for credit, all peers */
 
 /*
  * Doorbells.  A process with nothing to run sleeps (emu_tr_wait) instead
@@ -167,12 +158,32 @@ typedef struct bell {
 } bell;
 #define ASLEEP 1u
 #define SENDING 2u
-static MPI_Win bell_win = MPI_WIN_NULL;
-static bell **bells;          /* per process: its bell, or NULL if remote */
-static bell *my_bell;
-static int nprocs_all;
 
-uint64_t emu_tr_sent, emu_tr_recvd;
+/*
+ * The transport's state, all of it.  The lowest layer of the emulator
+ * sees nothing of the process state above it (emu_private.h's emu), so
+ * it keeps its own, in this one struct.
+ */
+static struct {
+	MPI_Comm ctrl_comm, data_comm, vote_comm;
+	opset ctl, dat;
+	MPI_Request vote_req;
+	int64_t vote_out[4], vote_in[4];
+	char host_desc[256];
+	peer *peers;            /* one per process */
+	emu_tr_upcalls up;      /* the layers above (emu_tr_set_upcalls) */
+	long npend;             /* sends waiting for credit, all peers */
+	MPI_Win bell_win;
+	bell **bells;           /* per process: its bell, or NULL if remote */
+	bell *my_bell;
+	int nprocs_all;
+	/* Real messages sent and received (termination detection). */
+	uint64_t sent, recvd;
+} tr = {
+	.ctrl_comm = MPI_COMM_NULL, .data_comm = MPI_COMM_NULL,
+	.vote_comm = MPI_COMM_NULL, .vote_req = MPI_REQUEST_NULL,
+	.bell_win = MPI_WIN_NULL,
+};
 
 static void check(int rc, const char *what)
 {
@@ -200,10 +211,10 @@ static void bells_init(int me)
 	MPI_Comm_size(node, &nlocal);
 	if (nlocal > 1 &&
 	    MPI_Win_allocate_shared(sizeof(bell), sizeof(bell), MPI_INFO_NULL,
-				    node, &base, &bell_win) == MPI_SUCCESS) {
+				    node, &base, &tr.bell_win) == MPI_SUCCESS) {
 		MPI_Group g_node, g_world;
-		my_bell = base;
-		__atomic_store_n(&my_bell->asleep, 0, __ATOMIC_SEQ_CST);
+		tr.my_bell = base;
+		__atomic_store_n(&tr.my_bell->asleep, 0, __ATOMIC_SEQ_CST);
 		MPI_Barrier(node);
 		MPI_Comm_group(node, &g_node);
 		MPI_Comm_group(MPI_COMM_WORLD, &g_world);
@@ -212,11 +223,11 @@ static void bells_init(int me)
 			MPI_Aint size;
 			void *b = NULL;
 			MPI_Group_translate_ranks(g_node, 1, &i, g_world, &w);
-			if (w >= 0 && w < nprocs_all && w != me &&
-			    MPI_Win_shared_query(bell_win, i, &size, &disp,
+			if (w >= 0 && w < tr.nprocs_all && w != me &&
+			    MPI_Win_shared_query(tr.bell_win, i, &size, &disp,
 						 &b) == MPI_SUCCESS &&
 			    size >= (MPI_Aint)sizeof(bell))
-				bells[w] = b;
+				tr.bells[w] = b;
 		}
 		MPI_Group_free(&g_node);
 		MPI_Group_free(&g_world);
@@ -232,7 +243,7 @@ static void bells_init(int me)
  * emu_tr_wait). */
 static void ring_if(int proc, uint32_t why)
 {
-	bell *b = bells[proc];
+	bell *b = tr.bells[proc];
 	if (!b)
 		return;
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
@@ -248,7 +259,7 @@ static void ring(int proc)
 
 static void ring_all(void)
 {
-	for (int p = 0; p < nprocs_all; p++)
+	for (int p = 0; p < tr.nprocs_all; p++)
 		ring(p);
 }
 
@@ -267,16 +278,16 @@ int emu_tr_init(int *argc, char ***argv, int *nprocs, int *proc,
 	}
 	MPI_Comm_size(MPI_COMM_WORLD, nprocs);
 	MPI_Comm_rank(MPI_COMM_WORLD, proc);
-	check(MPI_Comm_dup(MPI_COMM_WORLD, &ctrl_comm), "MPI_Comm_dup");
-	check(MPI_Comm_dup(MPI_COMM_WORLD, &data_comm), "MPI_Comm_dup");
-	check(MPI_Comm_dup(MPI_COMM_WORLD, &vote_comm), "MPI_Comm_dup");
-	peers = calloc((size_t)*nprocs, sizeof *peers);
-	bells = calloc((size_t)*nprocs, sizeof *bells);
-	if (!peers || !bells) {
+	check(MPI_Comm_dup(MPI_COMM_WORLD, &tr.ctrl_comm), "MPI_Comm_dup");
+	check(MPI_Comm_dup(MPI_COMM_WORLD, &tr.data_comm), "MPI_Comm_dup");
+	check(MPI_Comm_dup(MPI_COMM_WORLD, &tr.vote_comm), "MPI_Comm_dup");
+	tr.peers = calloc((size_t)*nprocs, sizeof *tr.peers);
+	tr.bells = calloc((size_t)*nprocs, sizeof *tr.bells);
+	if (!tr.peers || !tr.bells) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	nprocs_all = *nprocs;
+	tr.nprocs_all = *nprocs;
 	bells_init(*proc);
 	/* Errors of the real MPI are ours, not the program's: fatal. */
 	return 0;
@@ -288,33 +299,39 @@ void emu_tr_fini(void)
 	 * counters equal); drain our own sends. */
 	while (emu_tr_busy())
 		emu_tr_progress();
-	if (bell_win != MPI_WIN_NULL)
-		MPI_Win_free(&bell_win);
-	MPI_Comm_free(&ctrl_comm);
-	MPI_Comm_free(&data_comm);
-	MPI_Comm_free(&vote_comm);
-	opset *sets[2] = { &ctl, &dat };
+	if (tr.bell_win != MPI_WIN_NULL)
+		MPI_Win_free(&tr.bell_win);
+	MPI_Comm_free(&tr.ctrl_comm);
+	MPI_Comm_free(&tr.data_comm);
+	MPI_Comm_free(&tr.vote_comm);
+	opset *sets[2] = { &tr.ctl, &tr.dat };
 	for (int i = 0; i < 2; i++) {
 		free(sets[i]->reqs);
 		free(sets[i]->ops);
 		free(sets[i]->done);
 	}
-	free(peers);
-	free(bells);
+	free(tr.peers);
+	free(tr.bells);
 	LSAN_OFF();
 	MPI_Finalize();
 	LSAN_ON();
 }
 
+void emu_tr_counts(uint64_t *sent, uint64_t *recvd)
+{
+	*sent = tr.sent;
+	*recvd = tr.recvd;
+}
+
 void emu_tr_set_upcalls(const emu_tr_upcalls *u)
 {
-	up = *u;
+	tr.up = *u;
 }
 
 void emu_tr_abort(int code)
 {
-	if (up.before_abort)
-		up.before_abort();
+	if (tr.up.before_abort)
+		tr.up.before_abort();
 	fflush(stderr);
 	MPI_Abort(MPI_COMM_WORLD, code);
 	_exit(code);
@@ -374,18 +391,18 @@ static void issue(int proc, int kind, void *buf, int len, int tag,
 		  int32_t sreq)
 {
 	MPI_Request *rq;
-	op *o = add_op(kind == K_DATA ? &dat : &ctl, &rq);
+	op *o = add_op(kind == K_DATA ? &tr.dat : &tr.ctl, &rq);
 	if (kind == K_DATA) {
 		o->sreq = sreq;
-		check(MPI_Isend(buf, len, MPI_BYTE, proc, tag, data_comm, rq),
-		      "MPI_Isend");
+		check(MPI_Isend(buf, len, MPI_BYTE, proc, tag, tr.data_comm,
+				rq), "MPI_Isend");
 	} else {
 		o->buf = buf;
-		check(MPI_Isend(buf, len, MPI_BYTE, proc, tag, ctrl_comm, rq),
-		      "MPI_Isend");
+		check(MPI_Isend(buf, len, MPI_BYTE, proc, tag, tr.ctrl_comm,
+				rq), "MPI_Isend");
 	}
-	peers[proc].out++;
-	emu_tr_sent++;
+	tr.peers[proc].out++;
+	tr.sent++;
 	ring(proc);
 }
 
@@ -394,7 +411,7 @@ static void issue(int proc, int kind, void *buf, int len, int tag,
 static void submit(int proc, int kind, void *buf, int len, int tag,
 		   int32_t sreq)
 {
-	peer *pp = &peers[proc];
+	peer *pp = &tr.peers[proc];
 	if (!pp->head && pp->out - pp->acked < WINDOW) {
 		issue(proc, kind, buf, len, tag, sreq);
 		return;
@@ -410,19 +427,19 @@ static void submit(int proc, int kind, void *buf, int len, int tag,
 	else
 		pp->head = w;
 	pp->tail = w;
-	npend++;
+	tr.npend++;
 }
 
 /* Credit from proc arrived: send what now fits. */
 static void flush(int proc)
 {
-	peer *pp = &peers[proc];
+	peer *pp = &tr.peers[proc];
 	while (pp->head && pp->out - pp->acked < WINDOW) {
 		pend *w = pp->head;
 		pp->head = w->next;
 		if (!pp->head)
 			pp->tail = NULL;
-		npend--;
+		tr.npend--;
 		issue(proc, w->kind, w->buf, w->len, w->tag, w->sreq);
 		free(w);
 	}
@@ -431,18 +448,18 @@ static void flush(int proc)
 /* One more message from proc received: credit it now and then. */
 static void received_from(int proc)
 {
-	peer *pp = &peers[proc];
+	peer *pp = &tr.peers[proc];
 	if (++pp->in - pp->credited < CREDIT_BATCH)
 		return;
 	uint64_t *c = tr_alloc(sizeof *c);
 	*c = pp->in;
 	pp->credited = pp->in;
 	MPI_Request *rq;
-	op *o = add_op(&ctl, &rq);
+	op *o = add_op(&tr.ctl, &rq);
 	o->buf = c;
-	check(MPI_Isend(c, sizeof *c, MPI_BYTE, proc, TAG_CREDIT, ctrl_comm,
+	check(MPI_Isend(c, sizeof *c, MPI_BYTE, proc, TAG_CREDIT, tr.ctrl_comm,
 			rq), "MPI_Isend");
-	emu_tr_sent++;
+	tr.sent++;
 	ring(proc);
 }
 
@@ -504,11 +521,11 @@ void emu_tr_send_data(int proc, int32_t rreq, const void *buf,
 void emu_tr_post_data(int proc, int32_t rreq, void *buf, uint64_t size)
 {
 	MPI_Request *rq;
-	op *o = add_op(&dat, &rq);
+	op *o = add_op(&tr.dat, &rq);
 	o->rreq = rreq;
 	o->counts = 1;
 	o->proc = proc;
-	check(MPI_Irecv(buf, (int)size, MPI_BYTE, proc, rreq, data_comm, rq),
+	check(MPI_Irecv(buf, (int)size, MPI_BYTE, proc, rreq, tr.data_comm, rq),
 	      "MPI_Irecv");
 }
 
@@ -520,8 +537,8 @@ static int poll_control(void)
 	for (;;) {
 		int flag = 0, len = 0;
 		MPI_Status st;
-		check(MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, ctrl_comm, &flag,
-				 &st), "MPI_Iprobe");
+		check(MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, tr.ctrl_comm,
+				 &flag, &st), "MPI_Iprobe");
 		if (!flag)
 			return n;
 		MPI_Get_count(&st, MPI_BYTE, &len);
@@ -536,15 +553,15 @@ static int poll_control(void)
 		if (len > SM_EAGER)
 			ring(st.MPI_SOURCE);
 		check(MPI_Recv(b, len, MPI_BYTE, st.MPI_SOURCE, st.MPI_TAG,
-			       ctrl_comm, MPI_STATUS_IGNORE), "MPI_Recv");
+			       tr.ctrl_comm, MPI_STATUS_IGNORE), "MPI_Recv");
 		/* That made room for its next messages. */
 		ring_if(st.MPI_SOURCE, SENDING);
-		emu_tr_recvd++;
+		tr.recvd++;
 		if (st.MPI_TAG == TAG_CREDIT) {
 			uint64_t c;
 			memcpy(&c, b, sizeof c);
 			free(b);
-			peer *pp = &peers[st.MPI_SOURCE];
+			peer *pp = &tr.peers[st.MPI_SOURCE];
 			if (c > pp->acked)
 				pp->acked = c;
 			flush(st.MPI_SOURCE);
@@ -556,12 +573,12 @@ static int poll_control(void)
 			cts_msg c;
 			memcpy(&c, b, sizeof c);
 			free(b);
-			up.cts(st.MPI_SOURCE, c.sreq, c.rreq, c.has_ack,
+			tr.up.cts(st.MPI_SOURCE, c.sreq, c.rreq, c.has_ack,
 			       c.ack_seq, c.ack_vt);
 		} else if (st.MPI_TAG == TAG_RT) {
-			up.rt_arrived(st.MPI_SOURCE, b, (size_t)len);
+			tr.up.rt_arrived(st.MPI_SOURCE, b, (size_t)len);
 		} else {
-			up.arrived(st.MPI_SOURCE, b, (size_t)len);
+			tr.up.arrived(st.MPI_SOURCE, b, (size_t)len);
 		}
 	}
 }
@@ -589,17 +606,17 @@ static int poll_set(opset *s, int limit)
 		s->ops[head + s->done[i]].buf = NULL;
 		free(o.buf);
 		if (o.counts) {
-			emu_tr_recvd++;
+			tr.recvd++;
 			received_from(o.proc);
 			/* Its sender's send finishes now too. */
 			ring(o.proc);
 		}
 		if (o.sreq >= 0)
-			up.send_done(o.sreq);
+			tr.up.send_done(o.sreq);
 		if (o.rreq >= 0)
-			up.data_done(o.rreq);
+			tr.up.data_done(o.rreq);
 	}
-	if (s == &ctl) {
+	if (s == &tr.ctl) {
 		/* Finished ones inside the window stay as null requests
 		 * until the head passes them.  Nothing for the ranks. */
 		while (s->head < s->n && s->reqs[s->head] == MPI_REQUEST_NULL)
@@ -622,7 +639,7 @@ static int poll_set(opset *s, int limit)
 
 static int poll_ops(void)
 {
-	return poll_set(&dat, INT_MAX) + poll_set(&ctl, CTL_SCAN);
+	return poll_set(&tr.dat, INT_MAX) + poll_set(&tr.ctl, CTL_SCAN);
 }
 
 int emu_tr_progress(void)
@@ -636,47 +653,47 @@ int emu_tr_wait(int64_t ns)
 {
 	struct timespec ts = { (time_t)(ns / 1000000000),
 			       (long)(ns % 1000000000) };
-	if (!my_bell) {
+	if (!tr.my_bell) {
 		clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, NULL);
 		return emu_tr_progress();
 	}
 	uint32_t v = ASLEEP;
-	if (ctl.n > ctl.head || dat.n > dat.head)
+	if (tr.ctl.n > tr.ctl.head || tr.dat.n > tr.dat.head)
 		v |= SENDING;
-	__atomic_store_n(&my_bell->asleep, v, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&tr.my_bell->asleep, v, __ATOMIC_SEQ_CST);
 	int n = emu_tr_progress();
 	if (!n)
-		syscall(SYS_futex, &my_bell->asleep, FUTEX_WAIT, v, &ts, NULL,
-			0);
-	__atomic_store_n(&my_bell->asleep, 0, __ATOMIC_RELAXED);
+		syscall(SYS_futex, &tr.my_bell->asleep, FUTEX_WAIT, v, &ts,
+			NULL, 0);
+	__atomic_store_n(&tr.my_bell->asleep, 0, __ATOMIC_RELAXED);
 	return n + emu_tr_progress();
 }
 
 int emu_tr_busy(void)
 {
-	return ctl.n > ctl.head || dat.n > dat.head || npend;
+	return tr.ctl.n > tr.ctl.head || tr.dat.n > tr.dat.head || tr.npend;
 }
 
 int emu_tr_vote(const int64_t mine[4], int64_t sum[4])
 {
-	if (vote_req == MPI_REQUEST_NULL) {
-		memcpy(vote_out, mine, sizeof vote_out);
-		check(MPI_Iallreduce(vote_out, vote_in, 4, MPI_INT64_T,
-				     MPI_SUM, vote_comm, &vote_req),
+	if (tr.vote_req == MPI_REQUEST_NULL) {
+		memcpy(tr.vote_out, mine, sizeof tr.vote_out);
+		check(MPI_Iallreduce(tr.vote_out, tr.vote_in, 4, MPI_INT64_T,
+				     MPI_SUM, tr.vote_comm, &tr.vote_req),
 		      "MPI_Iallreduce");
 		ring_all();
 	}
 	int flag = 0;
-	check(MPI_Test(&vote_req, &flag, MPI_STATUS_IGNORE), "MPI_Test");
+	check(MPI_Test(&tr.vote_req, &flag, MPI_STATUS_IGNORE), "MPI_Test");
 	if (!flag)
 		return 0;
-	memcpy(sum, vote_in, sizeof vote_in);
+	memcpy(sum, tr.vote_in, sizeof tr.vote_in);
 	return 1;
 }
 
 int emu_tr_voting(void)
 {
-	return vote_req != MPI_REQUEST_NULL;
+	return tr.vote_req != MPI_REQUEST_NULL;
 }
 
 /* Bind to one core, spread by the node-local rank, when bind is set
@@ -710,10 +727,10 @@ const char *emu_tr_host(int bind)
 			snprintf(bound, sizeof bound, "binding to core %d "
 				 "failed", c);
 	}
-	snprintf(host_desc, sizeof host_desc, "%d package%s, %d cores, %d "
-		 "PUs; %d emulating process%s on this host, %s", npkg,
+	snprintf(tr.host_desc, sizeof tr.host_desc, "%d package%s, %d "
+		 "cores, %d PUs; %d emulating process%s on this host, %s", npkg,
 		 npkg == 1 ? "" : "s", ncore, npu, nlocal,
 		 nlocal == 1 ? "" : "es", bound);
 	hwloc_topology_destroy(topo);
-	return host_desc;
+	return tr.host_desc;
 }

@@ -85,22 +85,32 @@ struct ult {
 /* sizeof(struct ult) rounded up to a cache line: the top of each slot. */
 #define ULT_HANDLE_SIZE ((sizeof(struct ult) + 63) & ~(size_t)63)
 
+/*
+ * The library's state, all of it.  ult is a library of its own (the
+ * emulator, tests/test_ult and bench_ult link it), below the emulator's
+ * process state, so it keeps its own, in this one struct: the stack pool,
+ * the scheduler's own thread and the running one.
+ */
 static struct {
-	char *base;		/* the one mapping; NULL before init */
-	size_t len;
-	size_t nslots;
-	size_t slot_size;	/* guard page (if any) + stack */
-	size_t page;
-	int guard;
-	ult_overflow_fn overflow;
-	void *altstack;		/* guard mode: SIGSEGV handler's stack */
-	stack_t old_altstack;
-	struct sigaction old_segv;
-} pool;
-
-static struct ult main_ult = { .magic = ULT_MAGIC, .state = ULT_STARTED,
-			       .slot = SIZE_MAX };
-static struct ult *cur = &main_ult;
+	struct {
+		char *base;	/* the one mapping; NULL before init */
+		size_t len;
+		size_t nslots;
+		size_t slot_size; /* guard page (if any) + stack */
+		size_t page;
+		int guard;
+		ult_overflow_fn overflow;
+		void *altstack;	/* guard mode: SIGSEGV handler's stack */
+		stack_t old_altstack;
+		struct sigaction old_segv;
+	} pool;
+	struct ult main_ult;	/* the thread that called ult_pool_init */
+	struct ult *cur;	/* the running thread */
+} lib = {
+	.main_ult = { .magic = ULT_MAGIC, .state = ULT_STARTED,
+		      .slot = SIZE_MAX },
+	.cur = &lib.main_ult,
+};
 
 static const uint64_t canary[CANARY_WORDS] = {
 	0x534942594c554c54ull, 0x0f1e2d3c4b5a6978ull,
@@ -163,18 +173,18 @@ static const char *human(size_t bytes, char *buf, size_t len)
 
 static char *slot_base(size_t slot)
 {
-	return pool.base + slot * pool.slot_size;
+	return lib.pool.base + slot * lib.pool.slot_size;
 }
 
 /* Lowest usable stack byte (the canary's first byte in canary mode). */
 static char *slot_stack_lo(size_t slot)
 {
-	return slot_base(slot) + (pool.guard ? pool.page : 0);
+	return slot_base(slot) + (lib.pool.guard ? lib.pool.page : 0);
 }
 
 static struct ult *slot_ult(size_t slot)
 {
-	return (struct ult *)(slot_base(slot) + pool.slot_size -
+	return (struct ult *)(slot_base(slot) + lib.pool.slot_size -
 			      ULT_HANDLE_SIZE);
 }
 
@@ -205,8 +215,8 @@ static void report_overflow(size_t slot, const char *how)
 
 static void report_overflow(size_t slot, const char *how)
 {
-	if (pool.overflow) {
-		pool.overflow(slot, how);
+	if (lib.pool.overflow) {
+		lib.pool.overflow(slot, how);
 		write_str("sibyl: ULT overflow callback returned\n");
 	} else {
 		write_str("sibyl: stack overflow in user-level thread (slot ");
@@ -220,21 +230,21 @@ static void report_overflow(size_t slot, const char *how)
 
 static void segv_handler(int sig, siginfo_t *si, void *uctx)
 {
-	uintptr_t off = (uintptr_t)si->si_addr - (uintptr_t)pool.base;
+	uintptr_t off = (uintptr_t)si->si_addr - (uintptr_t)lib.pool.base;
 	struct sigaction dfl;
 
-	if (si->si_code > 0 && pool.base && off < pool.len &&
-	    off % pool.slot_size < pool.page)
-		report_overflow(off / pool.slot_size, "guard page");
+	if (si->si_code > 0 && lib.pool.base && off < lib.pool.len &&
+	    off % lib.pool.slot_size < lib.pool.page)
+		report_overflow(off / lib.pool.slot_size, "guard page");
 
 	/* Not a stack overflow: whoever handled SIGSEGV before us decides. */
-	if (pool.old_segv.sa_flags & SA_SIGINFO) {
-		pool.old_segv.sa_sigaction(sig, si, uctx);
+	if (lib.pool.old_segv.sa_flags & SA_SIGINFO) {
+		lib.pool.old_segv.sa_sigaction(sig, si, uctx);
 		return;
 	}
-	if (pool.old_segv.sa_handler != SIG_DFL &&
-	    pool.old_segv.sa_handler != SIG_IGN) {
-		pool.old_segv.sa_handler(sig);
+	if (lib.pool.old_segv.sa_handler != SIG_DFL &&
+	    lib.pool.old_segv.sa_handler != SIG_IGN) {
+		lib.pool.old_segv.sa_handler(sig);
 		return;
 	}
 	memset(&dfl, 0, sizeof dfl);
@@ -251,18 +261,18 @@ static int install_segv_handler(char *errbuf, size_t errlen)
 	struct sigaction sa;
 	stack_t ss;
 
-	pool.altstack = mmap(NULL, ALTSTACK_SIZE, PROT_READ | PROT_WRITE,
+	lib.pool.altstack = mmap(NULL, ALTSTACK_SIZE, PROT_READ | PROT_WRITE,
 			     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (pool.altstack == MAP_FAILED) {
-		pool.altstack = NULL;
+	if (lib.pool.altstack == MAP_FAILED) {
+		lib.pool.altstack = NULL;
 		seterr(errbuf, errlen, "cannot allocate the signal stack "
 		       "for stack-overflow detection: %s", strerror(errno));
 		return -1;
 	}
-	ss.ss_sp = pool.altstack;
+	ss.ss_sp = lib.pool.altstack;
 	ss.ss_size = ALTSTACK_SIZE;
 	ss.ss_flags = 0;
-	if (sigaltstack(&ss, &pool.old_altstack) != 0) {
+	if (sigaltstack(&ss, &lib.pool.old_altstack) != 0) {
 		seterr(errbuf, errlen, "sigaltstack: %s", strerror(errno));
 		goto out_with_altstack;
 	}
@@ -271,7 +281,7 @@ static int install_segv_handler(char *errbuf, size_t errlen)
 	sa.sa_sigaction = segv_handler;
 	sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
 	sigemptyset(&sa.sa_mask);
-	if (sigaction(SIGSEGV, &sa, &pool.old_segv) != 0) {
+	if (sigaction(SIGSEGV, &sa, &lib.pool.old_segv) != 0) {
 		seterr(errbuf, errlen, "sigaction(SIGSEGV): %s",
 		       strerror(errno));
 		goto out_with_sigaltstack;
@@ -279,21 +289,21 @@ static int install_segv_handler(char *errbuf, size_t errlen)
 	return 0;
 
 out_with_sigaltstack:
-	sigaltstack(&pool.old_altstack, NULL);
+	sigaltstack(&lib.pool.old_altstack, NULL);
 out_with_altstack:
-	munmap(pool.altstack, ALTSTACK_SIZE);
-	pool.altstack = NULL;
+	munmap(lib.pool.altstack, ALTSTACK_SIZE);
+	lib.pool.altstack = NULL;
 	return -1;
 }
 
 static void remove_segv_handler(void)
 {
-	if (!pool.altstack)
+	if (!lib.pool.altstack)
 		return;
-	sigaction(SIGSEGV, &pool.old_segv, NULL);
-	sigaltstack(&pool.old_altstack, NULL);
-	munmap(pool.altstack, ALTSTACK_SIZE);
-	pool.altstack = NULL;
+	sigaction(SIGSEGV, &lib.pool.old_segv, NULL);
+	sigaltstack(&lib.pool.old_altstack, NULL);
+	munmap(lib.pool.altstack, ALTSTACK_SIZE);
+	lib.pool.altstack = NULL;
 }
 
 /* ---- pool ----------------------------------------------------------- */
@@ -332,7 +342,7 @@ static int map_pool(size_t nslots, size_t stack, int guard,
 		    char *errbuf, size_t errlen)
 {
 	char h1[32], h2[32];
-	size_t slot_size = stack + (guard ? pool.page : 0);
+	size_t slot_size = stack + (guard ? lib.pool.page : 0);
 	size_t len;
 	void *p;
 
@@ -356,7 +366,7 @@ static int map_pool(size_t nslots, size_t stack, int guard,
 	madvise(p, len, MADV_NOHUGEPAGE);
 
 	for (size_t i = 0; guard && i < nslots; i++) {
-		if (mprotect((char *)p + i * slot_size, pool.page,
+		if (mprotect((char *)p + i * slot_size, lib.pool.page,
 			     PROT_NONE) != 0) {
 			seterr(errbuf, errlen, "cannot protect the guard page of "
 			       "ULT stack %zu of %zu: %s", i, nslots,
@@ -365,11 +375,11 @@ static int map_pool(size_t nslots, size_t stack, int guard,
 			return -1;
 		}
 	}
-	pool.base = p;
-	pool.len = len;
-	pool.nslots = nslots;
-	pool.slot_size = slot_size;
-	pool.guard = guard;
+	lib.pool.base = p;
+	lib.pool.len = len;
+	lib.pool.nslots = nslots;
+	lib.pool.slot_size = slot_size;
+	lib.pool.guard = guard;
 	return 0;
 }
 
@@ -380,7 +390,7 @@ int ult_pool_init(const ult_pool_opts *opts, char *errbuf, size_t errlen)
 	long limit;
 	int guard;
 
-	if (pool.base) {
+	if (lib.pool.base) {
 		seterr(errbuf, errlen, "the ULT pool is already initialised");
 		return -1;
 	}
@@ -388,7 +398,7 @@ int ult_pool_init(const ult_pool_opts *opts, char *errbuf, size_t errlen)
 		seterr(errbuf, errlen, "a ULT pool needs at least one slot");
 		return -1;
 	}
-	pool.page = (size_t)sysconf(_SC_PAGESIZE);
+	lib.pool.page = (size_t)sysconf(_SC_PAGESIZE);
 	stack = opts->stack_size ? opts->stack_size : 1024 * 1024;
 	if (stack < MIN_STACK) {
 		seterr(errbuf, errlen, "ULT stack size %zu bytes is too small "
@@ -401,7 +411,7 @@ int ult_pool_init(const ult_pool_opts *opts, char *errbuf, size_t errlen)
 		       stack);
 		return -1;
 	}
-	stack = (stack + pool.page - 1) & ~(pool.page - 1);
+	stack = (stack + lib.pool.page - 1) & ~(lib.pool.page - 1);
 
 	/* Each guard page splits the mapping: two VMAs per slot. */
 	guard = opts->guard;
@@ -434,38 +444,38 @@ int ult_pool_init(const ult_pool_opts *opts, char *errbuf, size_t errlen)
 					   errbuf, errlen) != 0)
 			return -1;
 	}
-	pool.overflow = opts->overflow;
+	lib.pool.overflow = opts->overflow;
 
-	if (pool.guard && install_segv_handler(errbuf, errlen) != 0) {
-		munmap(pool.base, pool.len);
-		memset(&pool, 0, sizeof pool);
+	if (lib.pool.guard && install_segv_handler(errbuf, errlen) != 0) {
+		munmap(lib.pool.base, lib.pool.len);
+		memset(&lib.pool, 0, sizeof lib.pool);
 		return -1;
 	}
-	main_ult.caller = NULL;
-	main_ult.state = ULT_STARTED;
-	cur = &main_ult;
+	lib.main_ult.caller = NULL;
+	lib.main_ult.state = ULT_STARTED;
+	lib.cur = &lib.main_ult;
 	return 0;
 }
 
 void ult_pool_fini(void)
 {
-	ULT_CHECK(cur == &main_ult, "ult_pool_fini called from a ULT "
-		  "(slot %zu)", cur->slot);
-	if (!pool.base)
+	ULT_CHECK(lib.cur == &lib.main_ult, "ult_pool_fini called from a ULT "
+		  "(slot %zu)", lib.cur->slot);
+	if (!lib.pool.base)
 		return;
 	remove_segv_handler();
-	munmap(pool.base, pool.len);
-	memset(&pool, 0, sizeof pool);
+	munmap(lib.pool.base, lib.pool.len);
+	memset(&lib.pool, 0, sizeof lib.pool);
 }
 
 const char *ult_pool_protection(void)
 {
-	return pool.guard ? "guard page" : "canary";
+	return lib.pool.guard ? "guard page" : "canary";
 }
 
 size_t ult_pool_reserved(void)
 {
-	return pool.len;
+	return lib.pool.len;
 }
 
 const char *ult_backend(void)
@@ -503,15 +513,15 @@ static size_t asan_prev_size;
 
 /*
  * ASan learns the main stack's bounds only when we leave it; remember them
- * when a switch arrives from outside the pool.
+ * when a switch arrives from outside the lib.pool.
  */
 static void asan_arrived(void)
 {
-	uintptr_t off = (uintptr_t)asan_prev_lo - (uintptr_t)pool.base;
+	uintptr_t off = (uintptr_t)asan_prev_lo - (uintptr_t)lib.pool.base;
 
-	if (asan_prev_size && off >= pool.len) {
-		main_ult.stack_lo = asan_prev_lo;
-		main_ult.stack_size = asan_prev_size;
+	if (asan_prev_size && off >= lib.pool.len) {
+		lib.main_ult.stack_lo = asan_prev_lo;
+		lib.main_ult.stack_size = asan_prev_size;
 	}
 }
 #endif
@@ -523,7 +533,7 @@ static void asan_arrived(void)
  */
 static void ult_entry(void)
 {
-	struct ult *u = cur, *to;
+	struct ult *u = lib.cur, *to;
 
 #if ULT_ASAN
 	__sanitizer_finish_switch_fiber(NULL, &asan_prev_lo, &asan_prev_size);
@@ -538,7 +548,7 @@ static void ult_entry(void)
 	ULT_CHECK(to->magic == ULT_MAGIC && to->state != ULT_FINISHED,
 		  "ULT in slot %zu returned, but the context that last "
 		  "switched into it has finished or was destroyed", u->slot);
-	cur = to;
+	lib.cur = to;
 #if ULT_ASAN
 	__sanitizer_start_switch_fiber(NULL, to->stack_lo, to->stack_size);
 #endif
@@ -551,7 +561,7 @@ ult *ult_create(size_t slot, ult_fn fn, void *arg)
 	struct ult *u;
 	char *lo;
 
-	if (!pool.base || slot >= pool.nslots || !fn)
+	if (!lib.pool.base || slot >= lib.pool.nslots || !fn)
 		return NULL;
 	u = slot_ult(slot);
 	if (u->magic == ULT_MAGIC)
@@ -567,7 +577,7 @@ ult *ult_create(size_t slot, ult_fn fn, void *arg)
 	u->stack_lo = lo;
 	u->stack_size = (size_t)((char *)u - lo);
 #endif
-	if (!pool.guard)
+	if (!lib.pool.guard)
 		write_canary((uint64_t *)lo);
 	ult_ctx_init(&u->ctx, lo, u, ult_entry);
 	u->magic = ULT_MAGIC;
@@ -579,7 +589,7 @@ void ult_destroy(ult *u)
 	if (!u)
 		return;
 	check_handle(u, "ult_destroy");
-	ULT_CHECK(u != &main_ult, "ult_destroy: the main context");
+	ULT_CHECK(u != &lib.main_ult, "ult_destroy: the main context");
 	ULT_CHECK(u->state != ULT_STARTED, "ult_destroy: ULT in slot %zu "
 		  "is still running", u->slot);
 	u->magic = ULT_DEAD;
@@ -587,17 +597,17 @@ void ult_destroy(ult *u)
 
 ult *ult_main(void)
 {
-	return &main_ult;
+	return &lib.main_ult;
 }
 
 ult *ult_self(void)
 {
-	return cur;
+	return lib.cur;
 }
 
 void ult_switch(ult *to)
 {
-	struct ult *from = cur;
+	struct ult *from = lib.cur;
 
 	if (to == from)
 		return;
@@ -605,7 +615,7 @@ void ult_switch(ult *to)
 	ULT_CHECK(to->state != ULT_FINISHED, "ult_switch: ULT in slot %zu "
 		  "has finished", to->slot);
 	to->caller = from;
-	cur = to;
+	lib.cur = to;
 #if ULT_ASAN
 	__sanitizer_start_switch_fiber(&from->fake_stack, to->stack_lo,
 				       to->stack_size);
@@ -633,7 +643,7 @@ size_t ult_slot(const ult *u)
 void ult_check(const ult *u)
 {
 	check_handle(u, "ult_check");
-	if (pool.guard || u == &main_ult)
+	if (lib.pool.guard || u == &lib.main_ult)
 		return;
 	if (!canary_ok((const uint64_t *)slot_stack_lo(u->slot)))
 		report_overflow(u->slot, "canary");
@@ -649,27 +659,27 @@ ULT_NO_ASAN size_t ult_stack_used(size_t slot)
 	char *lo, *hi, *pg;
 	size_t npages;
 
-	if (!pool.base || slot >= pool.nslots)
+	if (!lib.pool.base || slot >= lib.pool.nslots)
 		return 0;
 	lo = slot_stack_lo(slot);
-	hi = slot_base(slot) + pool.slot_size;
-	npages = (size_t)(hi - lo) / pool.page;
+	hi = slot_base(slot) + lib.pool.slot_size;
+	npages = (size_t)(hi - lo) / lib.pool.page;
 
 	for (size_t first = 0; first < npages; first += sizeof vec) {
 		size_t n = npages - first < sizeof vec ? npages - first
 						       : sizeof vec;
 
-		pg = lo + first * pool.page;
-		if (mincore(pg, n * pool.page, vec) != 0)
+		pg = lo + first * lib.pool.page;
+		if (mincore(pg, n * lib.pool.page, vec) != 0)
 			memset(vec, 1, n);	/* cannot tell: scan */
-		for (size_t i = 0; i < n; i++, pg += pool.page) {
+		for (size_t i = 0; i < n; i++, pg += lib.pool.page) {
 			const uint64_t *w = (const uint64_t *)pg;
 			const uint64_t *end = (const uint64_t *)
-					      (pg + pool.page);
+					      (pg + lib.pool.page);
 
 			if (!(vec[i] & 1))
 				continue;
-			if (pg == lo && !pool.guard)
+			if (pg == lo && !lib.pool.guard)
 				w += CANARY_WORDS;
 			for (; w < end; w++)
 				if (*w)

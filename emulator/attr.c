@@ -14,11 +14,6 @@
 
 #include "emu_private.h"
 
-/* The predefined attributes' values (MPI_Comm_get_attr points at them). */
-static int attr_tag_ub = MPI_TAG_UB_VALUE, attr_host = MPI_PROC_NULL,
-	attr_io = MPI_ANY_SOURCE, attr_wtime_global = 1, attr_universe,
-	attr_appnum = 0;
-
 struct emu_attr {
 	struct emu_attr *next;     /* newest first */
 	int keyval;
@@ -42,18 +37,15 @@ typedef struct kv_obj {
 	uint8_t freed;             /* MPI_Comm_free_keyval was called */
 } kv_obj;
 
-/* Keyvals are shared by the process (a program whose globals are not
- * privatized creates a keyval once for all its ranks). */
-static kv_obj *kvs;
-static uint32_t nkvs, kv_hint;
+/* Keyvals are shared by the process (emu.attr). */
 #define KEYVAL_FIRST 16
 #define KEYVAL_PREDEF_LAST MPI_APPNUM
 
 static kv_obj *kv_lookup(int k)
 {
-	if (k < KEYVAL_FIRST || (uint32_t)(k - KEYVAL_FIRST) >= nkvs)
+	if (k < KEYVAL_FIRST || (uint32_t)(k - KEYVAL_FIRST) >= emu.attr.nkvs)
 		return NULL;
-	kv_obj *kv = &kvs[k - KEYVAL_FIRST];
+	kv_obj *kv = &emu.attr.kvs[k - KEYVAL_FIRST];
 	return kv->refs ? kv : NULL;
 }
 
@@ -62,8 +54,8 @@ static void kv_unref(int k)
 	kv_obj *kv = kv_lookup(k);
 	if (kv && --kv->refs == 0) {
 		uint32_t i = (uint32_t)(k - KEYVAL_FIRST);
-		if (i < kv_hint)
-			kv_hint = i;
+		if (i < emu.attr.kv_hint)
+			emu.attr.kv_hint = i;
 	}
 }
 
@@ -86,14 +78,14 @@ static kv_obj *kv_get(emu_rank *r, int k, const char *call, int *predef)
 static int *predef_value(int k)
 {
 	switch (k) {
-	case MPI_TAG_UB: return &attr_tag_ub;
-	case MPI_HOST: return &attr_host;
-	case MPI_IO: return &attr_io;
-	case MPI_WTIME_IS_GLOBAL: return &attr_wtime_global;
+	case MPI_TAG_UB: return &emu.attr.tag_ub;
+	case MPI_HOST: return &emu.attr.host;
+	case MPI_IO: return &emu.attr.io;
+	case MPI_WTIME_IS_GLOBAL: return &emu.attr.wtime_global;
 	case MPI_UNIVERSE_SIZE:
-		attr_universe = (int)emu.nranks;
-		return &attr_universe;
-	default: return &attr_appnum;
+		emu.attr.universe = (int)emu.nranks;
+		return &emu.attr.universe;
+	default: return &emu.attr.appnum;
 	}
 }
 
@@ -225,28 +217,28 @@ static int create_keyval(const char *call,
 	EMU_API(r, call);
 	if (!keyval_out)
 		emu_mpi_error(r, call, MPI_ERR_ARG, "NULL keyval pointer");
-	uint32_t i = kv_hint;
-	while (i < nkvs && kvs[i].refs)
+	uint32_t i = emu.attr.kv_hint;
+	while (i < emu.attr.nkvs && emu.attr.kvs[i].refs)
 		i++;
-	if (i == nkvs) {
-		if (nkvs >= (uint32_t)INT_MAX - KEYVAL_FIRST)
+	if (i == emu.attr.nkvs) {
+		if (emu.attr.nkvs >= (uint32_t)INT_MAX - KEYVAL_FIRST)
 			emu_mpi_error(r, call, MPI_ERR_NO_MEM, "too many "
 				      "keyvals");
-		uint32_t n = nkvs ? 2 * nkvs : 64;
-		kv_obj *t = realloc(kvs, n * sizeof *t);
+		uint32_t n = emu.attr.nkvs ? 2 * emu.attr.nkvs : 64;
+		kv_obj *t = realloc(emu.attr.kvs, n * sizeof *t);
 		if (!t)
 			emu_mpi_error(r, call, MPI_ERR_NO_MEM, "out of "
 				      "memory for keyvals");
-		memset(t + nkvs, 0, (n - nkvs) * sizeof *t);
-		kvs = t;
-		nkvs = n;
+		memset(t + emu.attr.nkvs, 0, (n - emu.attr.nkvs) * sizeof *t);
+		emu.attr.kvs = t;
+		emu.attr.nkvs = n;
 	}
-	kv_hint = i + 1;
-	kvs[i].copy = copy;
-	kvs[i].del = del;
-	kvs[i].extra = extra;
-	kvs[i].refs = 1;
-	kvs[i].freed = 0;
+	emu.attr.kv_hint = i + 1;
+	emu.attr.kvs[i].copy = copy;
+	emu.attr.kvs[i].del = del;
+	emu.attr.kvs[i].extra = extra;
+	emu.attr.kvs[i].refs = 1;
+	emu.attr.kvs[i].freed = 0;
 	*keyval_out = (int)i + KEYVAL_FIRST;
 	return MPI_SUCCESS;
 }

@@ -90,14 +90,13 @@ static coll_op *op_new(coll *s)
 	return o;
 }
 
-static char nothing[1];
-
+/* Zero-byte messages go from and to emu.coll.nothing. */
 void coll_send(coll *s, int peer, const void *buf, uint64_t bytes)
 {
 	coll_op *o = op_new(s);
 	o->send = 1;
 	o->peer = peer;
-	o->buf = bytes ? (char *)buf : nothing;
+	o->buf = bytes ? (char *)buf : emu.coll.nothing;
 	o->bytes = bytes;
 }
 
@@ -105,7 +104,7 @@ void coll_recv(coll *s, int peer, void *buf, uint64_t bytes)
 {
 	coll_op *o = op_new(s);
 	o->peer = peer;
-	o->buf = bytes ? buf : nothing;
+	o->buf = bytes ? buf : emu.coll.nothing;
 	o->bytes = bytes;
 	s->nrecv++;
 }

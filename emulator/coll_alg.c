@@ -287,8 +287,7 @@ static int64_t split(int64_t n, int k, int b)
 	return b * q + (b < r ? b : r);
 }
 
-/* A dummy address for zero-byte messages. */
-static char nothing[1];
+/* Zero-byte messages go from and to emu.coll.nothing. */
 
 /* A block between two segments (both sides know its size from the
  * counts): an empty one is not sent at all, as MPI libraries do. */
@@ -313,8 +312,8 @@ int barrier_dissemination(coll *s)
 		s->mask = 1;
 	if (s->mask >= P)
 		return 0;
-	coll_send(s, mod((int64_t)s->rank + s->mask, P), nothing, 0);
-	coll_recv(s, mod((int64_t)s->rank - s->mask, P), nothing, 0);
+	coll_send(s, mod((int64_t)s->rank + s->mask, P), emu.coll.nothing, 0);
+	coll_recv(s, mod((int64_t)s->rank - s->mask, P), emu.coll.nothing, 0);
 	s->mask = s->mask > P / 2 ? P : s->mask * 2;
 	return 1;
 }
@@ -329,26 +328,26 @@ int barrier_recursive_doubling(coll *s)
 		s->mask = 1;
 		if (me < 2 * s->rem) {
 			if (me % 2)
-				coll_recv(s, me - 1, nothing, 0);
+				coll_recv(s, me - 1, emu.coll.nothing, 0);
 			else
-				coll_send(s, me + 1, nothing, 0);
+				coll_send(s, me + 1, emu.coll.nothing, 0);
 			return 1;
 		}
 		/* fall through */
 	case 1:
 		if (s->newrank >= 0 && s->mask < s->p2) {
 			int peer = fold_real(s, s->newrank ^ s->mask);
-			coll_send(s, peer, nothing, 0);
-			coll_recv(s, peer, nothing, 0);
+			coll_send(s, peer, emu.coll.nothing, 0);
+			coll_recv(s, peer, emu.coll.nothing, 0);
 			s->mask *= 2;
 			return 1;
 		}
 		s->phase = 2;
 		if (me < 2 * s->rem) {
 			if (me % 2)
-				coll_send(s, me - 1, nothing, 0);
+				coll_send(s, me - 1, emu.coll.nothing, 0);
 			else
-				coll_recv(s, me + 1, nothing, 0);
+				coll_recv(s, me + 1, emu.coll.nothing, 0);
 			return 1;
 		}
 		/* fall through */
@@ -366,20 +365,20 @@ int barrier_tree(coll *s)
 		s->phase = 1;
 		for (m = bin_span(v, P) / 2; m >= 1; m /= 2)
 			if (v + m < P)
-				coll_recv(s, (int)(v + m), nothing, 0);
+				coll_recv(s, (int)(v + m), emu.coll.nothing, 0);
 		return 1;
 	case 1:
 		s->phase = 2;
 		if (v) {
-			coll_send(s, bin_parent(v), nothing, 0);
-			coll_recv(s, bin_parent(v), nothing, 0);
+			coll_send(s, bin_parent(v), emu.coll.nothing, 0);
+			coll_recv(s, bin_parent(v), emu.coll.nothing, 0);
 		}
 		return 1;
 	case 2:
 		s->phase = 3;
 		for (m = bin_span(v, P) / 2; m >= 1; m /= 2)
 			if (v + m < P)
-				coll_send(s, (int)(v + m), nothing, 0);
+				coll_send(s, (int)(v + m), emu.coll.nothing, 0);
 		return 1;
 	default:
 		return 0;

@@ -51,8 +51,8 @@ static const struct {
 					   reduce_scatter_algs),
 };
 
-/* SIBYL_COLL's choice per collective, or -1 (the default). */
-static int chosen[COLL_NKINDS];
+/* SIBYL_COLL's choice per collective, or -1 (the default), is
+ * emu.coll.chosen. */
 
 const char *coll_kind_name(int kind)
 {
@@ -82,7 +82,7 @@ static void list_names(char *buf, size_t len, int kind)
 void coll_alg_init(void)
 {
 	for (int k = 0; k < COLL_NKINDS; k++)
-		chosen[k] = -1;
+		emu.coll.chosen[k] = -1;
 	const char *v = emu.set[EMU_S_COLL].text;
 	if (!v)
 		return;
@@ -121,7 +121,7 @@ void coll_alg_init(void)
 				  "%s; its algorithms are %s", v, alg, it,
 				  names);
 		}
-		chosen[k] = a == kinds[k].nalgs ? -1 : a;
+		emu.coll.chosen[k] = a == kinds[k].nalgs ? -1 : a;
 	}
 	free(copy);
 }
@@ -181,7 +181,7 @@ static int default_alg(const coll *s)
 const coll_alg *coll_alg_choose(const coll *s)
 {
 	int k = s->kind;
-	int a = chosen[k] >= 0 ? chosen[k] : default_alg(s);
+	int a = emu.coll.chosen[k] >= 0 ? emu.coll.chosen[k] : default_alg(s);
 	if (!s->commute) {
 		/* Orders that mix ranks give way to ones that keep them. */
 		if (k == COLL_REDUCE && a == RED_RAB)

@@ -25,28 +25,6 @@
 
 #include "emu_private.h"
 
-/* The collectives, in the order of SIBYL_COLL's names. */
-enum coll_kind {
-	COLL_BARRIER,
-	COLL_BCAST,
-	COLL_REDUCE,
-	COLL_ALLREDUCE,
-	COLL_SCAN,
-	COLL_EXSCAN,
-	COLL_GATHER,
-	COLL_GATHERV,
-	COLL_SCATTER,
-	COLL_SCATTERV,
-	COLL_ALLGATHER,
-	COLL_ALLGATHERV,
-	COLL_ALLTOALL,
-	COLL_ALLTOALLV,
-	COLL_ALLTOALLW,
-	COLL_REDUCE_SCATTER,
-	COLL_REDUCE_SCATTER_BLOCK,
-	COLL_NKINDS
-};
-
 typedef struct coll coll;
 typedef int coll_step(coll *s);
 

@@ -69,27 +69,14 @@ static void check_ptr(emu_rank *r, const char *call, const void *p,
 
 /* ============================================================ groups */
 
-/* A group with what the process needs to find and share it. */
-typedef struct group_obj {
-	emu_group g;
-	uint64_t hash;
-	struct group_obj *hnext;   /* intern table chain */
-	int32_t wmin, wmax;        /* smallest and largest world rank */
-	uint8_t pinned;            /* static or in a rank's block */
-	uint8_t interned;
-} group_obj;
+/* A group with what the process needs to find and share it (emu_comm.h;
+ * the process state holds the pinned world and empty groups). */
+typedef emu_group_obj group_obj;
 
 static group_obj *gobj(emu_group *g)
 {
 	return container_of(g, group_obj, g);
 }
-
-static group_obj world_gobj = { .g = { .refs = 1 }, .pinned = 1 };
-static group_obj empty_gobj = { .g = { .refs = 1 }, .pinned = 1,
-				.wmin = INT32_MAX, .wmax = -1 };
-
-static group_obj **gtab;        /* intern table: hash chains */
-static size_t gtab_size, gtab_count;
 
 static uint64_t hash_mix(uint64_t h, uint32_t v)
 {
@@ -124,9 +111,10 @@ static int group_same(const emu_group *g, int32_t first, const int32_t *w,
 static group_obj *intern_find(uint64_t h, int32_t first, const int32_t *w,
 			      int n)
 {
-	if (!gtab_size)
+	if (!emu.comm.gtab_size)
 		return NULL;
-	for (group_obj *o = gtab[h & (gtab_size - 1)]; o; o = o->hnext)
+	for (group_obj *o = emu.comm.gtab[h & (emu.comm.gtab_size - 1)]; o;
+	     o = o->hnext)
 		if (o->hash == h && group_same(&o->g, first, w, n))
 			return o;
 	return NULL;
@@ -134,46 +122,46 @@ static group_obj *intern_find(uint64_t h, int32_t first, const int32_t *w,
 
 static void intern_add(group_obj *o)
 {
-	if (gtab_count >= gtab_size) {
-		size_t ns = gtab_size ? 2 * gtab_size : 256;
+	if (emu.comm.gtab_count >= emu.comm.gtab_size) {
+		size_t ns = emu.comm.gtab_size ? 2 * emu.comm.gtab_size : 256;
 		group_obj **t = xcalloc(ns, sizeof *t);
-		for (size_t i = 0; i < gtab_size; i++)
-			while (gtab[i]) {
-				group_obj *x = gtab[i];
-				gtab[i] = x->hnext;
+		for (size_t i = 0; i < emu.comm.gtab_size; i++)
+			while (emu.comm.gtab[i]) {
+				group_obj *x = emu.comm.gtab[i];
+				emu.comm.gtab[i] = x->hnext;
 				x->hnext = t[x->hash & (ns - 1)];
 				t[x->hash & (ns - 1)] = x;
 			}
-		free(gtab);
-		gtab = t;
-		gtab_size = ns;
+		free(emu.comm.gtab);
+		emu.comm.gtab = t;
+		emu.comm.gtab_size = ns;
 	}
-	group_obj **b = &gtab[o->hash & (gtab_size - 1)];
+	group_obj **b = &emu.comm.gtab[o->hash & (emu.comm.gtab_size - 1)];
 	o->hnext = *b;
 	*b = o;
 	o->interned = 1;
-	gtab_count++;
+	emu.comm.gtab_count++;
 }
 
 static void intern_remove(group_obj *o)
 {
-	group_obj **p = &gtab[o->hash & (gtab_size - 1)];
+	group_obj **p = &emu.comm.gtab[o->hash & (emu.comm.gtab_size - 1)];
 	while (*p != o)
 		p = &(*p)->hnext;
 	*p = o->hnext;
-	gtab_count--;
+	emu.comm.gtab_count--;
 }
 
 /* The process's group of world ranks first .. first+n-1 (a reference). */
 static emu_group *group_range(int32_t first, int n)
 {
 	if (n == 0) {
-		empty_gobj.g.refs++;
-		return &empty_gobj.g;
+		emu.comm.empty_gobj.g.refs++;
+		return &emu.comm.empty_gobj.g;
 	}
 	if (first == 0 && (uint32_t)n == emu.nranks) {
-		world_gobj.g.refs++;
-		return &world_gobj.g;
+		emu.comm.world_gobj.g.refs++;
+		return &emu.comm.world_gobj.g;
 	}
 	uint64_t h = hash_range(first, n);
 	group_obj *o = intern_find(h, first, NULL, n);
@@ -304,15 +292,15 @@ void emu_comm_init_rank(emu_rank *r)
 {
 	rank_block *b = xcalloc(1, sizeof *b);
 
-	world_gobj.g.size = (int)emu.nranks;
-	world_gobj.wmax = (int32_t)emu.nranks - 1;
+	emu.comm.world_gobj.g.size = (int)emu.nranks;
+	emu.comm.world_gobj.wmax = (int32_t)emu.nranks - 1;
 	b->self_group.g.refs = 1;
 	b->self_group.g.size = 1;
 	b->self_group.g.first = r->world;
 	b->self_group.wmin = b->self_group.wmax = r->world;
 	b->self_group.pinned = 1;
-	world_gobj.g.refs++;
-	b->world.group = &world_gobj.g;
+	emu.comm.world_gobj.g.refs++;
+	b->world.group = &emu.comm.world_gobj.g;
 	b->world.rank = r->world;
 	b->world.ctx = 0;
 	b->world.errhandler = MPI_ERRORS_ARE_FATAL;
@@ -374,10 +362,11 @@ emu_comm *emu_comm_get(emu_rank *r, MPI_Comm c, const char *call)
 
 const char *emu_comm_describe(emu_rank *r, MPI_Comm c)
 {
-	static char buf[MPI_MAX_OBJECT_NAME + 48];
+	char *buf = emu.comm.name;
+	size_t len = sizeof emu.comm.name;
 	emu_comm *p = r ? emu_comm_lookup(r, c) : NULL;
 	if (p && p->name)
-		snprintf(buf, sizeof buf, "%s", p->name);
+		snprintf(buf, len, "%s", p->name);
 	else if (c == MPI_COMM_WORLD)
 		return "MPI_COMM_WORLD";
 	else if (c == MPI_COMM_SELF)
@@ -385,9 +374,9 @@ const char *emu_comm_describe(emu_rank *r, MPI_Comm c)
 	else if (c == MPI_COMM_NULL)
 		return "MPI_COMM_NULL";
 	else if (p)
-		snprintf(buf, sizeof buf, "communicator %d", c);
+		snprintf(buf, len, "communicator %d", c);
 	else
-		snprintf(buf, sizeof buf, "communicator %d (freed or "
+		snprintf(buf, len, "communicator %d (freed or "
 			 "invalid)", c);
 	return buf;
 }
@@ -419,7 +408,7 @@ static MPI_Comm comm_install(emu_rank *r, emu_comm *c)
 static emu_group *group_lookup(emu_rank *r, MPI_Group h)
 {
 	if (h == MPI_GROUP_EMPTY)
-		return &empty_gobj.g;
+		return &emu.comm.empty_gobj.g;
 	return h > MPI_GROUP_EMPTY && (uint32_t)h < r->ngroups ?
 		r->groups[h] : NULL;
 }
@@ -616,11 +605,9 @@ typedef struct split_inst {
 	emu_group **groups;        /* and their groups */
 } split_inst;
 
-static split_inst *splits;
-
 static split_inst *split_find(int32_t ctx, int32_t w0, uint32_t seq, int n)
 {
-	for (split_inst *s = splits; s; s = s->next)
+	for (split_inst *s = emu.comm.splits; s; s = s->next)
 		if (s->ctx == ctx && s->w0 == w0 && s->seq == seq) {
 			if (s->n != n)
 				emu_fatal("internal error: Comm_split of "
@@ -637,14 +624,14 @@ static split_inst *split_find(int32_t ctx, int32_t w0, uint32_t seq, int n)
 	s->ent = xmalloc((size_t)n * sizeof *s->ent);
 	for (int i = 0; i < n; i++)
 		s->ent[i].prank = -1;
-	s->next = splits;
-	splits = s;
+	s->next = emu.comm.splits;
+	emu.comm.splits = s;
 	return s;
 }
 
 static void split_free(split_inst *s)
 {
-	split_inst **p = &splits;
+	split_inst **p = &emu.comm.splits;
 	while (*p != s)
 		p = &(*p)->next;
 	*p = s->next;

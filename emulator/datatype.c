@@ -153,9 +153,6 @@ typedef struct dt_map {
 #define MAP_KEY_OFF offsetof(dt_map, nrep)
 #define MAP_KEY_LEN (offsetof(dt_map, runs) - MAP_KEY_OFF)
 
-static dt_map **buckets;        /* hash table of every live map */
-static uint32_t nbuckets, nmaps;
-static dt_map *basic_maps[SIBYL_MPI_NBASIC_TYPES];
 
 static uint64_t hash_bytes(uint64_t h, const void *p, size_t n)
 {
@@ -169,76 +166,67 @@ static void map_unref(dt_map *m)
 {
 	if (--m->refs)
 		return;
-	dt_map **pp = &buckets[m->hash & (nbuckets - 1)];
+	dt_map **pp = &emu.dt.buckets[m->hash & (emu.dt.nbuckets - 1)];
 	while (*pp != m)
 		pp = &(*pp)->hnext;
 	*pp = m->hnext;
-	nmaps--;
+	emu.dt.nmaps--;
 	free(m);
 }
 
 static void rehash(void)
 {
-	uint32_t n = nbuckets ? nbuckets * 2 : 256;
+	uint32_t n = emu.dt.nbuckets ? emu.dt.nbuckets * 2 : 256;
 	dt_map **b = calloc(n, sizeof *b);
 	if (!b)
 		emu_fatal("out of memory for the datatype table");
-	for (uint32_t i = 0; i < nbuckets; i++)
-		for (dt_map *m = buckets[i], *next; m; m = next) {
+	for (uint32_t i = 0; i < emu.dt.nbuckets; i++)
+		for (dt_map *m = emu.dt.buckets[i], *next; m; m = next) {
 			next = m->hnext;
 			m->hnext = b[m->hash & (n - 1)];
 			b[m->hash & (n - 1)] = m;
 		}
-	free(buckets);
-	buckets = b;
-	nbuckets = n;
+	free(emu.dt.buckets);
+	emu.dt.buckets = b;
+	emu.dt.nbuckets = n;
 }
 
 /* ------------------------------------------------------------ building */
 
-/* A type being flattened.  Only one exists at a time (types are made
- * inside one MPI call, and ranks switch only between calls), so its run
- * array is kept and reused. */
-typedef struct dt_build {
-	dt_run *runs;
-	uint32_t n, cap;
-	int64_t nrep, rstride;
-	int64_t size, nelem;
-	int64_t lb, ub, tlb, tub;
-	int has_bounds, has_data, marked, align;
-	int32_t basic;          /* -1: none yet */
-	const char *err;        /* what went wrong, or NULL */
-	int err_code;           /* its MPI error class */
-} dt_build;
+/* A type being flattened (emu_dt.h).  Only one exists at a time (types
+ * are made inside one MPI call, and ranks switch only between calls), so
+ * it is the process's, emu.dt.build, and its run array is kept and
+ * reused. */
+typedef struct emu_dt_build dt_build;
 
 /* Runs a type may flatten to: 64 Mi runs are 1.5 GiB. */
 #define MAX_RUNS (1u << 26)
 
-static dt_build B;
+static dt_build *const B = &emu.dt.build;
 
 static void b_start(void)
 {
-	B.n = 0;
-	B.nrep = 1;
-	B.rstride = 0;
-	B.size = B.nelem = 0;
-	B.lb = B.ub = B.tlb = B.tub = 0;
-	B.has_bounds = B.has_data = B.marked = 0;
-	B.align = 1;
-	B.basic = -1;
-	B.err = NULL;
-	B.err_code = MPI_SUCCESS;
+	B->n = 0;
+	B->nrep = 1;
+	B->rstride = 0;
+	B->size = B->nelem = 0;
+	B->lb = B->ub = B->tlb = B->tub = 0;
+	B->has_bounds = B->has_data = B->marked = 0;
+	B->align = 1;
+	B->basic = -1;
+	B->err = NULL;
+	B->err_code = MPI_SUCCESS;
 }
 
 static void b_fail(int code, const char *why)
 {
-	if (!B.err) {
-		B.err = why;
-		B.err_code = code;
+	if (!B->err) {
+		B->err = why;
+		B->err_code = code;
 	}
 }
 
-/* a + b and a * b, noting an overflow in B.err. */
+/* a + b and a * b, noting an overflow in B->err. */
 static int64_t b_add(int64_t a, int64_t b)
 {
 	int64_t s;
@@ -262,16 +250,16 @@ static int64_t b_mul(int64_t a, int64_t b)
 
 static void b_run(int64_t disp, int64_t len, int32_t prim)
 {
-	if (B.n) {
-		dt_run *l = &B.runs[B.n - 1];
+	if (B->n) {
+		dt_run *l = &B->runs[B->n - 1];
 		if (l->prim == prim && l->disp + l->len == disp) {
 			l->len += len;
 			return;
 		}
 	}
-	if (B.n == B.cap) {
-		uint32_t cap = B.cap ? B.cap * 2 : 64;
-		dt_run *r = cap <= MAX_RUNS ? realloc(B.runs, cap * sizeof *r)
+	if (B->n == B->cap) {
+		uint32_t cap = B->cap ? B->cap * 2 : 64;
+		dt_run *r = cap <= MAX_RUNS ? realloc(B->runs, cap * sizeof *r)
 			: NULL;
 		if (!r) {
 			b_fail(MPI_ERR_NO_MEM, cap > MAX_RUNS ? "its type "
@@ -279,10 +267,10 @@ static void b_run(int64_t disp, int64_t len, int32_t prim)
 			       "there is no memory to flatten its type map");
 			return;
 		}
-		B.runs = r;
-		B.cap = cap;
+		B->runs = r;
+		B->cap = cap;
 	}
-	B.runs[B.n++] = (dt_run){ disp, len, prim, 0 };
+	B->runs[B->n++] = (dt_run){ disp, len, prim, 0 };
 }
 
 /* [lo, hi] of n copies of [lo0, hi0] placed `step' bytes apart. */
@@ -298,28 +286,28 @@ static void span(int64_t lo0, int64_t hi0, int64_t n, int64_t step,
  * unless the bounds are explicit. */
 static void b_pad(void)
 {
-	if (B.marked)
+	if (B->marked)
 		return;
-	int64_t e = (B.ub - B.lb) % B.align;
+	int64_t e = (B->ub - B->lb) % B->align;
 	if (e > 0)
-		B.ub = b_add(B.ub, B.align - e);
+		B->ub = b_add(B->ub, B->align - e);
 }
 
 /* Fold the bounds [lo, hi) of a block into the builder's.  Explicit
  * bounds win over implicit ones; the extent is padded block by block. */
 static void b_merge(int64_t lo, int64_t hi, int marked, int align)
 {
-	if (!B.has_bounds || (marked && !B.marked)) {
-		B.lb = lo;
-		B.ub = hi;
-		B.marked = marked;
-	} else if (marked == B.marked) {
-		B.lb = lo < B.lb ? lo : B.lb;
-		B.ub = hi > B.ub ? hi : B.ub;
+	if (!B->has_bounds || (marked && !B->marked)) {
+		B->lb = lo;
+		B->ub = hi;
+		B->marked = marked;
+	} else if (marked == B->marked) {
+		B->lb = lo < B->lb ? lo : B->lb;
+		B->ub = hi > B->ub ? hi : B->ub;
 	}
-	B.has_bounds = 1;
-	if (align > B.align)
-		B.align = align;
+	B->has_bounds = 1;
+	if (align > B->align)
+		B->align = align;
 	b_pad();
 }
 
@@ -332,39 +320,39 @@ static void b_bounds(const dt_map *m, int64_t off, int64_t n, int64_t step)
 	b_merge(lo, hi, m->marked, m->align);
 	if (m->size) {
 		span(b_add(m->tlb, off), b_add(m->tub, off), n, step, &lo, &hi);
-		if (!B.has_data || lo < B.tlb)
-			B.tlb = lo;
-		if (!B.has_data || hi > B.tub)
-			B.tub = hi;
-		B.has_data = 1;
-		if (B.basic == -1)
-			B.basic = m->basic;
-		else if (B.basic != m->basic)
-			B.basic = MPI_DATATYPE_NULL;
+		if (!B->has_data || lo < B->tlb)
+			B->tlb = lo;
+		if (!B->has_data || hi > B->tub)
+			B->tub = hi;
+		B->has_data = 1;
+		if (B->basic == -1)
+			B->basic = m->basic;
+		else if (B->basic != m->basic)
+			B->basic = MPI_DATATYPE_NULL;
 	}
-	B.size = b_add(B.size, b_mul(m->size, n));
-	B.nelem = b_add(B.nelem, b_mul(m->nelem, n));
+	B->size = b_add(B->size, b_mul(m->size, n));
+	B->nelem = b_add(B->nelem, b_mul(m->nelem, n));
 }
 
 /* Write the builder's repetition out as runs, so more can follow. */
 static void b_expand(void)
 {
 	/* A copy of the pattern: appending may merge into its last run. */
-	uint32_t n = B.n;
+	uint32_t n = B->n;
 	dt_run *one = malloc(n * sizeof *one);
 	if (!one) {
 		b_fail(MPI_ERR_NO_MEM, "there is no memory to flatten its "
 		       "type map");
 		return;
 	}
-	memcpy(one, B.runs, n * sizeof *one);
-	for (int64_t k = 1; k < B.nrep && !B.err; k++)
-		for (uint32_t j = 0; j < n && !B.err; j++)
-			b_run(one[j].disp + k * B.rstride, one[j].len,
+	memcpy(one, B->runs, n * sizeof *one);
+	for (int64_t k = 1; k < B->nrep && !B->err; k++)
+		for (uint32_t j = 0; j < n && !B->err; j++)
+			b_run(one[j].disp + k * B->rstride, one[j].len,
 			      one[j].prim);
 	free(one);
-	B.nrep = 1;
-	B.rstride = 0;
+	B->nrep = 1;
+	B->rstride = 0;
 }
 
 /* Append n copies of m, the first at offset off, one extent apart. */
@@ -372,19 +360,19 @@ static void b_copies(const dt_map *m, int64_t off, int64_t n)
 {
 	if (n <= 0)
 		return;
-	if (B.nrep > 1)
+	if (B->nrep > 1)
 		b_expand();
 	b_bounds(m, off, n, m->extent);
-	if (B.err)
+	if (B->err)
 		return;
-	if (n == 1 && B.n == 0 && m->nrep > 1) {
+	if (n == 1 && B->n == 0 && m->nrep > 1) {
 		/* The first and only copy, so far: keep its repetition
 		 * (a resized vector stays one run repeated). */
-		for (uint32_t j = 0; j < m->nruns && !B.err; j++)
+		for (uint32_t j = 0; j < m->nruns && !B->err; j++)
 			b_run(off + m->runs[j].disp, m->runs[j].len,
 			      m->runs[j].prim);
-		B.nrep = m->nrep;
-		B.rstride = m->rstride;
+		B->nrep = m->nrep;
+		B->rstride = m->rstride;
 		return;
 	}
 	if (m->nrep == 1 && m->nruns == 1 && m->runs[0].len == m->extent) {
@@ -393,10 +381,11 @@ static void b_copies(const dt_map *m, int64_t off, int64_t n)
 		      m->runs[0].prim);
 		return;
 	}
-	for (int64_t i = 0; i < n && !B.err; i++) {
+	for (int64_t i = 0; i < n && !B->err; i++) {
 		int64_t o = off + i * m->extent;
-		for (int64_t k = 0; k < m->nrep && !B.err; k++, o += m->rstride)
-			for (uint32_t j = 0; j < m->nruns && !B.err; j++)
+		for (int64_t k = 0; k < m->nrep && !B->err;
+		     k++, o += m->rstride)
+			for (uint32_t j = 0; j < m->nruns && !B->err; j++)
 				b_run(o + m->runs[j].disp, m->runs[j].len,
 				      m->runs[j].prim);
 	}
@@ -412,85 +401,86 @@ static void b_repeat(int64_t count, int64_t stride)
 		b_start();
 		return;
 	}
-	if (B.nrep > 1)
+	if (B->nrep > 1)
 		b_expand();
 	int64_t lo, hi;
-	if (B.has_data) {
-		span(B.tlb, B.tub, count, stride, &lo, &hi);
-		B.tlb = lo;
-		B.tub = hi;
+	if (B->has_data) {
+		span(B->tlb, B->tub, count, stride, &lo, &hi);
+		B->tlb = lo;
+		B->tub = hi;
 	}
-	if (B.has_bounds) {
-		span(B.lb, B.ub, count, stride, &lo, &hi);
-		B.lb = lo;
-		B.ub = hi;
+	if (B->has_bounds) {
+		span(B->lb, B->ub, count, stride, &lo, &hi);
+		B->lb = lo;
+		B->ub = hi;
 		b_pad();
 	}
-	B.size = b_mul(B.size, count);
-	B.nelem = b_mul(B.nelem, count);
-	if (B.n == 0)
+	B->size = b_mul(B->size, count);
+	B->nelem = b_mul(B->nelem, count);
+	if (B->n == 0)
 		return;
-	if (B.n == 1 && B.runs[0].len == stride) {
-		B.runs[0].len = b_mul(B.runs[0].len, count);
+	if (B->n == 1 && B->runs[0].len == stride) {
+		B->runs[0].len = b_mul(B->runs[0].len, count);
 		return;
 	}
-	B.nrep = count;
-	B.rstride = stride;
+	B->nrep = count;
+	B->rstride = stride;
 }
 
 /* The map the builder describes: an existing identical one, or a new
- * one; NULL (B.err says why) if the type cannot be represented. */
+ * one; NULL (B->err says why) if the type cannot be represented. */
 static dt_map *b_finish(void)
 {
-	if (B.err)
+	if (B->err)
 		return NULL;
 	dt_map key;
 	memset(&key, 0, sizeof key);
-	key.nrep = B.nrep;
-	key.rstride = B.rstride;
-	key.size = B.size;
-	key.nelem = B.nelem;
-	key.basic = B.basic > 0 ? B.basic : MPI_DATATYPE_NULL;
-	key.align = (uint8_t)B.align;
-	key.marked = (uint8_t)B.marked;
-	if (B.has_data) {
-		key.tlb = B.tlb;
-		key.tub = B.tub;
+	key.nrep = B->nrep;
+	key.rstride = B->rstride;
+	key.size = B->size;
+	key.nelem = B->nelem;
+	key.basic = B->basic > 0 ? B->basic : MPI_DATATYPE_NULL;
+	key.align = (uint8_t)B->align;
+	key.marked = (uint8_t)B->marked;
+	if (B->has_data) {
+		key.tlb = B->tlb;
+		key.tub = B->tub;
 	}
-	if (B.has_bounds) {
-		key.lb = B.lb;
-		key.extent = B.ub - B.lb;
+	if (B->has_bounds) {
+		key.lb = B->lb;
+		key.extent = B->ub - B->lb;
 	}
-	key.contig = B.n == 1 && B.nrep == 1 && B.runs[0].disp == 0 &&
-		key.lb == 0 && B.runs[0].len == key.extent;
+	key.contig = B->n == 1 && B->nrep == 1 && B->runs[0].disp == 0 &&
+		key.lb == 0 && B->runs[0].len == key.extent;
 	uint64_t h = hash_bytes(0xcbf29ce484222325ULL,
 				(const char *)&key + MAP_KEY_OFF, MAP_KEY_LEN);
-	h = hash_bytes(h, B.runs, B.n * sizeof *B.runs);
-	if (nbuckets)
-		for (dt_map *m = buckets[h & (nbuckets - 1)]; m; m = m->hnext)
-			if (m->hash == h && m->nruns == B.n &&
+	h = hash_bytes(h, B->runs, B->n * sizeof *B->runs);
+	if (emu.dt.nbuckets)
+		for (dt_map *m = emu.dt.buckets[h & (emu.dt.nbuckets - 1)];
+		     m; m = m->hnext)
+			if (m->hash == h && m->nruns == B->n &&
 			    !memcmp((const char *)m + MAP_KEY_OFF,
 				    (const char *)&key + MAP_KEY_OFF,
 				    MAP_KEY_LEN) &&
-			    !memcmp(m->runs, B.runs, B.n * sizeof *B.runs)) {
+			    !memcmp(m->runs, B->runs, B->n * sizeof *B->runs)) {
 				m->refs++;
 				return m;
 			}
-	dt_map *m = malloc(sizeof *m + B.n * sizeof *B.runs);
+	dt_map *m = malloc(sizeof *m + B->n * sizeof *B->runs);
 	if (!m) {
 		b_fail(MPI_ERR_NO_MEM, "there is no memory for its type map");
 		return NULL;
 	}
 	memcpy(m, &key, sizeof key);
-	memcpy(m->runs, B.runs, B.n * sizeof *B.runs);
+	memcpy(m->runs, B->runs, B->n * sizeof *B->runs);
 	m->hash = h;
 	m->refs = 1;
-	m->nruns = B.n;
-	if (nmaps >= nbuckets)
+	m->nruns = B->n;
+	if (emu.dt.nmaps >= emu.dt.nbuckets)
 		rehash();
-	m->hnext = buckets[h & (nbuckets - 1)];
-	buckets[h & (nbuckets - 1)] = m;
-	nmaps++;
+	m->hnext = emu.dt.buckets[h & (emu.dt.nbuckets - 1)];
+	emu.dt.buckets[h & (emu.dt.nbuckets - 1)] = m;
+	emu.dt.nmaps++;
 	return m;
 }
 
@@ -503,33 +493,33 @@ static void basic_init(MPI_Datatype t)
 	if (t == MPI_SHORT_INT) {
 		b_run(0, prims[P_SHORT_INT_LO].size, P_SHORT_INT_LO);
 		b_run(SHORT_INT_B, prims[P_SHORT_INT_HI].size, P_SHORT_INT_HI);
-		B.tub = SHORT_INT_B + prims[P_SHORT_INT_HI].size;
+		B->tub = SHORT_INT_B + prims[P_SHORT_INT_HI].size;
 	} else {
 		b_run(0, p->size, t);
-		B.tub = p->size;
+		B->tub = p->size;
 	}
-	B.has_data = B.has_bounds = 1;
-	B.ub = p->extent;
-	B.size = p->size;
-	B.nelem = 1;
-	B.align = p->align;
-	B.basic = t;
+	B->has_data = B->has_bounds = 1;
+	B->ub = p->extent;
+	B->size = p->size;
+	B->nelem = 1;
+	B->align = p->align;
+	B->basic = t;
 	dt_map *m = b_finish();
 	if (!m)
 		emu_fatal("out of memory for the basic datatypes");
 	if (m->extent != p->extent)
 		emu_fatal("internal error: %s has extent %lld, not %d", p->name,
 			  (long long)m->extent, p->extent);
-	basic_maps[t] = m;
+	emu.dt.basic_maps[t] = m;
 }
 
 static dt_map *basic_map(MPI_Datatype t)
 {
-	if (!basic_maps[t])
+	if (!emu.dt.basic_maps[t])
 		for (int b = MPI_DATATYPE_NULL + 1; b < SIBYL_MPI_NBASIC_TYPES;
 		     b++)
 			basic_init(b);
-	return basic_maps[t];
+	return emu.dt.basic_maps[t];
 }
 
 /* --------------------------------------------------------------- handles */
@@ -546,17 +536,13 @@ typedef struct dt_handle {
 	uint8_t used;        /* has been a datatype (for messages) */
 } dt_handle;
 
-static dt_handle *handles;       /* slot i is handle NBASIC + i */
-static uint32_t nhandles, chandles;
-static int32_t free_head = -1, free_tail = -1;
-static char *basic_names[SIBYL_MPI_NBASIC_TYPES]; /* renamed basics */
 
 static dt_handle *slot(MPI_Datatype t)
 {
 	if (t < SIBYL_MPI_NBASIC_TYPES)
 		return NULL;
 	uint32_t i = (uint32_t)(t - SIBYL_MPI_NBASIC_TYPES);
-	return i < nhandles ? &handles[i] : NULL;
+	return i < emu.dt.nhandles ? &emu.dt.handles[i] : NULL;
 }
 
 /* The map of a type that exists (committed or not), or NULL. */
@@ -603,30 +589,31 @@ static dt_map *type_arg(emu_rank *r, const char *call, MPI_Datatype t,
 /* A new handle for m (whose reference it takes over). */
 static MPI_Datatype handle_new(emu_rank *r, const char *call, dt_map *m)
 {
-	if (free_head < 0) {
-		if (nhandles == chandles) {
-			uint32_t c = chandles ? chandles * 2 : 256;
+	emu_dt_state *d = &emu.dt;
+	if (d->free_head < 0) {
+		if (d->nhandles == d->chandles) {
+			uint32_t c = d->chandles ? d->chandles * 2 : 256;
 			dt_handle *h = c < (uint32_t)(INT_MAX -
 						      SIBYL_MPI_NBASIC_TYPES) ?
-				realloc(handles, c * sizeof *h) : NULL;
+				realloc(d->handles, c * sizeof *h) : NULL;
 			if (!h) {
 				map_unref(m);
 				emu_mpi_error(r, call, MPI_ERR_NO_MEM, "no "
 					      "memory for another datatype "
-					      "handle (%u exist)", nhandles);
+					      "handle (%u exist)", d->nhandles);
 			}
-			handles = h;
-			chandles = c;
+			d->handles = h;
+			d->chandles = c;
 		}
-		memset(&handles[nhandles], 0, sizeof *handles);
-		handles[nhandles].next_free = -1;
-		free_head = free_tail = (int32_t)nhandles++;
+		memset(&d->handles[d->nhandles], 0, sizeof *d->handles);
+		d->handles[d->nhandles].next_free = -1;
+		d->free_head = d->free_tail = (int32_t)d->nhandles++;
 	}
-	int32_t i = free_head;
-	dt_handle *h = &handles[i];
-	free_head = h->next_free;
-	if (free_head < 0)
-		free_tail = -1;
+	int32_t i = emu.dt.free_head;
+	dt_handle *h = &emu.dt.handles[i];
+	emu.dt.free_head = h->next_free;
+	if (emu.dt.free_head < 0)
+		emu.dt.free_tail = -1;
 	h->map = m;
 	h->name = NULL;
 	h->pending = 0;
@@ -649,12 +636,12 @@ static void handle_release(dt_handle *h)
 	h->name = NULL;
 	h->state = H_FREE;
 	h->next_free = -1;
-	int32_t i = (int32_t)(h - handles);
-	if (free_tail >= 0)
-		handles[free_tail].next_free = i;
+	int32_t i = (int32_t)(h - emu.dt.handles);
+	if (emu.dt.free_tail >= 0)
+		emu.dt.handles[emu.dt.free_tail].next_free = i;
 	else
-		free_head = i;
-	free_tail = i;
+		emu.dt.free_head = i;
+	emu.dt.free_tail = i;
 }
 
 /* The type the builder describes, as a new handle in *newtype. */
@@ -662,8 +649,8 @@ static int b_handle(emu_rank *r, const char *call, MPI_Datatype *newtype)
 {
 	dt_map *m = b_finish();
 	if (!m)
-		emu_mpi_error(r, call, B.err_code, "cannot make the "
-			      "datatype: %s", B.err);
+		emu_mpi_error(r, call, B->err_code, "cannot make the "
+			      "datatype: %s", B->err);
 	*newtype = handle_new(r, call, m);
 	return MPI_SUCCESS;
 }
@@ -868,13 +855,12 @@ MPI_Datatype emu_dt_basic(MPI_Datatype t, int64_t *n)
 
 const char *emu_dt_name(MPI_Datatype t)
 {
-	static char bufs[4][MPI_MAX_OBJECT_NAME + 32];
-	static unsigned next;
+	char (*bufs)[MPI_MAX_OBJECT_NAME + 32] = emu.dt.names;
 	if (is_basic(t))
 		return prims[t].name;
 	if (t == MPI_DATATYPE_NULL)
 		return "MPI_DATATYPE_NULL";
-	char *b = bufs[next++ % 4];
+	char *b = bufs[emu.dt.next_name++ % 4];
 	dt_handle *h = slot(t);
 	if (h && h->state != H_FREE && h->name)
 		snprintf(b, sizeof bufs[0], "derived datatype %d (\"%s\")", t,
@@ -904,30 +890,30 @@ void emu_dt_release(MPI_Datatype t)
 
 void emu_dt_fini(void)
 {
-	for (uint32_t i = 0; i < nhandles; i++) {
-		if (handles[i].state != H_FREE)
-			map_unref(handles[i].map);
-		free(handles[i].name);
+	for (uint32_t i = 0; i < emu.dt.nhandles; i++) {
+		if (emu.dt.handles[i].state != H_FREE)
+			map_unref(emu.dt.handles[i].map);
+		free(emu.dt.handles[i].name);
 	}
-	free(handles);
-	handles = NULL;
-	nhandles = chandles = 0;
-	free_head = free_tail = -1;
+	free(emu.dt.handles);
+	emu.dt.handles = NULL;
+	emu.dt.nhandles = emu.dt.chandles = 0;
+	emu.dt.free_head = emu.dt.free_tail = -1;
 	for (int t = 0; t < SIBYL_MPI_NBASIC_TYPES; t++) {
-		if (basic_maps[t])
-			map_unref(basic_maps[t]);
-		basic_maps[t] = NULL;
-		free(basic_names[t]);
-		basic_names[t] = NULL;
+		if (emu.dt.basic_maps[t])
+			map_unref(emu.dt.basic_maps[t]);
+		emu.dt.basic_maps[t] = NULL;
+		free(emu.dt.basic_names[t]);
+		emu.dt.basic_names[t] = NULL;
 	}
-	if (nmaps)
+	if (emu.dt.nmaps)
 		emu_warn("internal: %u datatype maps still referenced at the "
-			 "end", nmaps);
-	free(buckets);
-	buckets = NULL;
-	nbuckets = nmaps = 0;
-	free(B.runs);
-	memset(&B, 0, sizeof B);
+			 "end", emu.dt.nmaps);
+	free(emu.dt.buckets);
+	emu.dt.buckets = NULL;
+	emu.dt.nbuckets = emu.dt.nmaps = 0;
+	free(B->runs);
+	memset(B, 0, sizeof *B);
 }
 
 /* ------------------------------------------------------- constructors */
@@ -1000,7 +986,7 @@ static int make_struct(emu_rank *r, const char *call, int count,
 		}
 	}
 	b_start();
-	for (int i = 0; i < count && !B.err; i++) {
+	for (int i = 0; i < count && !B->err; i++) {
 		dt_map *m = types ? map_of(types[i]) : om;
 		int64_t d = disp ? (int64_t)disp[i] :
 			b_mul(idisp[i], m->extent);
@@ -1131,9 +1117,9 @@ int MPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb,
 	b_start();
 	b_copies(m, 0, 1);
 	/* Earlier explicit bounds are replaced, not merged. */
-	B.has_bounds = B.marked = 1;
-	B.lb = lb;
-	B.ub = b_add(lb, extent);
+	B->has_bounds = B->marked = 1;
+	B->lb = lb;
+	B->ub = b_add(lb, extent);
 	return b_handle(r, call, newtype);
 }
 
@@ -1460,7 +1446,7 @@ int MPI_Type_set_name(MPI_Datatype datatype, const char *type_name)
 	if (!nm)
 		emu_mpi_error(r, call, MPI_ERR_NO_MEM, "no memory for the "
 			      "name");
-	char **slotp = is_basic(datatype) ? &basic_names[datatype] :
+	char **slotp = is_basic(datatype) ? &emu.dt.basic_names[datatype] :
 		&slot(datatype)->name;
 	free(*slotp);
 	*slotp = nm;
@@ -1475,8 +1461,8 @@ int MPI_Type_get_name(MPI_Datatype datatype, char *type_name,
 	type_arg(r, call, datatype, "datatype");
 	check_out(r, call, type_name, "type_name");
 	check_out(r, call, resultlen, "resultlen");
-	const char *n = is_basic(datatype) ? (basic_names[datatype] ?
-		basic_names[datatype] : prims[datatype].name) :
+	const char *n = is_basic(datatype) ? (emu.dt.basic_names[datatype] ?
+		emu.dt.basic_names[datatype] : prims[datatype].name) :
 		slot(datatype)->name;
 	if (!n)
 		n = "";

@@ -171,7 +171,9 @@ static const struct { int sig; const char *name, *what; } fatal_sigs[] = {
 	{ SIGABRT, "SIGABRT", "abort" },
 };
 #define NFATAL (sizeof fatal_sigs / sizeof fatal_sigs[0])
-static struct sigaction fatal_old[NFATAL];
+/* What handled them before is emu.diag.fatal_old. */
+_Static_assert(NFATAL == EMU_FATAL_NSIGS, "EMU_FATAL_NSIGS is not the "
+	       "number of fatal_sigs");
 #define FATAL_ALTSTACK (64 * 1024)
 
 static void fatal_put(char *buf, size_t cap, size_t *n, const char *s)
@@ -241,7 +243,8 @@ static void fatal_signal(int sig, siginfo_t *si, void *uctx)
 	(void)w;
 
 	/* Then whoever handled it before (Open MPI prints a backtrace). */
-	const struct sigaction *old = i < NFATAL ? &fatal_old[i] : NULL;
+	const struct sigaction *old = i < NFATAL ? &emu.diag.fatal_old[i] :
+		NULL;
 	if (old && (old->sa_flags & SA_SIGINFO) && old->sa_sigaction) {
 		sigaction(sig, old, NULL);
 		old->sa_sigaction(sig, si, uctx);
@@ -266,17 +269,17 @@ static void fatal_signal(int sig, siginfo_t *si, void *uctx)
 
 void emu_fatal_signals_init(void)
 {
-	static char *altstack;
+	char **alt = &emu.diag.altstack;
 	stack_t ss;
 	struct sigaction sa;
 
-	if (!altstack && (altstack = malloc(FATAL_ALTSTACK))) {
-		ss.ss_sp = altstack;
+	if (!*alt && (*alt = malloc(FATAL_ALTSTACK))) {
+		ss.ss_sp = *alt;
 		ss.ss_size = FATAL_ALTSTACK;
 		ss.ss_flags = 0;
 		if (sigaltstack(&ss, NULL) != 0) {
-			free(altstack);
-			altstack = NULL;
+			free(*alt);
+			*alt = NULL;
 		}
 	}
 	memset(&sa, 0, sizeof sa);
@@ -284,5 +287,5 @@ void emu_fatal_signals_init(void)
 	sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
 	sigemptyset(&sa.sa_mask);
 	for (size_t i = 0; i < NFATAL; i++)
-		sigaction(fatal_sigs[i].sig, &sa, &fatal_old[i]);
+		sigaction(fatal_sigs[i].sig, &sa, &emu.diag.fatal_old[i]);
 }

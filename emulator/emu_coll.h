@@ -31,6 +31,41 @@
 struct emu_rank;
 struct emu_req;
 
+/* The collectives, in the order of SIBYL_COLL's names. */
+enum coll_kind {
+	COLL_BARRIER,
+	COLL_BCAST,
+	COLL_REDUCE,
+	COLL_ALLREDUCE,
+	COLL_SCAN,
+	COLL_EXSCAN,
+	COLL_GATHER,
+	COLL_GATHERV,
+	COLL_SCATTER,
+	COLL_SCATTERV,
+	COLL_ALLGATHER,
+	COLL_ALLGATHERV,
+	COLL_ALLTOALL,
+	COLL_ALLTOALLV,
+	COLL_ALLTOALLW,
+	COLL_REDUCE_SCATTER,
+	COLL_REDUCE_SCATTER_BLOCK,
+	COLL_NKINDS
+};
+
+/* coll*.c: emu.coll, the algorithm SIBYL_COLL chose for each kind (-1:
+ * the default), and a buffer for messages of no data. */
+typedef struct emu_coll_state {
+	int chosen[COLL_NKINDS];
+	char nothing[1];
+} emu_coll_state;
+
+/* op.c: emu.op, the user operations (MPI_Op_create). */
+typedef struct emu_op_state {
+	struct user_op *uops;
+	uint32_t nuops, cuops;
+} emu_op_state;
+
 /* Parse SIBYL_COLL (a clear fatal error on a bad name) and register the
  * hooks point-to-point advances, releases and describes non-blocking
  * collectives through (emu_p2p.h); called once by main() before any rank

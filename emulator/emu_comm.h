@@ -157,4 +157,59 @@ void emu_errh_ref(MPI_Errhandler e);
 void emu_errh_unref(MPI_Errhandler e);
 void emu_errh_update_return(struct emu_rank *r);
 
+/* --------------------------------------------- the process's state */
+
+/* comm.c's groups as the process keeps them: a group with what the
+ * process needs to find and share it (here so that the process state can
+ * hold the two pinned ones). */
+typedef struct emu_group_obj {
+	emu_group g;
+	uint64_t hash;
+	struct emu_group_obj *hnext; /* intern table chain */
+	int32_t wmin, wmax;        /* smallest and largest world rank */
+	uint8_t pinned;            /* static or in a rank's block */
+	uint8_t interned;
+} emu_group_obj;
+
+/* comm.c: emu.comm. */
+typedef struct emu_comm_state {
+	emu_group_obj world_gobj, empty_gobj; /* pinned: never freed */
+	emu_group_obj **gtab;      /* intern table: hash chains */
+	size_t gtab_size, gtab_count;
+	struct split_inst *splits; /* Comm_splits in progress */
+	char name[MPI_MAX_OBJECT_NAME + 48]; /* emu_comm_describe's */
+} emu_comm_state;
+#define EMU_COMM_STATE_INIT {                                        \
+	.world_gobj = { .g = { .refs = 1 }, .pinned = 1 },           \
+	.empty_gobj = { .g = { .refs = 1 }, .pinned = 1,             \
+			.wmin = INT32_MAX, .wmax = -1 },             \
+}
+
+/* topo.c: emu.topo, the process's Cartesian layouts in use. */
+typedef struct emu_topo_state {
+	struct topo_obj *topos;
+} emu_topo_state;
+
+/* attr.c: emu.attr, the predefined attributes' values (MPI_Comm_get_attr
+ * points at them) and the keyvals, shared by the process (a program
+ * whose globals are not privatized creates a keyval once for all its
+ * ranks). */
+typedef struct emu_attr_state {
+	int tag_ub, host, io, wtime_global, universe, appnum;
+	struct kv_obj *kvs;
+	uint32_t nkvs, kv_hint;
+} emu_attr_state;
+#define EMU_ATTR_STATE_INIT {                                        \
+	.tag_ub = MPI_TAG_UB_VALUE, .host = MPI_PROC_NULL,           \
+	.io = MPI_ANY_SOURCE, .wtime_global = 1, .appnum = 0,        \
+}
+
+/* errhandler.c: emu.errh, the user handlers, shared by the process
+ * (creating one for a function that already has a handler gives that
+ * handler, one more reference). */
+typedef struct emu_errh_state {
+	struct errh *errhs;
+	uint32_t nerrhs;
+} emu_errh_state;
+
 #endif /* SIBYL_EMU_COMM_H */

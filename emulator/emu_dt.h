@@ -58,4 +58,35 @@ const char *emu_dt_name(MPI_Datatype t);
 /* Free the table at the end of the run. */
 void emu_dt_fini(void);
 
+/* --------------------------------------------- the process's state */
+
+/* datatype.c's type being flattened (see dt_build there). */
+struct emu_dt_build {
+	struct dt_run *runs;
+	uint32_t n, cap;
+	int64_t nrep, rstride;
+	int64_t size, nelem;
+	int64_t lb, ub, tlb, tub;
+	int has_bounds, has_data, marked, align;
+	int32_t basic;          /* -1: none yet */
+	const char *err;        /* what went wrong, or NULL */
+	int err_code;           /* its MPI error class */
+};
+
+/* datatype.c: emu.dt, the process's table of types. */
+typedef struct emu_dt_state {
+	struct dt_map **buckets; /* hash table of every live map */
+	uint32_t nbuckets, nmaps;
+	struct dt_map *basic_maps[SIBYL_MPI_NBASIC_TYPES];
+	struct dt_handle *handles; /* slot i is handle NBASIC + i */
+	uint32_t nhandles, chandles;
+	int32_t free_head, free_tail; /* free slots, -1: none */
+	char *basic_names[SIBYL_MPI_NBASIC_TYPES]; /* renamed basics */
+	struct emu_dt_build build;
+	/* emu_dt_name's answers: the last four stay valid. */
+	char names[4][MPI_MAX_OBJECT_NAME + 32];
+	unsigned next_name;
+} emu_dt_state;
+#define EMU_DT_STATE_INIT { .free_head = -1, .free_tail = -1 }
+
 #endif /* SIBYL_EMU_DT_H */

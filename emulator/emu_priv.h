@@ -48,4 +48,46 @@ void emu_libc_free_rank(struct emu_rank *r);
 /* "copy 12 KiB/rank", "remap ...", "none" for the manifest and docs. */
 const char *emu_priv_describe(void);
 
+/* --------------------------------------------- the process's state */
+
+enum priv_method { PRIV_AUTO, PRIV_NONE, PRIV_COPY, PRIV_REMAP };
+
+/* privatize.c: one of the regions of the program's globals. */
+struct emu_priv_region {
+	char *start;
+	size_t len;        /* bytes of the program's variables */
+	size_t maplen;     /* page-rounded extent; 0: cannot be remapped */
+	const char *why;   /* ... because */
+};
+
+/* privatize.c: emu.priv. */
+typedef struct emu_priv_state {
+	int ready;              /* setup() done */
+	int inited;             /* emu_priv_init() done */
+	enum priv_method method;
+	struct emu_priv_region data, bss;
+	size_t page;
+	char *snap;             /* copy: the initial image, data then bss */
+	struct emu_rank *resident; /* whose copy the regions hold, or NULL */
+	/* remap */
+	int fd;
+	char *window;           /* every rank's slot, mapped once */
+	size_t slot;            /* data.maplen + bss.maplen */
+	size_t nnz;             /* pages of the initial image that are not
+	                           all zero ... */
+	size_t *nz_off;         /* ... their offsets in a slot ... */
+	char *nz_pages;         /* ... and their contents */
+	char desc[96];
+	char slot_started;      /* r->priv = &slot_started: r's remap slot
+	                           holds its copy */
+} emu_priv_state;
+#define EMU_PRIV_STATE_INIT { .fd = -1 }
+
+/* fold.c: emu.fold. */
+typedef struct emu_fold_state {
+	uint32_t *calls;        /* per local rank: calls made so far */
+	struct fold_block *blocks;
+	uint32_t nblocks, cblocks;
+} emu_fold_state;
+
 #endif /* SIBYL_EMU_PRIV_H */

@@ -30,7 +30,9 @@
 #ifndef SIBYL_EMU_PRIVATE_H
 #define SIBYL_EMU_PRIVATE_H
 
+#include <pthread.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -47,6 +49,7 @@
 #include "emu_p2p.h"
 #include "emu_priv.h"
 #include "emu_settings.h"
+#include "emu_timing.h"
 
 
 struct emu_rank;
@@ -203,6 +206,49 @@ typedef struct emu_rank {
 	jmp_buf *exit_jb;       /* where emu_rank_exit() ends the rank */
 } emu_rank;
 
+/* The state of the modules whose types are here (the others declare
+ * theirs in their own headers): members of emu_state below. */
+
+/* p2p.c: the requests, REQ_CHUNK a block (handle h is request h - 1),
+ * and the collective layer's hooks (emu_p2p.h). */
+typedef struct emu_p2p_state {
+	emu_req **chunks;
+	uint32_t nchunks;
+	emu_req *free_reqs;
+	const emu_p2p_coll_hooks *coll;
+} emu_p2p_state;
+
+/* record.c: ranks that ended with SEBs still pending; their PE is
+ * flushed once the SEBs are written. */
+typedef struct emu_rec_state {
+	emu_rank **parked;
+	uint32_t nparked, cparked;
+	uint64_t judged_seen;   /* emu_regions_judged() at the last retry */
+} emu_rec_state;
+
+/* output.c: the pipe the ranks' standard output goes through, and the
+ * thread that empties it. */
+typedef struct emu_out_state {
+	int active;
+	int rfd;                /* the pipe's read end */
+	int out;                /* the original standard output */
+	pthread_mutex_t lock;   /* held while moving bytes */
+	int buffered;           /* stdout is fully buffered, in stdio_buf */
+	char buf[65536];
+	char stdio_buf[65536];
+} emu_out_state;
+#define EMU_OUT_STATE_INIT {                                         \
+	.rfd = -1, .out = -1, .lock = PTHREAD_MUTEX_INITIALIZER,     \
+}
+
+/* diag.c: what handled the fatal signals before (fatal_sigs), and the
+ * alternate stack their handler runs on. */
+#define EMU_FATAL_NSIGS 5
+typedef struct emu_diag_state {
+	struct sigaction fatal_old[EMU_FATAL_NSIGS];
+	char *altstack;
+} emu_diag_state;
+
 /* Process-wide state. */
 typedef struct emu_state {
 	int nprocs, proc;
@@ -231,6 +277,21 @@ typedef struct emu_state {
 	int node_size;            /* ranks per node (SIBYL_NODE_SIZE) */
 	uint64_t switches;
 	struct emu_setval set[EMU_S_COUNT]; /* emu_settings.h, read at start */
+	/* Each module's own, by layer. */
+	emu_p2p_state p2p;
+	emu_comm_state comm;
+	emu_topo_state topo;
+	emu_attr_state attr;
+	emu_errh_state errh;
+	emu_dt_state dt;
+	emu_coll_state coll;
+	emu_op_state op;
+	emu_timing_state timing;
+	emu_out_state out;
+	emu_priv_state priv;
+	emu_fold_state fold;
+	emu_rec_state rec;
+	emu_diag_state diag;
 } emu_state;
 
 extern emu_state emu;
@@ -296,14 +357,14 @@ void emu_out_drain_signal(void); /* the same from a signal handler */
 void emu_out_fini(void);
 /* What a rank printed is written out at its next MPI call, outside its
  * SEBs; the test is two loads of the C library's FILE (glibc's). */
-extern int emu_out_buffered;
 static inline void emu_out_at_call(void)
 {
 #ifdef __GLIBC__
-	if (emu_out_buffered && stdout->_IO_write_ptr > stdout->_IO_write_base)
+	if (emu.out.buffered &&
+	    stdout->_IO_write_ptr > stdout->_IO_write_base)
 		fflush(stdout);
 #else
-	if (emu_out_buffered)
+	if (emu.out.buffered)
 		fflush(stdout);
 #endif
 }

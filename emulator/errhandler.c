@@ -19,17 +19,16 @@ typedef struct errh {
 	uint32_t refs;             /* 0: a free slot */
 } errh;
 
-/* User handlers are shared by the process: creating one for a function
- * that already has a handler gives that handler (one more reference). */
-static errh *errhs;
-static uint32_t nerrhs;
+/* User handlers are shared by the process (emu.errh): creating one for a
+ * function that already has a handler gives that handler (one more
+ * reference). */
 #define ERRH_FIRST (MPI_ERRORS_RETURN + 1)
 
 static errh *errh_user(MPI_Errhandler e)
 {
-	if (e < ERRH_FIRST || (uint32_t)(e - ERRH_FIRST) >= nerrhs)
+	if (e < ERRH_FIRST || (uint32_t)(e - ERRH_FIRST) >= emu.errh.nerrhs)
 		return NULL;
-	errh *h = &errhs[e - ERRH_FIRST];
+	errh *h = &emu.errh.errhs[e - ERRH_FIRST];
 	return h->refs ? h : NULL;
 }
 
@@ -101,29 +100,30 @@ int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function *fn,
 	if (!fn || !errhandler)
 		emu_mpi_error(r, call, MPI_ERR_ARG, "NULL %s",
 			      fn ? "errhandler pointer" : "function");
-	uint32_t i, free_slot = nerrhs;
-	for (i = 0; i < nerrhs; i++) {
-		if (errhs[i].refs && errhs[i].fn == fn)
+	uint32_t i, free_slot = emu.errh.nerrhs;
+	for (i = 0; i < emu.errh.nerrhs; i++) {
+		if (emu.errh.errhs[i].refs && emu.errh.errhs[i].fn == fn)
 			break;
-		if (!errhs[i].refs && free_slot == nerrhs)
+		if (!emu.errh.errhs[i].refs && free_slot == emu.errh.nerrhs)
 			free_slot = i;
 	}
-	if (i == nerrhs) {
+	if (i == emu.errh.nerrhs) {
 		i = free_slot;
-		if (i == nerrhs) {
-			if (nerrhs >= (uint32_t)INT_MAX - ERRH_FIRST)
+		if (i == emu.errh.nerrhs) {
+			if (emu.errh.nerrhs >= (uint32_t)INT_MAX - ERRH_FIRST)
 				emu_mpi_error(r, call, MPI_ERR_NO_MEM, "too "
 					      "many error handlers");
-			errh *t = realloc(errhs, (nerrhs + 1) * sizeof *t);
+			errh *t = realloc(emu.errh.errhs,
+					  (emu.errh.nerrhs + 1) * sizeof *t);
 			if (!t)
 				emu_mpi_error(r, call, MPI_ERR_NO_MEM, "out "
 					      "of memory");
-			errhs = t;
-			errhs[nerrhs++].refs = 0;
+			emu.errh.errhs = t;
+			emu.errh.errhs[emu.errh.nerrhs++].refs = 0;
 		}
-		errhs[i].fn = fn;
+		emu.errh.errhs[i].fn = fn;
 	}
-	errhs[i].refs++;
+	emu.errh.errhs[i].refs++;
 	*errhandler = (MPI_Errhandler)(i + ERRH_FIRST);
 	return MPI_SUCCESS;
 }

@@ -1,5 +1,5 @@
 /*
- * fold.c -- memory folding: sibyl_shared_malloc() and sibyl_shared_free()
+ * fold->c -- memory folding: sibyl_shared_malloc() and sibyl_shared_free()
  * (declared in sibyl.h).
  *
  * The k-th sibyl_shared_malloc() of every rank of a process returns the
@@ -39,17 +39,14 @@ typedef struct fold_block {
 	uint8_t *held;          /* bit per local rank */
 } fold_block;
 
-static struct {
-	uint32_t *calls;        /* per local rank: calls made so far */
-	fold_block *blocks;
-	uint32_t nblocks, cblocks;
-} fold;
+/* The process's blocks are emu.fold (emu_priv.h). */
+static struct emu_fold_state *const fold = &emu.fold;
 
 static emu_rank *caller(const char *call)
 {
 	emu_rank *r = emu_self(call);
-	if (!fold.calls && !(fold.calls = calloc(emu.count,
-						 sizeof *fold.calls)))
+	if (!fold->calls && !(fold->calls = calloc(emu.count,
+						 sizeof *fold->calls)))
 		emu_fatal("rank %d in %s: out of memory", r->world, call);
 	return r;
 }
@@ -62,25 +59,25 @@ static int held_by(const fold_block *b, const emu_rank *r)
 void *sibyl_shared_malloc(size_t size)
 {
 	emu_rank *r = caller("sibyl_shared_malloc");
-	uint32_t k = fold.calls[r->local];
+	uint32_t k = fold->calls[r->local];
 
-	if (k == fold.nblocks) {
-		if (fold.nblocks == fold.cblocks) {
-			uint32_t c = fold.cblocks ? 2 * fold.cblocks : 16;
-			fold_block *nb = realloc(fold.blocks, c * sizeof *nb);
-			if (!nb || c <= fold.cblocks)
+	if (k == fold->nblocks) {
+		if (fold->nblocks == fold->cblocks) {
+			uint32_t c = fold->cblocks ? 2 * fold->cblocks : 16;
+			fold_block *nb = realloc(fold->blocks, c * sizeof *nb);
+			if (!nb || c <= fold->cblocks)
 				emu_fatal("rank %d in sibyl_shared_malloc: out "
 					  "of memory for %u blocks", r->world,
 					  c);
-			fold.blocks = nb;
-			fold.cblocks = c;
+			fold->blocks = nb;
+			fold->cblocks = c;
 		}
-		memset(&fold.blocks[k], 0, sizeof fold.blocks[k]);
-		fold.blocks[k].size = size;
-		fold.blocks[k].first = r->world;
-		fold.nblocks++;
+		memset(&fold->blocks[k], 0, sizeof fold->blocks[k]);
+		fold->blocks[k].size = size;
+		fold->blocks[k].first = r->world;
+		fold->nblocks++;
 	}
-	fold_block *b = &fold.blocks[k];
+	fold_block *b = &fold->blocks[k];
 	if (b->size != size)
 		emu_fatal("rank %d: sibyl_shared_malloc call #%u asks for %zu "
 			  "bytes, but call #%u of rank %d asked for %zu; every "
@@ -99,7 +96,7 @@ void *sibyl_shared_malloc(size_t size)
 	}
 	b->held[r->local / 8] |= (uint8_t)(1u << (r->local % 8));
 	b->holders++;
-	fold.calls[r->local] = k + 1;
+	fold->calls[r->local] = k + 1;
 	return b->p;
 }
 
@@ -109,15 +106,15 @@ void sibyl_shared_free(void *p)
 	if (!p)
 		return;
 	/* Newest first: blocks are usually freed in reverse order. */
-	for (uint32_t k = fold.nblocks; k-- > 0;) {
-		fold_block *b = &fold.blocks[k];
+	for (uint32_t k = fold->nblocks; k-- > 0;) {
+		fold_block *b = &fold->blocks[k];
 		if (b->p != p)
 			continue;
 		if (!held_by(b, r))
 			emu_fatal("rank %d: sibyl_shared_free(%p): this rank "
 				  "%s block #%u (%zu bytes); free each block "
 				  "once, in every rank that got it", r->world,
-				  p, fold.calls[r->local] > k ?
+				  p, fold->calls[r->local] > k ?
 				  "already freed" : "never got", k + 1,
 				  b->size);
 		b->held[r->local / 8] &= (uint8_t)~(1u << (r->local % 8));
@@ -130,12 +127,12 @@ void sibyl_shared_free(void *p)
 		}
 		return;
 	}
-	for (uint32_t k = fold.nblocks; k-- > 0;)
-		if (fold.blocks[k].last == p && fold.calls[r->local] > k)
+	for (uint32_t k = fold->nblocks; k-- > 0;)
+		if (fold->blocks[k].last == p && fold->calls[r->local] > k)
 			emu_fatal("rank %d: sibyl_shared_free(%p): this rank "
 				  "already freed block #%u (%zu bytes); free "
 				  "each block once, in every rank that got it",
-				  r->world, p, k + 1, fold.blocks[k].size);
+				  r->world, p, k + 1, fold->blocks[k].size);
 	emu_fatal("rank %d: sibyl_shared_free(%p): not a block from "
 		  "sibyl_shared_malloc (memory from malloc goes to free())",
 		  r->world, p);

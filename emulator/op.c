@@ -216,15 +216,15 @@ typedef struct user_op {
 	uint32_t refs;           /* MPI_Op_create calls not freed yet */
 } user_op;
 
-static user_op *uops;
-static uint32_t nuops, cuops;
+/* The process's user operations are emu.op.uops. */
 
 static user_op *user_op_get(MPI_Op op)
 {
 	uint32_t i = (uint32_t)op - SIBYL_MPI_FIRST_USER_OP;
-	if (op < SIBYL_MPI_FIRST_USER_OP || i >= nuops || !uops[i].fn)
+	if (op < SIBYL_MPI_FIRST_USER_OP || i >= emu.op.nuops ||
+	    !emu.op.uops[i].fn)
 		return NULL;
-	return &uops[i];
+	return &emu.op.uops[i];
 }
 
 static int predefined(MPI_Op op)
@@ -239,30 +239,31 @@ int MPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op)
 		emu_mpi_error(r, "MPI_Op_create", MPI_ERR_ARG, "NULL %s",
 			      !user_fn ? "function" : "op pointer");
 	int comm = commute != 0;
-	uint32_t free_slot = nuops;
-	for (uint32_t i = 0; i < nuops; i++) {
-		if (uops[i].fn == user_fn && uops[i].commute == comm) {
-			uops[i].refs++;
+	uint32_t free_slot = emu.op.nuops;
+	for (uint32_t i = 0; i < emu.op.nuops; i++) {
+		if (emu.op.uops[i].fn == user_fn &&
+		    emu.op.uops[i].commute == comm) {
+			emu.op.uops[i].refs++;
 			*op = (MPI_Op)(SIBYL_MPI_FIRST_USER_OP + i);
 			return MPI_SUCCESS;
 		}
-		if (!uops[i].fn && free_slot == nuops)
+		if (!emu.op.uops[i].fn && free_slot == emu.op.nuops)
 			free_slot = i;
 	}
-	if (free_slot == nuops) {
-		if (nuops == cuops) {
-			uint32_t c = cuops ? 2 * cuops : 16;
-			user_op *p = realloc(uops, c * sizeof *p);
+	if (free_slot == emu.op.nuops) {
+		if (emu.op.nuops == emu.op.cuops) {
+			uint32_t c = emu.op.cuops ? 2 * emu.op.cuops : 16;
+			user_op *p = realloc(emu.op.uops, c * sizeof *p);
 			if (!p)
 				emu_mpi_error(r, "MPI_Op_create",
 					      MPI_ERR_NO_MEM, "out of memory "
 					      "for %u operations", c);
-			uops = p;
-			cuops = c;
+			emu.op.uops = p;
+			emu.op.cuops = c;
 		}
-		nuops++;
+		emu.op.nuops++;
 	}
-	uops[free_slot] = (user_op){ user_fn, comm, 1 };
+	emu.op.uops[free_slot] = (user_op){ user_fn, comm, 1 };
 	*op = (MPI_Op)(SIBYL_MPI_FIRST_USER_OP + free_slot);
 	return MPI_SUCCESS;
 }
@@ -389,7 +390,7 @@ void coll_op_drop(MPI_Op op)
 
 void emu_op_fini(void)
 {
-	free(uops);
-	uops = NULL;
-	nuops = cuops = 0;
+	free(emu.op.uops);
+	emu.op.uops = NULL;
+	emu.op.nuops = emu.op.cuops = 0;
 }

@@ -39,22 +39,14 @@
 
 #include "emu_private.h"
 
-int emu_out_buffered;
-
-static struct {
-	int active;
-	int rfd;                /* the pipe's read end */
-	int out;                /* the original standard output */
-	pthread_mutex_t lock;   /* held while moving bytes */
-	char buf[65536];
-	char stdio_buf[65536];
-} O = { .rfd = -1, .out = -1, .lock = PTHREAD_MUTEX_INITIALIZER };
+/* The pipe, its thread and buffers are the process's: emu.out. */
+static emu_out_state *const O = &emu.out;
 
 /* Write all of p[0..n) to the original output; 0, or -1 if it is gone. */
 static int put_all(const char *p, ssize_t n)
 {
 	while (n > 0) {
-		ssize_t w = write(O.out, p, (size_t)n);
+		ssize_t w = write(O->out, p, (size_t)n);
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w <= 0)
@@ -83,14 +75,14 @@ static void put_lines(const char *p, ssize_t n)
 	}
 }
 
-/* Move what the pipe holds now to the output (O.lock held); returns
+/* Move what the pipe holds now to the output (O->lock held); returns
  * 0 when the pipe is empty, 1 at its end (no writer left). */
 static int move(void)
 {
 	for (;;) {
-		ssize_t n = read(O.rfd, O.buf, sizeof O.buf);
+		ssize_t n = read(O->rfd, O->buf, sizeof O->buf);
 		if (n > 0) {
-			put_lines(O.buf, n);
+			put_lines(O->buf, n);
 			continue;
 		}
 		if (n == 0)
@@ -117,9 +109,9 @@ static void *forward(void *arg)
 	for (;;) {
 		struct timespec d = { 0, FORWARD_NS };
 		nanosleep(&d, NULL);
-		pthread_mutex_lock(&O.lock);
-		int end = !O.active || move();
-		pthread_mutex_unlock(&O.lock);
+		pthread_mutex_lock(&O->lock);
+		int end = !O->active || move();
+		pthread_mutex_unlock(&O->lock);
 		if (end)
 			return NULL;
 	}
@@ -131,10 +123,10 @@ void emu_out_init(void)
 	pthread_t t;
 	pthread_attr_t a;
 
-	if (O.active)
+	if (O->active)
 		return;
-	O.out = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
-	if (O.out < 0)
+	O->out = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+	if (O->out < 0)
 		return;         /* no standard output: nothing to do */
 	if (pipe2(p, O_CLOEXEC) != 0)
 		goto direct;
@@ -149,7 +141,7 @@ void emu_out_init(void)
 		char c;
 		(void)read(p[0], &c, 1);
 	}
-	O.rfd = p[0];
+	O->rfd = p[0];
 	pthread_attr_init(&a);
 	pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
 	pthread_attr_setstacksize(&a, 65536);
@@ -157,21 +149,21 @@ void emu_out_init(void)
 	sigset_t all, old;
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
-	O.active = 1;
+	O->active = 1;
 	int rc = pthread_create(&t, &a, forward, NULL);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	pthread_attr_destroy(&a);
 	if (rc != 0) {
-		O.active = 0;
-		O.rfd = -1;
+		O->active = 0;
+		O->rfd = -1;
 		goto direct_pipe;
 	}
 	fflush(stdout);
 	if (dup2(p[1], STDOUT_FILENO) < 0) {
 		/* The thread ends at the pipe's end (no writer left). */
-		pthread_mutex_lock(&O.lock);
-		O.active = 0;
-		pthread_mutex_unlock(&O.lock);
+		pthread_mutex_lock(&O->lock);
+		O->active = 0;
+		pthread_mutex_unlock(&O->lock);
 		close(p[1]);
 		goto direct;
 	}
@@ -179,16 +171,16 @@ void emu_out_init(void)
 	/* Full buffering, in a buffer of ours given now (allocated at the
 	 * first output, it cost that output's SEB 70-240 us), written out
 	 * at the rank's next MPI call (emu_out_at_call), by the runtime. */
-	memset(O.stdio_buf, 0, sizeof O.stdio_buf);    /* its pages, now */
-	setvbuf(stdout, O.stdio_buf, _IOFBF, sizeof O.stdio_buf);
-	emu_out_buffered = 1;
+	memset(O->stdio_buf, 0, sizeof O->stdio_buf);    /* its pages, now */
+	setvbuf(stdout, O->stdio_buf, _IOFBF, sizeof O->stdio_buf);
+	O->buffered = 1;
 	return;
 direct_pipe:
 	close(p[0]);
 	close(p[1]);
 direct:
-	close(O.out);
-	O.out = -1;
+	close(O->out);
+	O->out = -1;
 }
 
 /* Take the lock, but give up after 0.2 s: a process that dies in a signal
@@ -196,7 +188,7 @@ direct:
 static int lock_bounded(void)
 {
 	for (int i = 0; i < 2000; i++) {
-		if (pthread_mutex_trylock(&O.lock) == 0)
+		if (pthread_mutex_trylock(&O->lock) == 0)
 			return 1;
 		struct timespec d = { 0, 100000 };
 		nanosleep(&d, NULL);
@@ -209,18 +201,18 @@ void emu_out_drain_signal(void)
 	/* Also from a fatal-signal handler: stdio is not safe to call
 	 * there, the pipe is, and so is writing what stdout's buffer holds
 	 * (a rank that crashes in the SEB that printed). */
-	if (!O.active || !lock_bounded())
+	if (!O->active || !lock_bounded())
 		return;
 	(void)move();
 #ifdef __GLIBC__
-	if (emu_out_buffered &&
+	if (O->buffered &&
 	    stdout->_IO_write_ptr > stdout->_IO_write_base) {
 		put_lines(stdout->_IO_write_base,
 			  stdout->_IO_write_ptr - stdout->_IO_write_base);
 		stdout->_IO_write_ptr = stdout->_IO_write_base;
 	}
 #endif
-	pthread_mutex_unlock(&O.lock);
+	pthread_mutex_unlock(&O->lock);
 }
 
 void emu_out_flush(void)
@@ -232,13 +224,13 @@ void emu_out_flush(void)
 void emu_out_fini(void)
 {
 	fflush(stdout);
-	if (!O.active || !lock_bounded())
+	if (!O->active || !lock_bounded())
 		return;
 	(void)move();
 	/* From now on standard output is the original one again (what
 	 * exit() flushes goes there); a child process the program started
 	 * may still hold the pipe, and the thread forwards what it writes
 	 * until the process exits. */
-	dup2(O.out, STDOUT_FILENO);
-	pthread_mutex_unlock(&O.lock);
+	dup2(O->out, STDOUT_FILENO);
+	pthread_mutex_unlock(&O->lock);
 }

@@ -68,38 +68,34 @@ static int source_rank(emu_rank *r, MPI_Comm comm, int32_t w)
 
 #define REQ_CHUNK 4096
 
-static emu_req **chunks;
-static uint32_t nchunks;
-static emu_req *free_reqs;
-
-/* The collective layer's hooks (emu_p2p.h): p2p calls nothing of it by
- * name. */
-static const emu_p2p_coll_hooks *coll_hooks;
-
+/* The requests are emu.p2p.chunks; the collective layer's hooks
+ * (emu_p2p.h) emu.p2p.coll: p2p calls nothing of it by name. */
 void emu_p2p_set_coll_hooks(const emu_p2p_coll_hooks *h)
 {
-	coll_hooks = h;
+	emu.p2p.coll = h;
 }
 
 static emu_req *req_new(emu_rank *r, int kind, const char *call)
 {
-	emu_req *q = free_reqs;
+	emu_p2p_state *p = &emu.p2p;
+	emu_req *q = p->free_reqs;
 	if (!q) {
-		emu_req **c = realloc(chunks, (nchunks + 1) * sizeof *c);
+		emu_req **c = realloc(p->chunks, (p->nchunks + 1) * sizeof *c);
 		emu_req *blk = calloc(REQ_CHUNK, sizeof *blk);
-		if (!c || !blk || nchunks >= (uint32_t)INT_MAX / REQ_CHUNK)
+		if (!c || !blk || p->nchunks >= (uint32_t)INT_MAX / REQ_CHUNK)
 			emu_fatal("out of memory for MPI requests");
-		chunks = c;
-		chunks[nchunks] = blk;
+		p->chunks = c;
+		p->chunks[p->nchunks] = blk;
 		for (int i = REQ_CHUNK - 1; i >= 0; i--) {
-			blk[i].handle = (int32_t)(nchunks * REQ_CHUNK + i + 1);
-			blk[i].next = free_reqs;
-			free_reqs = &blk[i];
+			blk[i].handle = (int32_t)(p->nchunks * REQ_CHUNK + i +
+						  1);
+			blk[i].next = p->free_reqs;
+			p->free_reqs = &blk[i];
 		}
-		nchunks++;
-		q = free_reqs;
+		p->nchunks++;
+		q = p->free_reqs;
 	}
-	free_reqs = q->next;
+	p->free_reqs = q->next;
 	int32_t h = q->handle;
 	memset(q, 0, sizeof *q);
 	q->handle = h;
@@ -119,11 +115,11 @@ static void req_release(emu_req *q)
 	free(q->pack);
 	q->pack = NULL;
 	if (q->kind == REQ_COLL && q->coll)
-		coll_hooks->release(q);
+		emu.p2p.coll->release(q);
 	q->coll = NULL;
 	q->kind = REQ_FREE;
-	q->next = free_reqs;
-	free_reqs = q;
+	q->next = emu.p2p.free_reqs;
+	emu.p2p.free_reqs = q;
 }
 
 static emu_req *req_get(int32_t h)
@@ -131,9 +127,9 @@ static emu_req *req_get(int32_t h)
 	if (h <= 0)
 		return NULL;
 	uint32_t i = (uint32_t)h - 1;
-	if (i / REQ_CHUNK >= nchunks)
+	if (i / REQ_CHUNK >= emu.p2p.nchunks)
 		return NULL;
-	emu_req *q = &chunks[i / REQ_CHUNK][i % REQ_CHUNK];
+	emu_req *q = &emu.p2p.chunks[i / REQ_CHUNK][i % REQ_CHUNK];
 	return q->kind == REQ_FREE ? NULL : q;
 }
 
@@ -782,7 +778,7 @@ void emu_p2p_describe(const emu_rank *r, char *buf, size_t len)
 
 	buf[0] = 0;
 	if (q && q->kind == REQ_COLL) {
-		coll_hooks->describe(q, buf, len);
+		emu.p2p.coll->describe(q, buf, len);
 	} else if (q) {
 		int same = r->blocked_in && strcmp(r->blocked_in, q->call) == 0;
 		fmt_peer(peer, sizeof peer, q->peer, MPI_ANY_SOURCE);
@@ -867,7 +863,7 @@ static void empty_status(MPI_Status *st)
 static inline void nbc_turn(emu_rank *r)
 {
 	if (r->coll_active)
-		coll_hooks->progress_rank(r);
+		emu.p2p.coll->progress_rank(r);
 }
 
 void emu_p2p_progress_coll(emu_rank *r)
@@ -879,7 +875,7 @@ static void wait_one(emu_rank *r, const char *call, emu_req *q)
 {
 	for (;;) {
 		if (q->kind == REQ_COLL && !q->complete)
-			coll_hooks->progress(r, q);
+			emu.p2p.coll->progress(r, q);
 		nbc_turn(r);
 		if (q->complete)
 			break;
@@ -1364,9 +1360,9 @@ int MPI_Test_cancelled(const MPI_Status *status, int *flag)
 unsigned long emu_p2p_report_leaks(unsigned long limit)
 {
 	unsigned long n = 0;
-	for (uint32_t c = 0; c < nchunks; c++)
+	for (uint32_t c = 0; c < emu.p2p.nchunks; c++)
 		for (int i = 0; i < REQ_CHUNK; i++) {
-			emu_req *q = &chunks[c][i];
+			emu_req *q = &emu.p2p.chunks[c][i];
 			if (q->kind == REQ_FREE || q->freed)
 				continue;
 			if (n++ >= limit)

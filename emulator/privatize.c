@@ -114,36 +114,10 @@ extern char __stop_sibylpriv_bss[] WEAK_HIDDEN;
 extern char sibyl_priv_data_end[] HIDDEN;
 extern char sibyl_priv_bss_end[] HIDDEN;
 
-enum priv_method { PRIV_AUTO, PRIV_NONE, PRIV_COPY, PRIV_REMAP };
-
-typedef struct region {
-	char *start;
-	size_t len;        /* bytes of the program's variables */
-	size_t maplen;     /* page-rounded extent; 0: cannot be remapped */
-	const char *why;   /* ... because */
-} region;
-
-static struct {
-	int ready;              /* setup() done */
-	int inited;             /* emu_priv_init() done */
-	enum priv_method method;
-	region data, bss;
-	size_t page;
-	char *snap;             /* copy: the initial image, data then bss */
-	emu_rank *resident;     /* whose copy the regions hold, or NULL */
-	/* remap */
-	int fd;
-	char *window;           /* every rank's slot, mapped once */
-	size_t slot;            /* data.maplen + bss.maplen */
-	size_t nnz;             /* pages of the initial image that are not
-	                           all zero ... */
-	size_t *nz_off;         /* ... their offsets in a slot ... */
-	char *nz_pages;         /* ... and their contents */
-	char desc[96];
-} pv = { .fd = -1 };
-
-/* Marks a rank whose remap slot holds its copy (r->priv). */
-static char slot_started;
+/* The method, the regions and the images are the process's: emu.priv
+ * (emu_priv.h). */
+typedef struct emu_priv_region region;
+static struct emu_priv_state *const pv = &emu.priv;
 
 /* ------------------------------------------------------------ copying */
 
@@ -244,16 +218,16 @@ static enum priv_method parse_method(void)
 static void setup(void)
 {
 	char h[32];
-	if (pv.ready)
+	if (pv->ready)
 		return;
-	pv.page = (size_t)sysconf(_SC_PAGESIZE);
-	region_get(&pv.data, __start_sibylpriv_data, sibyl_priv_data_end,
-		   __stop_sibylpriv_data, pv.page);
-	region_get(&pv.bss, __start_sibylpriv_bss, sibyl_priv_bss_end,
-		   __stop_sibylpriv_bss, pv.page);
-	size_t total = pv.data.len + pv.bss.len;
+	pv->page = (size_t)sysconf(_SC_PAGESIZE);
+	region_get(&pv->data, __start_sibylpriv_data, sibyl_priv_data_end,
+		   __stop_sibylpriv_data, pv->page);
+	region_get(&pv->bss, __start_sibylpriv_bss, sibyl_priv_bss_end,
+		   __stop_sibylpriv_bss, pv->page);
+	size_t total = pv->data.len + pv->bss.len;
 	enum priv_method m = parse_method();
-	const char *why = pv.data.why ? pv.data.why : pv.bss.why;
+	const char *why = pv->data.why ? pv->data.why : pv->bss.why;
 
 	if (m == PRIV_AUTO)
 		m = total == 0 ? PRIV_NONE : total <= PRIV_AUTO_COPY_MAX ||
@@ -261,30 +235,30 @@ static void setup(void)
 	if (m == PRIV_REMAP && why)
 		emu_fatal("SIBYL_PRIVATIZE=remap: the program's globals cannot "
 			  "be remapped: %s; use SIBYL_PRIVATIZE=copy", why);
-	pv.method = total ? m : PRIV_NONE;
-	pv.slot = pv.data.maplen + pv.bss.maplen;
-	switch (pv.method) {
+	pv->method = total ? m : PRIV_NONE;
+	pv->slot = pv->data.maplen + pv->bss.maplen;
+	switch (pv->method) {
 	case PRIV_AUTO:
 	case PRIV_NONE:
-		snprintf(pv.desc, sizeof pv.desc, total ? "none" :
+		snprintf(pv->desc, sizeof pv->desc, total ? "none" :
 			 "none (no globals compiled by sibylcc)");
 		break;
 	case PRIV_COPY:
-		snprintf(pv.desc, sizeof pv.desc, "copy %s/rank",
+		snprintf(pv->desc, sizeof pv->desc, "copy %s/rank",
 			 human(total, h, sizeof h));
 		break;
 	case PRIV_REMAP:
-		snprintf(pv.desc, sizeof pv.desc, "remap %s/rank (pages as "
+		snprintf(pv->desc, sizeof pv->desc, "remap %s/rank (pages as "
 			 "touched)", human(total, h, sizeof h));
 		break;
 	}
-	pv.ready = 1;
+	pv->ready = 1;
 }
 
 const char *emu_priv_describe(void)
 {
 	setup();
-	return pv.desc;
+	return pv->desc;
 }
 
 static void *xmalloc(size_t n, const char *what)
@@ -297,31 +271,31 @@ static void *xmalloc(size_t n, const char *what)
 
 static void copy_init(void)
 {
-	pv.snap = xmalloc(pv.data.len + pv.bss.len, "the initial globals");
-	copy_bytes(pv.snap, pv.data.start, pv.data.len);
-	copy_bytes(pv.snap + pv.data.len, pv.bss.start, pv.bss.len);
+	pv->snap = xmalloc(pv->data.len + pv->bss.len, "the initial globals");
+	copy_bytes(pv->snap, pv->data.start, pv->data.len);
+	copy_bytes(pv->snap + pv->data.len, pv->bss.start, pv->bss.len);
 }
 
 /* The pages of the initial image that are not zero: a new slot starts as
  * zeros, so only these are written into it. */
 static void remap_snapshot(void)
 {
-	size_t n = pv.slot / pv.page, k = 0;
-	pv.nz_off = xmalloc(n * sizeof *pv.nz_off, "the initial globals");
+	size_t n = pv->slot / pv->page, k = 0;
+	pv->nz_off = xmalloc(n * sizeof *pv->nz_off, "the initial globals");
 	for (int pass = 0; pass < 2; pass++) {
-		region *g = pass ? &pv.bss : &pv.data;
-		size_t base = pass ? pv.data.maplen : 0;
-		for (size_t o = 0; o < g->maplen; o += pv.page)
-			if (!page_is_zero(g->start + o, pv.page))
-				pv.nz_off[k++] = base + o;
+		region *g = pass ? &pv->bss : &pv->data;
+		size_t base = pass ? pv->data.maplen : 0;
+		for (size_t o = 0; o < g->maplen; o += pv->page)
+			if (!page_is_zero(g->start + o, pv->page))
+				pv->nz_off[k++] = base + o;
 	}
-	pv.nnz = k;
-	pv.nz_pages = xmalloc(k * pv.page, "the initial globals");
+	pv->nnz = k;
+	pv->nz_pages = xmalloc(k * pv->page, "the initial globals");
 	for (size_t i = 0; i < k; i++) {
-		size_t o = pv.nz_off[i];
-		const char *src = o < pv.data.maplen ? pv.data.start + o :
-			pv.bss.start + (o - pv.data.maplen);
-		copy_bytes(pv.nz_pages + i * pv.page, src, pv.page);
+		size_t o = pv->nz_off[i];
+		const char *src = o < pv->data.maplen ? pv->data.start + o :
+			pv->bss.start + (o - pv->data.maplen);
+		copy_bytes(pv->nz_pages + i * pv->page, src, pv->page);
 	}
 }
 
@@ -329,20 +303,20 @@ static void remap_init(void)
 {
 	char h[32];
 	size_t total;
-	if (__builtin_mul_overflow((size_t)emu.count, pv.slot, &total) ||
+	if (__builtin_mul_overflow((size_t)emu.count, pv->slot, &total) ||
 	    total > (size_t)INT64_MAX)
 		emu_fatal("SIBYL_PRIVATIZE=remap: %u ranks with %s of globals "
 			  "each do not fit in a file; use fewer ranks per "
-			  "process", emu.count, human(pv.slot, h, sizeof h));
-	pv.fd = memfd_create("sibyl-globals", MFD_CLOEXEC);
-	if (pv.fd < 0 || ftruncate(pv.fd, (off_t)total) != 0)
+			  "process", emu.count, human(pv->slot, h, sizeof h));
+	pv->fd = memfd_create("sibyl-globals", MFD_CLOEXEC);
+	if (pv->fd < 0 || ftruncate(pv->fd, (off_t)total) != 0)
 		emu_fatal("SIBYL_PRIVATIZE=remap: cannot create the %s file "
 			  "of every rank's globals: %s; use "
 			  "SIBYL_PRIVATIZE=copy", human(total, h, sizeof h),
 			  strerror(errno));
-	pv.window = mmap(NULL, total, PROT_READ | PROT_WRITE,
-			 MAP_SHARED | MAP_NORESERVE, pv.fd, 0);
-	if (pv.window == MAP_FAILED)
+	pv->window = mmap(NULL, total, PROT_READ | PROT_WRITE,
+			 MAP_SHARED | MAP_NORESERVE, pv->fd, 0);
+	if (pv->window == MAP_FAILED)
 		emu_fatal("SIBYL_PRIVATIZE=remap: cannot map the %s of every "
 			  "rank's globals: %s; use SIBYL_PRIVATIZE=copy or "
 			  "fewer ranks per process",
@@ -353,12 +327,12 @@ static void remap_init(void)
 void emu_priv_init(void)
 {
 	setup();
-	if (pv.inited)
+	if (pv->inited)
 		return;
-	pv.inited = 1;
-	if (pv.method == PRIV_COPY)
+	pv->inited = 1;
+	if (pv->method == PRIV_COPY)
 		copy_init();
-	else if (pv.method == PRIV_REMAP)
+	else if (pv->method == PRIV_REMAP)
 		remap_init();
 }
 
@@ -366,24 +340,24 @@ void emu_priv_init(void)
 
 static void copy_switch(emu_rank *r)
 {
-	emu_rank *o = pv.resident;
-	size_t dl = pv.data.len;
+	emu_rank *o = pv->resident;
+	size_t dl = pv->data.len;
 	if (o) {
 		if (!o->priv)
-			o->priv = xmalloc(dl + pv.bss.len, "a rank's globals");
-		copy_bytes(o->priv, pv.data.start, dl);
-		copy_bytes((char *)o->priv + dl, pv.bss.start, pv.bss.len);
+			o->priv = xmalloc(dl + pv->bss.len, "a rank's globals");
+		copy_bytes(o->priv, pv->data.start, dl);
+		copy_bytes((char *)o->priv + dl, pv->bss.start, pv->bss.len);
 	}
 	/* A rank without an image has never been switched out: it starts
 	 * from the initial one. */
-	const char *src = r->priv ? r->priv : pv.snap;
-	copy_bytes(pv.data.start, src, dl);
-	copy_bytes(pv.bss.start, src + dl, pv.bss.len);
+	const char *src = r->priv ? r->priv : pv->snap;
+	copy_bytes(pv->data.start, src, dl);
+	copy_bytes(pv->bss.start, src + dl, pv->bss.len);
 }
 
 static char *slot_of(const emu_rank *r)
 {
-	return pv.window + (size_t)r->local * pv.slot;
+	return pv->window + (size_t)r->local * pv->slot;
 }
 
 static void map_region(region *g, off_t off, int rank)
@@ -391,7 +365,7 @@ static void map_region(region *g, off_t off, int rank)
 	if (!g->len)
 		return;
 	void *p = mmap(g->start, g->maplen, PROT_READ | PROT_WRITE,
-		       MAP_SHARED | MAP_FIXED, pv.fd, off);
+		       MAP_SHARED | MAP_FIXED, pv->fd, off);
 	if (p == MAP_FAILED)
 		emu_fatal("cannot map the globals of rank %d: %s; use "
 			  "SIBYL_PRIVATIZE=copy", rank, strerror(errno));
@@ -401,24 +375,24 @@ static void remap_switch(emu_rank *r)
 {
 	if (!r->priv) {
 		char *s = slot_of(r);
-		for (size_t i = 0; i < pv.nnz; i++)
-			copy_bytes(s + pv.nz_off[i], pv.nz_pages + i * pv.page,
-				   pv.page);
-		r->priv = &slot_started;
+		for (size_t i = 0; i < pv->nnz; i++)
+			copy_bytes(s + pv->nz_off[i],
+				   pv->nz_pages + i * pv->page, pv->page);
+		r->priv = &pv->slot_started;
 	}
-	off_t off = (off_t)r->local * (off_t)pv.slot;
-	map_region(&pv.data, off, r->world);
-	map_region(&pv.bss, off + (off_t)pv.data.maplen, r->world);
+	off_t off = (off_t)r->local * (off_t)pv->slot;
+	map_region(&pv->data, off, r->world);
+	map_region(&pv->bss, off + (off_t)pv->data.maplen, r->world);
 }
 
 void emu_priv_enter(emu_rank *r)
 {
-	if (r != pv.resident) {
-		if (pv.method == PRIV_COPY)
+	if (r != pv->resident) {
+		if (pv->method == PRIV_COPY)
 			copy_switch(r);
-		else if (pv.method == PRIV_REMAP)
+		else if (pv->method == PRIV_REMAP)
 			remap_switch(r);
-		pv.resident = r;
+		pv->resident = r;
 	}
 	emu_libc_enter(r);
 }
@@ -431,34 +405,34 @@ void emu_priv_leave(emu_rank *r)
 void emu_priv_free_rank(emu_rank *r)
 {
 	emu_libc_free_rank(r);
-	if (pv.method == PRIV_COPY) {
+	if (pv->method == PRIV_COPY) {
 		free(r->priv);
-	} else if (pv.method == PRIV_REMAP && r->priv) {
+	} else if (pv->method == PRIV_REMAP && r->priv) {
 		/* Give the slot's pages back (a mapping of them in the
 		 * regions then reads zeros: nobody is resident). */
-		if (fallocate(pv.fd, FALLOC_FL_PUNCH_HOLE |
+		if (fallocate(pv->fd, FALLOC_FL_PUNCH_HOLE |
 			      FALLOC_FL_KEEP_SIZE, (off_t)r->local *
-			      (off_t)pv.slot, (off_t)pv.slot) != 0)
+			      (off_t)pv->slot, (off_t)pv->slot) != 0)
 			emu_warn("cannot release the globals of rank %d: %s",
 				 r->world, strerror(errno));
 	}
 	r->priv = NULL;
-	if (pv.resident == r)
-		pv.resident = NULL;
+	if (pv->resident == r)
+		pv->resident = NULL;
 }
 
 void emu_priv_fini(void)
 {
 	/* Destructors and atexit handlers of the program run after this:
 	 * they see the initial image. */
-	if (pv.method == PRIV_COPY && pv.snap) {
-		copy_bytes(pv.data.start, pv.snap, pv.data.len);
-		copy_bytes(pv.bss.start, pv.snap + pv.data.len, pv.bss.len);
-		free(pv.snap);
-		pv.snap = NULL;
-	} else if (pv.method == PRIV_REMAP && pv.window) {
+	if (pv->method == PRIV_COPY && pv->snap) {
+		copy_bytes(pv->data.start, pv->snap, pv->data.len);
+		copy_bytes(pv->bss.start, pv->snap + pv->data.len, pv->bss.len);
+		free(pv->snap);
+		pv->snap = NULL;
+	} else if (pv->method == PRIV_REMAP && pv->window) {
 		for (int pass = 0; pass < 2; pass++) {
-			region *g = pass ? &pv.bss : &pv.data;
+			region *g = pass ? &pv->bss : &pv->data;
 			if (g->len && mmap(g->start, g->maplen, PROT_READ |
 					      PROT_WRITE, MAP_PRIVATE |
 					      MAP_ANONYMOUS | MAP_FIXED, -1,
@@ -466,21 +440,21 @@ void emu_priv_fini(void)
 				emu_fatal("cannot restore the program's "
 					  "globals: %s", strerror(errno));
 		}
-		for (size_t i = 0; i < pv.nnz; i++) {
-			size_t o = pv.nz_off[i];
-			char *dst = o < pv.data.maplen ? pv.data.start + o :
-				pv.bss.start + (o - pv.data.maplen);
-			copy_bytes(dst, pv.nz_pages + i * pv.page, pv.page);
+		for (size_t i = 0; i < pv->nnz; i++) {
+			size_t o = pv->nz_off[i];
+			char *dst = o < pv->data.maplen ? pv->data.start + o :
+				pv->bss.start + (o - pv->data.maplen);
+			copy_bytes(dst, pv->nz_pages + i * pv->page, pv->page);
 		}
-		munmap(pv.window, (size_t)emu.count * pv.slot);
-		close(pv.fd);
-		free(pv.nz_off);
-		free(pv.nz_pages);
-		pv.window = NULL;
-		pv.fd = -1;
+		munmap(pv->window, (size_t)emu.count * pv->slot);
+		close(pv->fd);
+		free(pv->nz_off);
+		free(pv->nz_pages);
+		pv->window = NULL;
+		pv->fd = -1;
 	}
-	pv.resident = NULL;
-	pv.method = PRIV_NONE;
+	pv->resident = NULL;
+	pv->method = PRIV_NONE;
 }
 
 /*
@@ -496,14 +470,14 @@ void *emu_priv_addr(const emu_rank *r, const void *p, size_t n)
 	const char *c = p;
 	region *g;
 	size_t base;
-	if (pv.method == PRIV_NONE || !c)
+	if (pv->method == PRIV_NONE || !c)
 		return (void *)c;
-	if (c >= pv.data.start && c < pv.data.start + pv.data.len) {
-		g = &pv.data;
+	if (c >= pv->data.start && c < pv->data.start + pv->data.len) {
+		g = &pv->data;
 		base = 0;
-	} else if (c >= pv.bss.start && c < pv.bss.start + pv.bss.len) {
-		g = &pv.bss;
-		base = pv.method == PRIV_COPY ? pv.data.len : pv.data.maplen;
+	} else if (c >= pv->bss.start && c < pv->bss.start + pv->bss.len) {
+		g = &pv->bss;
+		base = pv->method == PRIV_COPY ? pv->data.len : pv->data.maplen;
 	} else {
 		return (void *)c;
 	}
@@ -512,9 +486,9 @@ void *emu_priv_addr(const emu_rank *r, const void *p, size_t n)
 		emu_fatal("rank %d: a buffer of %zu bytes at %p starts in the "
 			  "program's global variables and ends outside them",
 			  r->world, n, p);
-	if (pv.method == PRIV_REMAP)
+	if (pv->method == PRIV_REMAP)
 		return r->priv ? slot_of(r) + base + off : (void *)c;
-	if (r == pv.resident || !r->priv)
+	if (r == pv->resident || !r->priv)
 		return (void *)c;
 	return (char *)r->priv + base + off;
 }
@@ -534,8 +508,8 @@ static int in_region(const region *g, const char *c, size_t n)
 int emu_priv_stable(const void *p, size_t n)
 {
 	const char *c = p;
-	if (pv.method != PRIV_COPY || !c)
+	if (pv->method != PRIV_COPY || !c)
 		return 1;
-	return !in_region(&pv.data, c, n ? n : 1) &&
-		!in_region(&pv.bss, c, n ? n : 1);
+	return !in_region(&pv->data, c, n ? n : 1) &&
+		!in_region(&pv->bss, c, n ? n : 1);
 }

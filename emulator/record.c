@@ -161,11 +161,8 @@ typedef struct emu_pending {
 	uint8_t measured;
 } emu_pending;
 
-/* Ranks that ended with SEBs still pending: their PE is flushed once the
- * SEBs are written (retry_parked, emu_rec_settle_all). */
-static emu_rank **parked;
-static uint32_t nparked, cparked;
-static uint64_t judged_seen;    /* emu_regions_judged() at the last retry */
+/* Ranks that ended with SEBs still pending (emu.rec.parked): their PE is
+ * flushed once the SEBs are written (retry_parked, emu_rec_settle_all). */
 
 static void flush_pending(emu_rank *r, int all);
 
@@ -189,16 +186,16 @@ static void rank_done(emu_rank *r)
 static void retry_parked(void)
 {
 	uint32_t j = 0;
-	judged_seen = emu_regions_judged();
-	for (uint32_t i = 0; i < nparked; i++) {
-		emu_rank *r = parked[i];
+	emu.rec.judged_seen = emu_regions_judged();
+	for (uint32_t i = 0; i < emu.rec.nparked; i++) {
+		emu_rank *r = emu.rec.parked[i];
 		flush_pending(r, 0);
 		if (r->npend)
-			parked[j++] = r;
+			emu.rec.parked[j++] = r;
 		else
 			rank_done(r);
 	}
-	nparked = j;
+	emu.rec.nparked = j;
 }
 
 static int judging(void)
@@ -349,7 +346,7 @@ static void write_seb(emu_rank *r)
 	w.markers = s->markers;
 	if (measured)
 		emu_region_add(g, &s->span);
-	if (nparked && emu_regions_judged() != judged_seen)
+	if (emu.rec.nparked && emu_regions_judged() != emu.rec.judged_seen)
 		retry_parked();
 	if (r->npend)
 		flush_pending(r, 0);
@@ -445,8 +442,8 @@ void emu_rec_final(emu_rank *r)
 	r->in_call = 0;
 	if (r->npend) {
 		/* Its last SEBs wait for their regions, like the others. */
-		GROW(parked, nparked, cparked);
-		parked[nparked++] = r;
+		GROW(emu.rec.parked, emu.rec.nparked, emu.rec.cparked);
+		emu.rec.parked[emu.rec.nparked++] = r;
 		return;
 	}
 	rank_done(r);
@@ -454,13 +451,13 @@ void emu_rec_final(emu_rank *r)
 
 void emu_rec_settle_all(void)
 {
-	for (uint32_t i = 0; i < nparked; i++) {
-		flush_pending(parked[i], 1);
-		rank_done(parked[i]);
+	for (uint32_t i = 0; i < emu.rec.nparked; i++) {
+		flush_pending(emu.rec.parked[i], 1);
+		rank_done(emu.rec.parked[i]);
 	}
-	free(parked);
-	parked = NULL;
-	nparked = cparked = 0;
+	free(emu.rec.parked);
+	emu.rec.parked = NULL;
+	emu.rec.nparked = emu.rec.cparked = 0;
 }
 
 void emu_rec_consume(emu_rank *r, sibt_msgid id, int64_t vt)

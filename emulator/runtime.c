@@ -25,7 +25,15 @@
 
 #include "emu_private.h"
 
-emu_state emu;
+/* The process's state, every module's (emu_private.h): what is not zero
+ * at start, each module's header says. */
+emu_state emu = {
+	.comm = EMU_COMM_STATE_INIT,
+	.attr = EMU_ATTR_STATE_INIT,
+	.dt = EMU_DT_STATE_INIT,
+	.out = EMU_OUT_STATE_INIT,
+	.priv = EMU_PRIV_STATE_INIT,
+};
 
 static char *default_trace(const char *argv0)
 {

@@ -62,6 +62,7 @@
 /* Histogram: bin 0 holds 0 ns, bin 1 + floor(BPO * log2(x)) the rest. */
 #define BPO 32
 #define NBINS (1 + BPO * 40)
+_Static_assert(NBINS == EMU_TIMING_NBINS, "EMU_TIMING_NBINS is not NBINS");
 #define WARM 64             /* samples before a region is judged */
 #define WARM_VARIES 256     /* before one is judged to vary by nature */
 #define MIN_MEDIAN 8        /* samples for a median (evidence only) */
@@ -102,47 +103,13 @@ struct emu_region {
 	 * Side by side, so that a sample touches one cache line: with
 	 * hundreds of thousands of ranks, little else stays in cache
 	 * between two SEBs of a region. */
-	struct hbin {
-		uint32_t c[3];
-	} *bins;
+	struct emu_hbin *bins;
 };
 
 enum { H_ALL, H_CLEAN, H_WARM };
 
-static struct {
-	emu_region **tab;
-	size_t cap, n;
-	int full_warned;
-	/* site -> name cache */
-	struct site {
-		const void *a;
-		char *name;
-	} *sites;
-	size_t scap, sn;
-	int64_t cpu_read_ns;    /* cost of one CPU-clock read */
-	int64_t fault_ns;       /* CPU time of one page fault */
-	uint64_t judged;        /* regions judged (emu_region_judged) */
-	/* The gaps between a rank's SEBs (emu_timing_resume). */
-	struct hbin gap_hist[NBINS];
-	uint64_t ngap;
-	int64_t gap_thr;        /* ns: a longer gap marks EMU_EV_GAP */
-	/* --cpu-factor 0: nothing measured reaches the trace, so the
-	 * corrected timing reads the wall clock only (for the summary's
-	 * measured total), neither the CPU clock nor the fault counts. */
-	int wall_only;
-#ifdef HAVE_LIBDW
-	Dwfl *dwfl;
-	int dwfl_failed;
-#endif
-	/* SIBYL_TEST_INTERFERE */
-	struct spin {
-		int32_t rank;
-		uint64_t seb;
-		int64_t ns;
-		int64_t wait_ns;        /* before the SEB, in the runtime */
-	} *spins;
-	size_t nspins;
-} T;
+/* The regions (emu_timing.h). */
+static struct emu_timing_regions *const T = &emu.timing.regions;
 
 static int64_t read_ns(clockid_t c)
 {
@@ -188,15 +155,16 @@ static void parse_spins(const char *v)
 			if (end == p || !(wait >= 0) || wait > 1e7)
 				goto bad;
 		}
-		struct spin *s = realloc(T.spins, (T.nspins + 1) * sizeof *s);
+		struct emu_timing_spin *s = realloc(T->spins, (T->nspins + 1) *
+						    sizeof *s);
 		if (!s)
 			emu_fatal("out of memory");
-		T.spins = s;
-		s[T.nspins].rank = (int32_t)rank;
-		s[T.nspins].seb = seb;
-		s[T.nspins].ns = (int64_t)(us * 1000.0);
-		s[T.nspins].wait_ns = (int64_t)(wait * 1000.0);
-		T.nspins++;
+		T->spins = s;
+		s[T->nspins].rank = (int32_t)rank;
+		s[T->nspins].seb = seb;
+		s[T->nspins].ns = (int64_t)(us * 1000.0);
+		s[T->nspins].wait_ns = (int64_t)(wait * 1000.0);
+		T->nspins++;
 		p = end;
 		if (*p == ',')
 			p++;
@@ -306,11 +274,7 @@ static void map_code(void)
 #define HEAP_PER_RANK (16 * 1024)
 #define HEAP_MAX (64u << 20)
 
-static struct {
-	void *guard;            /* the block kept behind the reserve */
-	char *mark;             /* the heap is populated up to here */
-	int populate;           /* MADV_POPULATE_WRITE works */
-} H;
+static struct emu_timing_heap *const H = &emu.timing.heap;
 
 static void heap_reserve(uint32_t ranks)
 {
@@ -328,30 +292,31 @@ static void heap_reserve(uint32_t ranks)
 		for (size_t o = 0; b[i] && o < HEAP_BLOCK - 64; o += (size_t)pg)
 			((volatile char *)b[i])[o] = 0;
 	}
-	H.guard = malloc(16);
+	H->guard = malloc(16);
 	for (size_t i = 0; i < n; i++)
 		free(b[i]);
 	free(b);
-	H.mark = sbrk(0);
-	H.populate = 1;
+	H->mark = sbrk(0);
+	H->populate = 1;
 }
 
 /* After an SEB: populate what the heap grew by (see above). */
 static void heap_check(void)
 {
 	char *top = sbrk(0);
-	if (top == (char *)-1 || !H.populate)
+	if (top == (char *)-1 || !H->populate)
 		return;
-	if (top > H.mark) {
+	if (top > H->mark) {
 		long pg = sysconf(_SC_PAGESIZE);
-		char *from = (char *)((uintptr_t)H.mark & ~(uintptr_t)(pg - 1));
+		char *from = (char *)((uintptr_t)H->mark &
+				      ~(uintptr_t)(pg - 1));
 		if (madvise(from, (size_t)(top - from), MADV_POPULATE_WRITE))
-			H.populate = 0;         /* an older kernel */
+			H->populate = 0;         /* an older kernel */
 		/* Its faults are the runtime's: a fresh reading before the
 		 * next SEB. */
 		emu_timing_runtime_grew();
 	}
-	H.mark = top;
+	H->mark = top;
 }
 
 void emu_timing_init(void)
@@ -364,10 +329,10 @@ void emu_timing_init(void)
 				  "corrected timing reads both",
 				  emu.set[EMU_S_CLOCK].text);
 		emu.clock_id = CLOCK_MONOTONIC;
-		T.wall_only = emu.cpu_factor == 0;
-		T.gap_thr = COLD_GAP_NS;
+		T->wall_only = emu.cpu_factor == 0;
+		T->gap_thr = COLD_GAP_NS;
 	}
-	if (!emu.timing_raw && !T.wall_only) {
+	if (!emu.timing_raw && !T->wall_only) {
 		/* The cost of one CPU-time read: the median of 33. */
 		int64_t d[33], f, w;
 		for (int i = 0; i < 33; i++) {
@@ -376,12 +341,12 @@ void emu_timing_init(void)
 			d[i] = read_ns(CLOCK_MONOTONIC) - a;
 		}
 		qsort(d, 33, sizeof *d, cmp64);
-		T.cpu_read_ns = d[16] > 0 ? d[16] : 0;
-		T.fault_ns = fault_cost();
+		T->cpu_read_ns = d[16] > 0 ? d[16] : 0;
+		T->fault_ns = fault_cost();
 		if (emu.set[EMU_S_TIMING_DEBUG].on)
 			fprintf(stderr, "sibyl: CPU clock read %" PRId64
 				" ns, page fault %" PRId64 " ns\n",
-				T.cpu_read_ns, T.fault_ns);
+				T->cpu_read_ns, T->fault_ns);
 		map_code();
 		heap_reserve(emu.count);
 	}
@@ -451,14 +416,7 @@ static void usage(int64_t *cpu, int64_t *faults, int64_t *switches)
  * becomes of them.
  */
 
-static struct {
-	int64_t wall, cpu, faults;      /* the last reading */
-	int64_t switches;               /* context switches at that reading */
-	int64_t switches_seen;          /* ... charged to an SEB so far */
-	int64_t event;                  /* wall time of the last stamp */
-	int valid;
-	uint64_t readings, spans;       /* for SIBYL_TIMING_DEBUG */
-} L;
+static struct emu_timing_clock *const L = &emu.timing.clock;
 
 /* Both clocks at every reading: the CPU clock is the costlier system
  * call, but a guest that accounts steal time leaves what the hypervisor
@@ -466,13 +424,13 @@ static struct {
  * "Clocks"). */
 static void take_reading(void)
 {
-	int first = !L.valid && !L.wall;
-	L.readings++;
-	usage(&L.cpu, &L.faults, &L.switches);
+	int first = !L->valid && !L->wall;
+	L->readings++;
+	usage(&L->cpu, &L->faults, &L->switches);
 	if (first)
-		L.switches_seen = L.switches;
-	L.wall = read_ns(CLOCK_MONOTONIC);
-	L.valid = 1;
+		L->switches_seen = L->switches;
+	L->wall = read_ns(CLOCK_MONOTONIC);
+	L->valid = 1;
 }
 
 void emu_stamp_now(emu_stamp *t)
@@ -483,18 +441,18 @@ void emu_stamp_now(emu_stamp *t)
 		return;
 	}
 	int64_t w = read_ns(CLOCK_MONOTONIC);
-	if (T.wall_only) {
+	if (T->wall_only) {
 		t->wall = w;
 		return;
 	}
-	if (!L.valid || w - L.event >= GAP_NS || w - L.wall >= CHAIN_NS) {
+	if (!L->valid || w - L->event >= GAP_NS || w - L->wall >= CHAIN_NS) {
 		take_reading();
-		w = L.wall;
+		w = L->wall;
 	}
 	t->wall = w;
-	t->cpu = L.cpu + (w - L.wall);
-	t->faults = L.faults;
-	L.event = w;
+	t->cpu = L->cpu + (w - L->wall);
+	t->faults = L->faults;
+	L->event = w;
 }
 
 void emu_timing_runtime_grew(void)
@@ -502,13 +460,13 @@ void emu_timing_runtime_grew(void)
 	/* Record arrays double as a rank's SEBs are held back: with the
 	 * readings carried over, the faults of each doubling were charged
 	 * to the rank's next SEB (its 5th, 9th, 17th, 33rd...). */
-	L.valid = 0;
+	L->valid = 0;
 }
 
 void emu_stamp_fresh(emu_stamp *t)
 {
 	if (!emu.timing_raw)
-		L.valid = 0;
+		L->valid = 0;
 	emu_stamp_now(t);
 }
 
@@ -522,41 +480,41 @@ void emu_stamp_since(const emu_stamp *t, emu_span *sp)
 	int64_t now = read_ns(CLOCK_MONOTONIC);
 	int64_t w = now - t->wall;
 	sp->wall = sp->kept = w;
-	if (T.wall_only)
+	if (T->wall_only)
 		return;
-	L.spans++;
+	L->spans++;
 	sp->ev = t->ev;
-	L.event = now;
-	if (w < SHORT_NS && now - L.wall < CHAIN_NS)
+	L->event = now;
+	if (w < SHORT_NS && now - L->wall < CHAIN_NS)
 		return;
 	take_reading();
 	/* The CPU time up to the end of the span: the reading less what
 	 * the clocks themselves took after `now'. */
-	int64_t c = L.cpu - t->cpu;
+	int64_t c = L->cpu - t->cpu;
 	if (w - c > 2000 + w / 32) {
 		/* Off the core for part of it: keep the CPU time. */
-		sp->kept = c > T.cpu_read_ns ? c - T.cpu_read_ns : 0;
+		sp->kept = c > T->cpu_read_ns ? c - T->cpu_read_ns : 0;
 		sp->ev |= EMU_EV_OFFCPU;
 	}
-	if (L.faults > t->faults) {
-		sp->faults = L.faults - t->faults;
+	if (L->faults > t->faults) {
+		sp->faults = L->faults - t->faults;
 		sp->ev |= EMU_EV_FAULTS;
 	}
-	if (L.switches > L.switches_seen) {
+	if (L->switches > L->switches_seen) {
 		/* The thread left its core since the last SEB that read the
 		 * clocks: during this one, or before it, in the runtime or
 		 * in a short SEB.  Either way this SEB ran on a cold cache
 		 * and TLB: another process (or the idle wait) had the core
 		 * in between ("The caches an SEB finds" above). */
 		sp->ev |= EMU_EV_SWITCH;
-		L.switches_seen = L.switches;
+		L->switches_seen = L->switches;
 	}
-	L.event = L.wall;
+	L->event = L->wall;
 }
 
 int64_t emu_span_fallback(const emu_span *sp)
 {
-	int64_t k = sp->kept - sp->faults * T.fault_ns;
+	int64_t k = sp->kept - sp->faults * T->fault_ns;
 	return k > 0 ? k : 0;
 }
 
@@ -571,24 +529,24 @@ static void spin(int64_t ns)
  * (wait 0), or before it begins (wait 1). */
 static void spin_if_asked(emu_rank *r, int wait)
 {
-	for (size_t i = 0; i < T.nspins; i++)
-		if (T.spins[i].rank == r->world && T.spins[i].seb == r->nsebs)
-			spin(wait ? T.spins[i].wait_ns : T.spins[i].ns);
+	for (size_t i = 0; i < T->nspins; i++)
+		if (T->spins[i].rank == r->world && T->spins[i].seb == r->nsebs)
+			spin(wait ? T->spins[i].wait_ns : T->spins[i].ns);
 }
 
 static int bin_of(int64_t ns);
-static double quantile_log(const struct hbin *h, int which, uint64_t n,
+static double quantile_log(const struct emu_hbin *h, int which, uint64_t n,
 			   double q);
 
 void emu_timing_resume(emu_rank *r)
 {
-	if (T.nspins)
+	if (T->nspins)
 		spin_if_asked(r, 1);
 	emu_stamp_now(&r->resume);
 	/* Only what must be: the rest waits for the SEB's end, so that
 	 * it does not run inside the SEB. */
 	if (!emu.timing_raw && r->seb_end &&
-	    r->resume.wall - r->seb_end >= T.gap_thr)
+	    r->resume.wall - r->seb_end >= T->gap_thr)
 		r->resume.ev |= EMU_EV_GAP;
 }
 
@@ -598,15 +556,15 @@ void emu_timing_resume(emu_rank *r)
  * process when that is longer. */
 static void count_gap(int64_t gap)
 {
-	T.gap_hist[bin_of(gap)].c[H_ALL]++;
-	if (++T.ngap == 64 || T.ngap % 1024 == 0) {
-		double l = quantile_log(T.gap_hist, H_ALL, T.ngap, 0.5);
+	T->gap_hist[bin_of(gap)].c[H_ALL]++;
+	if (++T->ngap == 64 || T->ngap % 1024 == 0) {
+		double l = quantile_log(T->gap_hist, H_ALL, T->ngap, 0.5);
 		int64_t m = l < 0 ? 0 : (int64_t)exp2(l);
-		T.gap_thr = 8 * m > COLD_GAP_NS ? 8 * m : COLD_GAP_NS;
+		T->gap_thr = 8 * m > COLD_GAP_NS ? 8 * m : COLD_GAP_NS;
 		if (emu.set[EMU_S_TIMING_DEBUG].on)
 			fprintf(stderr, "sibyl: %" PRIu64 " gaps, median %"
 				PRId64 " ns: a gap of %" PRId64 " ns or more "
-				"marks a cold start\n", T.ngap, m, T.gap_thr);
+				"marks a cold start\n", T->ngap, m, T->gap_thr);
 	}
 }
 
@@ -617,12 +575,12 @@ void emu_timing_begin(emu_rank *r)
 
 void emu_timing_end(emu_rank *r, emu_span *sp)
 {
-	if (T.nspins)
+	if (T->nspins)
 		spin_if_asked(r, 0);
 	emu_stamp_since(&r->resume, sp);
 	if (emu.timing_raw)
 		return;
-	if (!T.wall_only)
+	if (!T->wall_only)
 		heap_check();
 	if (r->seb_end)
 		count_gap(r->resume.wall - r->seb_end);
@@ -642,21 +600,21 @@ static uint64_t hash2(const void *b, const void *e, int rounds)
 
 emu_region *emu_region_get(const void *b, const void *e, const char *rounds)
 {
-	if (T.n * 2 >= T.cap) {
-		if (T.n >= MAX_REGIONS) {
-			if (!T.full_warned)
+	if (T->n * 2 >= T->cap) {
+		if (T->n >= MAX_REGIONS) {
+			if (!T->full_warned)
 				emu_warn("more than %d code regions in this "
 					 "process: further ones are not "
 					 "corrected", MAX_REGIONS);
-			T.full_warned = 1;
+			T->full_warned = 1;
 			/* Still found if present. */
 		} else {
-			size_t cap = T.cap ? T.cap * 2 : 256;
+			size_t cap = T->cap ? T->cap * 2 : 256;
 			emu_region **t = calloc(cap, sizeof *t);
 			if (!t)
 				emu_fatal("out of memory");
-			for (size_t i = 0; i < T.cap; i++) {
-				emu_region *g = T.tab[i];
+			for (size_t i = 0; i < T->cap; i++) {
+				emu_region *g = T->tab[i];
 				if (!g)
 					continue;
 				size_t j = hash2(g->b, g->e,
@@ -665,19 +623,19 @@ emu_region *emu_region_get(const void *b, const void *e, const char *rounds)
 					j = (j + 1) & (cap - 1);
 				t[j] = g;
 			}
-			free(T.tab);
-			T.tab = t;
-			T.cap = cap;
+			free(T->tab);
+			T->tab = t;
+			T->cap = cap;
 		}
 	}
-	size_t j = hash2(b, e, rounds != NULL) & (T.cap - 1);
-	while (T.tab[j]) {
-		if (T.tab[j]->b == b && T.tab[j]->e == e &&
-		    !T.tab[j]->rounds == !rounds)
-			return T.tab[j];
-		j = (j + 1) & (T.cap - 1);
+	size_t j = hash2(b, e, rounds != NULL) & (T->cap - 1);
+	while (T->tab[j]) {
+		if (T->tab[j]->b == b && T->tab[j]->e == e &&
+		    !T->tab[j]->rounds == !rounds)
+			return T->tab[j];
+		j = (j + 1) & (T->cap - 1);
 	}
-	if (T.n >= MAX_REGIONS)
+	if (T->n >= MAX_REGIONS)
 		return NULL;
 	emu_region *g = calloc(1, sizeof *g);
 	if (!g || !(g->bins = calloc(NBINS, sizeof *g->bins)))
@@ -686,8 +644,8 @@ emu_region *emu_region_get(const void *b, const void *e, const char *rounds)
 	g->e = e;
 	g->rounds = rounds;
 	g->next_fit = WARM;
-	T.tab[j] = g;
-	T.n++;
+	T->tab[j] = g;
+	T->n++;
 	return g;
 }
 
@@ -750,7 +708,7 @@ static int bin_of(int64_t ns)
 
 /* log2 of the q-quantile of the counts `which' of h (n samples),
  * interpolated in its bin. */
-static double quantile_log(const struct hbin *h, int which, uint64_t n,
+static double quantile_log(const struct emu_hbin *h, int which, uint64_t n,
 			   double q)
 {
 	double want = q * (double)n, seen = 0;
@@ -773,7 +731,7 @@ static double quantile_log(const struct hbin *h, int which, uint64_t n,
  * them, else from all. */
 static void fit(emu_region *g)
 {
-	const struct hbin *h = g->bins;
+	const struct emu_hbin *h = g->bins;
 	int which = g->nclean >= WARM ? H_CLEAN : H_ALL;
 	uint64_t n = g->nclean >= WARM ? g->nclean : g->n;
 	double l25 = quantile_log(h, which, n, 0.25),
@@ -841,7 +799,7 @@ static void fit(emu_region *g)
 	if (!g->judged && (g->state == 1 ||
 			   (g->state == 2 && g->n >= WARM_VARIES))) {
 		g->judged = 1;
-		T.judged++;
+		T->judged++;
 	}
 	if (emu.set[EMU_S_TIMING_DEBUG].on)
 		fprintf(stderr, "sibyl: region %p > %p: %" PRIu64 " samples "
@@ -855,7 +813,7 @@ static void fit(emu_region *g)
 
 uint64_t emu_regions_judged(void)
 {
-	return T.judged;
+	return T->judged;
 }
 
 emu_region *emu_region_ended(const void *b, const void *e,
@@ -977,30 +935,29 @@ int64_t emu_region_decide(emu_region *g, const emu_span *sp, uint32_t *why)
 /* -------------------------------------------------------------- names */
 
 #ifdef HAVE_LIBDW
-static char *dwfl_debuginfo_path;
 static const Dwfl_Callbacks dw_callbacks = {
 	.find_elf = dwfl_linux_proc_find_elf,
 	.find_debuginfo = dwfl_standard_find_debuginfo,
-	.debuginfo_path = &dwfl_debuginfo_path,
+	.debuginfo_path = &emu.timing.debuginfo_path,
 };
 
 static int dw_name(const void *a, char *buf, size_t len)
 {
-	if (!T.dwfl && !T.dwfl_failed) {
-		T.dwfl = dwfl_begin(&dw_callbacks);
-		if (!T.dwfl || dwfl_linux_proc_report(T.dwfl, getpid()) ||
-		    dwfl_report_end(T.dwfl, NULL, NULL)) {
-			T.dwfl_failed = 1;
-			if (T.dwfl)
-				dwfl_end(T.dwfl);
-			T.dwfl = NULL;
+	if (!T->dwfl && !T->dwfl_failed) {
+		T->dwfl = dwfl_begin(&dw_callbacks);
+		if (!T->dwfl || dwfl_linux_proc_report(T->dwfl, getpid()) ||
+		    dwfl_report_end(T->dwfl, NULL, NULL)) {
+			T->dwfl_failed = 1;
+			if (T->dwfl)
+				dwfl_end(T->dwfl);
+			T->dwfl = NULL;
 		}
 	}
-	if (!T.dwfl)
+	if (!T->dwfl)
 		return -1;
 	/* The return address is just after the call: look up the call. */
 	Dwarf_Addr addr = (Dwarf_Addr)(uintptr_t)a - 1;
-	Dwfl_Module *m = dwfl_addrmodule(T.dwfl, addr);
+	Dwfl_Module *m = dwfl_addrmodule(T->dwfl, addr);
 	if (!m)
 		return -1;
 	const char *fn = dwfl_module_addrname(m, addr);
@@ -1054,23 +1011,23 @@ static void name_site(const void *a, char *buf, size_t len)
 
 static const char *site_name(const void *a)
 {
-	for (size_t i = 0; i < T.sn; i++)
-		if (T.sites[i].a == a)
-			return T.sites[i].name;
+	for (size_t i = 0; i < T->sn; i++)
+		if (T->sites[i].a == a)
+			return T->sites[i].name;
 	char buf[1024];
 	name_site(a, buf, sizeof buf);
-	if (T.sn == T.scap) {
-		size_t c = T.scap ? 2 * T.scap : 64;
-		struct site *s = realloc(T.sites, c * sizeof *s);
+	if (T->sn == T->scap) {
+		size_t c = T->scap ? 2 * T->scap : 64;
+		struct emu_timing_site *s = realloc(T->sites, c * sizeof *s);
 		if (!s)
 			emu_fatal("out of memory");
-		T.sites = s;
-		T.scap = c;
+		T->sites = s;
+		T->scap = c;
 	}
-	T.sites[T.sn].a = a;
-	if (!(T.sites[T.sn].name = strdup(buf)))
+	T->sites[T->sn].a = a;
+	if (!(T->sites[T->sn].name = strdup(buf)))
 		emu_fatal("out of memory");
-	return T.sites[T.sn++].name;
+	return T->sites[T->sn++].name;
 }
 
 static void resolve(void *arg)
@@ -1101,27 +1058,27 @@ const char *emu_region_name(emu_region *g)
 
 void emu_timing_fini(void)
 {
-	if (emu.set[EMU_S_TIMING_DEBUG].on && L.spans)
+	if (emu.set[EMU_S_TIMING_DEBUG].on && L->spans)
 		fprintf(stderr, "sibyl: %" PRIu64 " spans timed, %" PRIu64
 			" readings of the CPU clock and fault counts (%"
-			PRId64 " ns each)\n", L.spans, L.readings,
-			T.cpu_read_ns);
-	for (size_t i = 0; i < T.cap; i++)
-		if (T.tab[i]) {
-			free(T.tab[i]->bins);
-			free(T.tab[i]->name);
-			free(T.tab[i]);
+			PRId64 " ns each)\n", L->spans, L->readings,
+			T->cpu_read_ns);
+	for (size_t i = 0; i < T->cap; i++)
+		if (T->tab[i]) {
+			free(T->tab[i]->bins);
+			free(T->tab[i]->name);
+			free(T->tab[i]);
 		}
-	free(T.tab);
-	for (size_t i = 0; i < T.sn; i++)
-		free(T.sites[i].name);
-	free(T.sites);
-	free(H.guard);
-	H.guard = NULL;
-	free(T.spins);
+	free(T->tab);
+	for (size_t i = 0; i < T->sn; i++)
+		free(T->sites[i].name);
+	free(T->sites);
+	free(H->guard);
+	H->guard = NULL;
+	free(T->spins);
 #ifdef HAVE_LIBDW
-	if (T.dwfl)
-		dwfl_end(T.dwfl);
+	if (T->dwfl)
+		dwfl_end(T->dwfl);
 #endif
-	memset(&T, 0, sizeof T);
+	memset(T, 0, sizeof *T);
 }

@@ -31,7 +31,7 @@ typedef struct topo_obj {
 	struct topo_obj *next;
 } topo_obj;
 
-static topo_obj *topos;      /* the process's layouts in use */
+/* The process's layouts in use are emu.topo.topos. */
 
 static int topo_same(const emu_topo *t, int ndims, const int *dims,
 		     const int *periods)
@@ -46,7 +46,7 @@ static int topo_same(const emu_topo *t, int ndims, const int *dims,
 
 emu_topo *emu_topo_get(int ndims, const int *dims, const int *periods)
 {
-	for (topo_obj *o = topos; o; o = o->next)
+	for (topo_obj *o = emu.topo.topos; o; o = o->next)
 		if (topo_same(&o->t, ndims, dims, periods)) {
 			o->t.refs++;
 			return &o->t;
@@ -64,8 +64,8 @@ emu_topo *emu_topo_get(int ndims, const int *dims, const int *periods)
 		o->t.dims[i] = dims[i];
 		o->t.periods[i] = !!periods[i];
 	}
-	o->next = topos;
-	topos = o;
+	o->next = emu.topo.topos;
+	emu.topo.topos = o;
 	return &o->t;
 }
 
@@ -73,7 +73,7 @@ void emu_topo_unref(emu_topo *t)
 {
 	if (--t->refs > 0)
 		return;
-	topo_obj **p = &topos;
+	topo_obj **p = &emu.topo.topos;
 	while (&(*p)->t != t)
 		p = &(*p)->next;
 	topo_obj *o = *p;

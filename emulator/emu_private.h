@@ -249,7 +249,9 @@ typedef struct emu_diag_state {
 	char *altstack;
 } emu_diag_state;
 
-/* Process-wide state. */
+/* Process-wide state: all the process keeps, with one member per module
+ * (its type in the module's header) -- see docs/architecture.md, "Layers
+ * of the emulator", for the few that stay outside and why. */
 typedef struct emu_state {
 	int nprocs, proc;
 	uint32_t nranks;          /* virtual world size */

@@ -76,6 +76,10 @@ typedef struct libc_state {
 	struct drand48_data *d48;
 } libc_state;
 
+/* The interposition's own state, not the process state's (emu): the C
+ * library's functions it replaces are called by any code of the program,
+ * constructors and destructors included, before the runtime starts and
+ * after it ends. */
 static libc_state outside;     /* the runtime's, outside any rank */
 static emu_rank *cur;          /* whose optind... libc's variables hold */
 /* What main() finds in a new process (the runtime's own start, Open MPI

@@ -86,7 +86,9 @@
 /*
  * The end markers and the pads.  Two input sections of the same name per
  * region ("unique"): the marker first (alignment 1, so it sits right
- * after the last variable), then the empty page-aligned pad.
+ * after the last variable), then the empty page-aligned pad.  The
+ * markers are symbols the linker places, not state: they stay out of
+ * emu_state.
  */
 __asm__(".pushsection sibylpriv_data,\"aw\",%progbits,unique,1\n"
 	".globl sibyl_priv_data_end\n"

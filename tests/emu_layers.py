@@ -3,7 +3,8 @@
 
   tests/emu_layers.py [--root SRCDIR]
 
-Reads the sources in SRCDIR/emulator and checks, in the code of each
+Reads the sources in SRCDIR/emulator and checks the rules of
+docs/architecture.md's "Layers of the emulator", in the code of each
 file (comments and string literals left out):
 
   1. transport.c, the lowest layer, names no emu_p2p_*, emu_coll_*,

@@ -1,11 +1,11 @@
 #!/bin/sh
-# The emulator's layers never call up by name (tests/emu_layers.py): the
-# transport calls nothing of p2p, the collectives, the communicators or
-# the output; p2p and comm call nothing of the collectives; the
-# collectives call only the point-to-point of emulator/emu_p2p.h.  Then
-# the check's own test: a small tree that breaks each rule once must be
-# reported, file and line, and one whose files are missing is an error,
-# not a pass.
+# The emulator's layers never call up by name (tests/emu_layers.py,
+# docs/architecture.md's "Layers of the emulator"): the transport calls
+# nothing of p2p, the collectives, the communicators or the output; p2p
+# and comm call nothing of the collectives; the collectives call only the
+# point-to-point of emulator/emu_p2p.h.  Then the check's own test: a
+# small tree that breaks each rule once must be reported, file and line,
+# and one whose files are missing is an error, not a pass.
 . "$SIBYL_SRCDIR/tests/lib.sh"
 
 layers() {

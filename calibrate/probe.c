@@ -142,8 +142,8 @@ static int cmp_u64(const void *a, const void *b)
 /*
  * The sizes: 0, every power of two up to max and its neighbours 2^k - 1
  * and 2^k + 1 up to 64 KiB (where MPI libraries put their protocol
- * limits), and log-uniform random sizes up to nsizes in all; sorted and
- * distinct.
+ * limits), 1.25, 1.5 and 1.75 times every power of two from 1 MiB, and
+ * log-uniform random sizes up to nsizes in all; sorted and distinct.
  */
 static size_t make_sizes(const opts *o, uint64_t **out)
 {
@@ -160,6 +160,10 @@ static size_t make_sizes(const opts *o, uint64_t **out)
 			v[n++] = p - 1;
 			v[n++] = p + 1;
 		}
+		/* Past the caches the time bends with the size: quarter
+		 * octaves give each piece its points there. */
+		for (int q = 5; q < 8 && p >= 1048576 && n < cap; q++)
+			v[n++] = p / 4 * (uint64_t)q;
 	}
 	while (n < o->nsizes && n < cap) {
 		double u = (double)(next64(&s) >> 11) / 9007199254740992.0;

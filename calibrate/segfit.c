@@ -16,8 +16,8 @@
 #include "segfit.h"
 #include "sib_err.h"
 
-/* Fit points i..j (j - i + 1 >= 1) by y = a + b x with weights 1/y^2;
- * the sum of squared relative residuals. */
+/* Fit points i..j (j - i + 1 >= 1) by y = a + b x, a >= 0, with weights
+ * 1/y^2; the sum of squared relative residuals. */
 static double fit_run(const double *x, const double *y, size_t i, size_t j,
 		      double *a, double *b)
 {
@@ -41,6 +41,22 @@ static double fit_run(const double *x, const double *y, size_t i, size_t j,
 	}
 	*b = sxx > 0 ? sxy / sxx : 0;
 	*a = my - *b * mx;
+	if (*a < 0) {
+		/* A time's intercept is a latency, never negative: the
+		 * least-squares line under a >= 0 then passes through the
+		 * origin (the problem is convex in a, so its constrained
+		 * optimum lies on the bound). */
+		double s2 = 0, s1 = 0;
+
+		for (k = i; k <= j; k++) {
+			double w = 1 / (y[k] * y[k]);
+
+			s2 += w * x[k] * x[k];
+			s1 += w * x[k] * y[k];
+		}
+		*a = 0;
+		*b = s2 > 0 ? s1 / s2 : 0;
+	}
 	for (k = i; k <= j; k++) {
 		double r = (y[k] - (*a + *b * x[k])) / y[k];
 

@@ -12,6 +12,11 @@
  * Bayesian information criterion, so that a new segment is kept only when
  * it explains the data better than its three parameters cost.
  *
+ * Every segment's intercept is at least 0: it is a latency, and the
+ * machine model's pieces cannot take a negative one.  A segment whose
+ * free line would cross zero is fitted through the origin instead, and
+ * the search weighs it so (it may then prefer another split).
+ *
  * The residuals are relative, (y - fit) / y: the times of a calibration
  * span six orders of magnitude (a microsecond to milliseconds), and an
  * absolute criterion would give the small messages no weight.  The search

@@ -2,7 +2,8 @@
  * test_segfit.c -- segmented regression (calibrate/segfit.h) on points of
  * known pieces: the breakpoints and lines are found exactly without
  * noise, within a size step and 3% with 2% noise, one line stays one
- * segment, and bad input is refused with a sentence.
+ * segment, no intercept is negative, and bad input is refused with a
+ * sentence.
  */
 #include "config.h"
 
@@ -141,6 +142,34 @@ static void test_one_line(void)
 	assertTrue(near(f.seg[0].b, 1 / 3e9, 0.02));
 }
 
+/* Points on a line that crosses zero (y = n / 2 GB/s - 1 us, from 64 KiB
+ * on, with 1% noise): the intercept is held at 0, and the line through
+ * the origin fits them within the few percent the lost latency costs at
+ * the smallest size. */
+static void test_nonneg(void)
+{
+	double x[40], y[40];
+	uint64_t s = 11;
+	char err[256];
+	cal_fit f;
+
+	for (size_t i = 0; i < 40; i++) {
+		x[i] = 65536.0 * (1 + (double)i);
+		y[i] = (x[i] / 2e9 - 1e-6) * (1 + 0.01 * noise(&s));
+	}
+	assertEqualInt(cal_segfit(x, y, 40, 1, &f, err, sizeof err), 0);
+	assertEqualInt(f.n, 1);
+	assertTrue(f.seg[0].a == 0);
+	assertTrue(near(f.seg[0].b, 1 / 2e9, 0.03));
+	for (size_t i = 0; i < 40; i++)
+		assertTrue(near(cal_fit_eval(&f, x[i]), y[i], 0.06));
+	/* Any number of segments: none has a negative intercept. */
+	assertEqualInt(cal_segfit(x, y, 40, CAL_MAX_SEGMENTS, &f, err,
+				  sizeof err), 0);
+	for (int k = 0; k < f.n; k++)
+		assertTrue(f.seg[k].a >= 0);
+}
+
 static void test_refusals(void)
 {
 	double x[4] = { 1, 2, 3, 4 }, y[4] = { 1, 2, 3, 4 };
@@ -178,6 +207,7 @@ int main(void)
 	test_exact();
 	test_noisy();
 	test_one_line();
+	test_nonneg();
 	test_refusals();
 	test_median();
 	return TEST_EXIT();

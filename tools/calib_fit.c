@@ -289,22 +289,6 @@ static double median_between(const calib_summary *s, uint64_t lo,
 	return n ? cal_median(v, (size_t)n) : -1;
 }
 
-/* The segment's line through the origin (a < 0 cannot be a latency):
- * weighted least squares of y = b x with weights 1/y^2. */
-static double through_origin(const calib_summary *s, size_t i0, size_t i1)
-{
-	double sxx = 0, sxy = 0;
-
-	for (size_t i = i0; i <= i1; i++) {
-		double x = (double)s->p[i].size, y = s->p[i].median;
-		double w = 1 / (y * y);
-
-		sxx += w * x * x;
-		sxy += w * x * y;
-	}
-	return sxx > 0 ? sxy / sxx : 0;
-}
-
 /* The ranges of pair p from its fit. */
 static void make_pieces(calib_data *d, int p)
 {
@@ -318,12 +302,9 @@ static void make_pieces(calib_data *d, int p)
 		uint64_t lo = pp->p[g->i0].size, hi = pp->p[g->i1].size;
 		double os = median_between(&d->sum[CK_OS][p], lo, hi, 3);
 		double orr = median_between(&d->sum[CK_OR][p], lo, hi, 3);
+		/* cal_segfit holds a >= 0: a latency. */
 		double a = g->a, b = g->b;
 
-		if (a < 0) {
-			a = 0;
-			b = through_origin(pp, g->i0, g->i1);
-		}
 		os = os > 0 ? os : 0;
 		orr = orr > 0 ? orr : 0;
 		if (os + orr > a) {

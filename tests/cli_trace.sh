@@ -133,7 +133,7 @@ for tr in ring multi; do
 import json, sys
 sebs = json.load(open(sys.argv[1]))["totals"]["sebs"]
 keys = {"pe", "seb", "name", "duration_ps", "preds_default", "preds",
-        "waits", "sends", "prints", "markers"}
+        "waits", "done", "sends", "prints", "markers", "posted"}
 n = 0
 sent, waited = set(), set()
 for line in open(sys.argv[2]):

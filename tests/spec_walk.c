@@ -101,7 +101,7 @@ static int spec_seb(srd *r, const sibt_seb *want, char **names, uint32_t nn,
 	if ((sibt_time)srd_varint(r) != want->duration)
 		SF("duration differs");
 	flags = srd_varint(r);
-	if (flags & ~127ull)
+	if (flags & ~511ull)
 		SF("unknown flag bits 0x%" PRIx64, flags);
 	/* 1.1: region string id, then reason and raw duration. */
 	if (flags & 32) {
@@ -154,6 +154,19 @@ static int spec_seb(srd *r, const sibt_seb *want, char **names, uint32_t nn,
 			SF("wait %" PRIu64 ": delta src %" PRId64 " seq %" PRIu64
 			   ", want src %u seq %" PRIu64, j, ds, seq,
 			   want->waits[j].src, want->waits[j].seq);
+	}
+	/* 1.2: completed sends, as first_seq - seq. */
+	k = (flags & 256) ? srd_varint(r) : 0;
+	if ((flags & 256) && k == 0)
+		SF("completed-sends flag with k = 0");
+	if (k != want->ndone)
+		SF("%" PRIu64 " completed sends, want %u", k, want->ndone);
+	for (uint64_t j = 0; j < k; j++) {
+		uint64_t d = srd_varint(r);
+		if (d < 1 || d > want->first_seq ||
+		    want->first_seq - d != want->done[j])
+			SF("completed send %" PRIu64 ": delta %" PRIu64 ", want "
+			   "seq %" PRIu64, j, d, want->done[j]);
 	}
 	k = (flags & 4) ? srd_varint(r) : 0;
 	if ((flags & 4) && k == 0)
@@ -215,6 +228,19 @@ static int spec_seb(srd *r, const sibt_seb *want, char **names, uint32_t nn,
 		if (kind != want->markers[j].kind ||
 		    v != want->markers[j].value)
 			SF("marker %" PRIu64 " differs", j);
+	}
+	/* 1.2: the messages of the receives posted at its end. */
+	k = (flags & 128) ? srd_varint(r) : 0;
+	if ((flags & 128) && k == 0)
+		SF("posted flag with k = 0");
+	if (k != want->nposted)
+		SF("%" PRIu64 " posted receives, want %u", k, want->nposted);
+	for (uint64_t j = 0; j < k; j++) {
+		int64_t ds = srd_svarint(r);
+		uint64_t seq = srd_varint(r);
+		if ((int64_t)want->posted[j].src - (int64_t)p != ds ||
+		    seq != want->posted[j].seq)
+			SF("posted %" PRIu64 " differs", j);
 	}
 	if (r->bad)
 		SF("record runs past the end of the payload");

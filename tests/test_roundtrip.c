@@ -497,7 +497,7 @@ static void test_manifest(void)
 		assertEqualString(sibt_trace_manifest(t, "emu.note"), "x = y");
 		assertEqualString(sibt_trace_manifest(t, "emu.path"), "/a/b");
 		assertEqualString(sibt_trace_manifest(t, "format"),
-				  "sibyl-trace 1.1");
+				  "sibyl-trace 1.2");
 		assertEqualString(sibt_trace_manifest(t, "npes"), "6");
 		assertEqualString(sibt_trace_manifest(t, "nprocs"), "3");
 		assertEqualString(sibt_trace_manifest(t, "window"), "5");

@@ -410,6 +410,19 @@ static inline tg_model *tg_generate(uint64_t seed, const tg_params *prm)
 				}
 				sibt_seb *s = &pe->sebs[base + target[j]];
 				((sibt_msgid *)s->waits)[s->nwaits++] = in->v[j];
+				/* Format 1.2: sometimes its receive was posted
+				 * at the end of an earlier SEB of the PE. */
+				if (!simple && base + target[j] > 0 &&
+				    tg_chance(&r, 30)) {
+					sibt_seb *q = &pe->sebs[tg_below(&r,
+						base + target[j])];
+					q->posted = tg_xrealloc(
+						(void *)q->posted,
+						(q->nposted + 1) *
+						sizeof *q->posted);
+					((sibt_msgid *)q->posted)[q->nposted++] =
+						in->v[j];
+				}
 			}
 			/* Shuffle each wait list a little. */
 			for (uint32_t j = 0; j < k; j++) {
@@ -431,6 +444,16 @@ static inline tg_model *tg_generate(uint64_t seed, const tg_params *prm)
 				sibt_seb *s = &pe->sebs[base + j];
 				uint32_t ns = 0;
 				s->first_seq = pe->nsends;
+				/* Format 1.2: sends of the PE completed before
+				 * the SEB. */
+				if (!simple && pe->nsends && tg_chance(&r, 25)) {
+					uint32_t nd = 1 + (uint32_t)tg_below(&r, 3);
+					uint64_t *d = tg_xmalloc(nd * sizeof *d);
+					for (uint32_t q = 0; q < nd; q++)
+						d[q] = tg_below(&r, pe->nsends);
+					s->ndone = nd;
+					s->done = d;
+				}
 				if (!last && tg_chance(&r, simple ? 40 : 50))
 					ns = 1 + (uint32_t)tg_below(&r,
 							simple ? 2 : 4);
@@ -493,6 +516,8 @@ static inline void tg_free_model(tg_model *m)
 			free((void *)s->region);
 			free((void *)s->preds);
 			free((void *)s->waits);
+			free((void *)s->done);
+			free((void *)s->posted);
 			free((void *)s->sends);
 			for (uint32_t j = 0; j < s->nprints; j++)
 				free((void *)s->prints[j].text);
@@ -511,7 +536,8 @@ static inline size_t tg_seb_bound(const sibt_seb *s)
 {
 	size_t n = 10 * (3 + 1 + s->npreds + 1 + 2 * (size_t)s->nwaits + 1 +
 			 4 * (size_t)s->nsends + 1 + 2 * (size_t)s->nprints +
-			 1 + 2 * (size_t)s->nmarkers);
+			 1 + 2 * (size_t)s->nmarkers + 1 + (size_t)s->ndone +
+			 1 + 2 * (size_t)s->nposted);
 	for (uint32_t j = 0; j < s->nprints; j++)
 		n += s->prints[j].len;
 	return n + 30 + 2 * (strlen(s->name ? s->name : "") + 10) +
@@ -792,6 +818,22 @@ static inline int tg_seb_diff(const sibt_seb *want, const sibt_seb *got,
 				want->waits[j].seq);
 	if (got->nsends != want->nsends)
 		TG_DIFF("nsends: read %u, want %u", got->nsends, want->nsends);
+	if (got->ndone != want->ndone)
+		TG_DIFF("ndone: read %u, want %u", got->ndone, want->ndone);
+	for (uint32_t j = 0; j < want->ndone; j++)
+		if (got->done[j] != want->done[j])
+			TG_DIFF("done[%u]: read %" PRIu64 ", want %" PRIu64, j,
+				got->done[j], want->done[j]);
+	if (got->nposted != want->nposted)
+		TG_DIFF("nposted: read %u, want %u", got->nposted,
+			want->nposted);
+	for (uint32_t j = 0; j < want->nposted; j++)
+		if (got->posted[j].src != want->posted[j].src ||
+		    got->posted[j].seq != want->posted[j].seq)
+			TG_DIFF("posted[%u]: read (%u, %" PRIu64 "), want (%u, %"
+				PRIu64 ")", j, got->posted[j].src,
+				got->posted[j].seq, want->posted[j].src,
+				want->posted[j].seq);
 	if (want->nsends && got->first_seq != want->first_seq)
 		TG_DIFF("first_seq: read %" PRIu64 ", want %" PRIu64,
 			got->first_seq, want->first_seq);

@@ -24,9 +24,11 @@ static const char dump_usage[] =
 "directory or a bundle), PE by PE in increasing order, each PE's SEBs in\n"
 "index order.  For each SEB: PE, index, name, duration, its explicit local\n"
 "predecessors (when not the default 'previous SEB'), the messages it waits\n"
-"for (SRC:SEQ), the messages it sends (sequence number, destination, size,\n"
-"tag, departure offset from the SEB start), its virtual-time prints and\n"
-"its markers.\n"
+"for (SRC:SEQ), the sends of its PE that had completed before it (done,\n"
+"format 1.2), the messages it sends (sequence number, destination, size,\n"
+"tag, departure offset from the SEB start), its virtual-time prints, its\n"
+"markers, and the messages of the receives posted at its end (posted,\n"
+"format 1.2).\n"
 "\n"
 "Options:\n"
 "  -p, --pe RANGE   only these PEs, e.g. 0-15,32 or 100- (default all)\n"
@@ -150,6 +152,12 @@ static void print_seb_text(const sibt_seb *s)
 			       s->waits[i].seq);
 		putchar('\n');
 	}
+	if (s->ndone) {
+		printf("    done   ");
+		for (i = 0; i < s->ndone; i++)
+			printf(" seq %" PRIu64, s->done[i]);
+		putchar('\n');
+	}
 	for (i = 0; i < s->nsends; i++) {
 		const sibt_send *m = &s->sends[i];
 
@@ -170,6 +178,13 @@ static void print_seb_text(const sibt_seb *s)
 	for (i = 0; i < s->nmarkers; i++)
 		printf("    mark    %s %" PRId64 "\n",
 		       marker_name(s->markers[i].kind), s->markers[i].value);
+	if (s->nposted) {
+		printf("    posted ");
+		for (i = 0; i < s->nposted; i++)
+			printf(" %" PRIu32 ":%" PRIu64, s->posted[i].src,
+			       s->posted[i].seq);
+		putchar('\n');
+	}
 }
 
 static void print_seb_json(const sibt_seb *s)
@@ -202,6 +217,9 @@ static void print_seb_json(const sibt_seb *s)
 	for (i = 0; i < s->nwaits; i++)
 		printf("%s{\"src\":%" PRIu32 ",\"seq\":%" PRIu64 "}",
 		       i ? "," : "", s->waits[i].src, s->waits[i].seq);
+	printf("],\"done\":[");
+	for (i = 0; i < s->ndone; i++)
+		printf("%s%" PRIu64, i ? "," : "", s->done[i]);
 	printf("],\"sends\":[");
 	for (i = 0; i < s->nsends; i++) {
 		const sibt_send *m = &s->sends[i];
@@ -223,6 +241,10 @@ static void print_seb_json(const sibt_seb *s)
 		printf("%s{\"kind\":\"%s\",\"value\":%" PRId64 "}",
 		       i ? "," : "", marker_name(s->markers[i].kind),
 		       s->markers[i].value);
+	printf("],\"posted\":[");
+	for (i = 0; i < s->nposted; i++)
+		printf("%s{\"src\":%" PRIu32 ",\"seq\":%" PRIu64 "}",
+		       i ? "," : "", s->posted[i].src, s->posted[i].seq);
 	printf("]}\n");
 }
 

@@ -37,7 +37,7 @@ extern "C" {
 
 /* Format version written by this library; readers accept equal major. */
 #define SIBT_FORMAT_MAJOR 1
-#define SIBT_FORMAT_MINOR 1
+#define SIBT_FORMAT_MINOR 2
 
 typedef int64_t sibt_time; /* picoseconds */
 
@@ -135,6 +135,18 @@ typedef struct sibt_seb {
 	 * meaningful only when corrected != 0). */
 	uint32_t corrected;
 	sibt_time raw_duration;
+	/* Format 1.2: what the rendezvous protocol needs.
+	 * done: sends of this PE (sequence numbers, below first_seq) that
+	 * had completed before the SEB started: the MPI_Wait or MPI_Test
+	 * that completed an MPI_Isend, the return of a blocking send.
+	 * posted: the messages matched by the receives posted at the end
+	 * of this SEB (MPI_Irecv), each awaited by a later SEB of the PE.
+	 * A message awaited but in no posted list was posted when its
+	 * awaiting SEB became current (a blocking receive). */
+	uint32_t ndone;
+	const uint64_t *done;
+	uint32_t nposted;
+	const sibt_msgid *posted;
 } sibt_seb;
 
 /* Reasons for a corrected duration (sibt_seb.corrected). */

@@ -16,7 +16,7 @@
 #include "tf_private.h"
 
 typedef struct tf_offs {
-	size_t preds, waits, sends, prints, markers;
+	size_t preds, waits, done, sends, prints, markers, posted;
 } tf_offs;
 
 struct sibt_window {
@@ -29,6 +29,10 @@ struct sibt_window {
 	size_t npreds, cap_preds;
 	sibt_msgid *waits;
 	size_t nwaits, cap_waits;
+	uint64_t *done;         /* format 1.2 */
+	size_t ndone, cap_done;
+	sibt_msgid *posted;     /* format 1.2 */
+	size_t nposted, cap_posted;
 	sibt_send *sends;
 	size_t nsends, cap_sends;
 	sibt_print *prints;
@@ -51,6 +55,8 @@ void sibt_window_free(sibt_window *win)
 	free(win->offs);
 	free(win->preds);
 	free(win->waits);
+	free(win->done);
+	free(win->posted);
 	free(win->sends);
 	free(win->prints);
 	free(win->markers);
@@ -78,6 +84,8 @@ size_t sibt_window_memory(const sibt_window *win)
 	return sizeof *win + win->cap_sebs * (sizeof(sibt_seb) + sizeof(tf_offs)) +
 	       win->cap_preds * sizeof(uint64_t) +
 	       win->cap_waits * sizeof(sibt_msgid) +
+	       win->cap_done * sizeof(uint64_t) +
+	       win->cap_posted * sizeof(sibt_msgid) +
 	       win->cap_sends * sizeof(sibt_send) +
 	       win->cap_prints * sizeof(sibt_print) +
 	       win->cap_markers * sizeof(sibt_marker) +
@@ -117,7 +125,8 @@ static int grow(void **arr, size_t *cap, size_t len, size_t extra, size_t size)
 	&(win)->cap_##kind, (win)->n##kind, (extra), sizeof(*(win)->kind))
 
 int tf_encode_seb(tf_buf *b, const sibt_seb *s, uint32_t name_id,
-		  uint32_t region_id, uint32_t pe, uint64_t index)
+		  uint32_t region_id, uint32_t pe, uint64_t index,
+		  uint64_t seq0)
 {
 	uint32_t flags = 0;
 	int r = 0;
@@ -140,6 +149,10 @@ int tf_encode_seb(tf_buf *b, const sibt_seb *s, uint32_t name_id,
 		flags |= TF_F_REGION;
 	if (s->corrected)
 		flags |= TF_F_RAW;
+	if (s->ndone)
+		flags |= TF_F_DONE;
+	if (s->nposted)
+		flags |= TF_F_POSTED;
 
 	r |= tf_buf_varint(b, name_id);
 	r |= tf_buf_varint(b, (uint64_t)s->duration);
@@ -161,6 +174,11 @@ int tf_encode_seb(tf_buf *b, const sibt_seb *s, uint32_t name_id,
 			r |= tf_buf_svarint(b, (int64_t)s->waits[i].src - pe);
 			r |= tf_buf_varint(b, s->waits[i].seq);
 		}
+	}
+	if (flags & TF_F_DONE) {
+		r |= tf_buf_varint(b, s->ndone);
+		for (uint32_t i = 0; i < s->ndone; i++)
+			r |= tf_buf_varint(b, seq0 - s->done[i]);
 	}
 	if (flags & TF_F_SENDS) {
 		r |= tf_buf_varint(b, s->nsends);
@@ -197,6 +215,13 @@ int tf_encode_seb(tf_buf *b, const sibt_seb *s, uint32_t name_id,
 		for (uint32_t i = 0; i < s->nmarkers; i++) {
 			r |= tf_buf_varint(b, s->markers[i].kind);
 			r |= tf_buf_svarint(b, s->markers[i].value);
+		}
+	}
+	if (flags & TF_F_POSTED) {
+		r |= tf_buf_varint(b, s->nposted);
+		for (uint32_t i = 0; i < s->nposted; i++) {
+			r |= tf_buf_svarint(b, (int64_t)s->posted[i].src - pe);
+			r |= tf_buf_varint(b, s->posted[i].seq);
 		}
 	}
 	return r ? SIBT_ENOMEM : 0;
@@ -261,6 +286,26 @@ static inline sibt_time rd_offset(tf_rd *r, sibt_time duration, sibt_time prev)
 	return prev + d;
 }
 
+/* A list of messages (waits, posted) appended to *arr; *count is its
+ * length.  Returns SIBT_ENOMEM, or 0 (r->bad set when the payload is). */
+static int rd_msgids(tf_rd *r, const tf_wctx *ctx, sibt_msgid **arr,
+		     size_t *n, size_t *cap, uint32_t *count)
+{
+	uint64_t k = rd_count(r, 2);
+
+	if (r->bad)
+		return 0;
+	if (grow((void **)arr, cap, *n, k, sizeof **arr))
+		return SIBT_ENOMEM;
+	for (uint64_t j = 0; j < k && !r->bad; j++) {
+		sibt_msgid *m = &(*arr)[(*n)++];
+		m->src = rd_pe(r, ctx->pe, ctx->npes);
+		m->seq = tf_rd_varint(r);
+	}
+	*count = (uint32_t)k;
+	return 0;
+}
+
 /*
  * One record is decoded in two parts: the head (name, duration, flags,
  * predecessors, waits) and the body (sends, prints, markers), so that a
@@ -271,7 +316,8 @@ static inline sibt_time rd_offset(tf_rd *r, sibt_time duration, sibt_time prev)
  * SIBT_ENOMEM, or SIBT_EFORMAT with the reason already in err.
  */
 static int dec_head(tf_rd *r, sibt_window *win, const tf_wctx *ctx,
-		    uint64_t index, sibt_seb *s, tf_offs *o, uint32_t *flagsp,
+		    uint64_t index, uint64_t seq0, sibt_seb *s, tf_offs *o,
+		    uint32_t *flagsp,
 		    uint32_t *name_id, const char **what, char *err,
 		    size_t errlen)
 {
@@ -361,17 +407,26 @@ static int dec_head(tf_rd *r, sibt_window *win, const tf_wctx *ctx,
 	o->waits = win->nwaits;
 	if (flags & TF_F_WAITS) {
 		*what = "waits";
-		k = rd_count(r, 2);
+		if (rd_msgids(r, ctx, &win->waits, &win->nwaits,
+			      &win->cap_waits, &s->nwaits))
+			return SIBT_ENOMEM;
+	}
+
+	o->done = win->ndone;
+	if (flags & TF_F_DONE) {
+		*what = "completed sends";
+		k = rd_count(r, 1);
 		if (r->bad)
 			return 0;
-		if (GROW(win, waits, k))
+		if (GROW(win, done, k))
 			return SIBT_ENOMEM;
-		for (j = 0; j < k && !r->bad; j++) {
-			sibt_msgid *m = &win->waits[win->nwaits++];
-			m->src = rd_pe(r, ctx->pe, ctx->npes);
-			m->seq = tf_rd_varint(r);
+		for (j = 0; j < k; j++) {
+			uint64_t d = tf_rd_varint(r);
+			if (d == 0 || d > seq0)
+				r->bad = 5;
+			win->done[win->ndone++] = seq0 - d;
 		}
-		s->nwaits = (uint32_t)k;
+		s->ndone = (uint32_t)k;
 	}
 	return 0;
 }
@@ -382,10 +437,11 @@ static int dec_body(tf_rd *r, sibt_window *win, const tf_wctx *ctx,
 {
 	uint64_t k, j;
 
-	s->nsends = s->nprints = s->nmarkers = 0;
+	s->nsends = s->nprints = s->nmarkers = s->nposted = 0;
 	s->sends = NULL;
 	s->prints = NULL;
 	s->markers = NULL;
+	s->posted = NULL;
 	o->sends = win->nsends;
 	s->first_seq = seq0;
 	if (flags & TF_F_SENDS) {
@@ -451,6 +507,14 @@ static int dec_body(tf_rd *r, sibt_window *win, const tf_wctx *ctx,
 		}
 		s->nmarkers = (uint32_t)k;
 	}
+
+	o->posted = win->nposted;
+	if (flags & TF_F_POSTED) {
+		*what = "posted receives";
+		if (rd_msgids(r, ctx, &win->posted, &win->nposted,
+			      &win->cap_posted, &s->nposted))
+			return SIBT_ENOMEM;
+	}
 	return 0;
 }
 
@@ -464,8 +528,9 @@ static int bad_field(const tf_rd *r, const uint8_t *raw, const tf_wctx *ctx,
 		"names a PE outside the trace",
 		"names a predecessor that is not an earlier SEB",
 		"has an unknown marker kind",
+		"names a send the PE has not made before the SEB",
 	};
-	int b = r->bad >= 1 && r->bad <= 4 ? r->bad : 1;
+	int b = r->bad >= 1 && r->bad <= 5 ? r->bad : 1;
 	return tf_fail(err, errlen, SIBT_EFORMAT,
 		"SEB %" PRIu64 " of PE %u (byte %zu of the window "
 		"payload): %s field %s", index, ctx->pe,
@@ -479,11 +544,13 @@ static void point_lists(const sibt_window *win, sibt_seb *s, const tf_offs *o,
 	if (head) {
 		s->preds = s->npreds ? win->preds + o->preds : NULL;
 		s->waits = s->nwaits ? win->waits + o->waits : NULL;
+		s->done = s->ndone ? win->done + o->done : NULL;
 	}
 	if (body) {
 		s->sends = s->nsends ? win->sends + o->sends : NULL;
 		s->prints = s->nprints ? win->prints + o->prints : NULL;
 		s->markers = s->nmarkers ? win->markers + o->markers : NULL;
+		s->posted = s->nposted ? win->posted + o->posted : NULL;
 	}
 }
 
@@ -497,7 +564,7 @@ int tf_decode_window(sibt_window *win, const uint8_t *raw, size_t len,
 
 	win->nsebs = 0;
 	win->npreds = win->nwaits = win->nsends = win->nprints = 0;
-	win->nmarkers = 0;
+	win->nmarkers = win->ndone = win->nposted = 0;
 	/* Every record takes at least 3 bytes and every send 4: reject
 	 * impossible counts before allocating for them. */
 	if (ctx->nsebs == 0 || ctx->nsebs > len / 3 || ctx->nsends > len / 4)
@@ -521,8 +588,9 @@ int tf_decode_window(sibt_window *win, const uint8_t *raw, size_t len,
 		tf_offs *o = &win->offs[i];
 		uint64_t index = ctx->first_seb + i;
 		uint32_t flags = 0, name_id;
-		int rc = dec_head(r, win, ctx, index, s, o, &flags, &name_id,
-				  &what, err, errlen);
+		int rc = dec_head(r, win, ctx, index,
+				  ctx->first_seq + win->nsends, s, o, &flags,
+				  &name_id, &what, err, errlen);
 		if (!rc && !r->bad)
 			rc = dec_body(r, win, ctx, flags,
 				      ctx->first_seq + win->nsends, s, o,
@@ -559,17 +627,17 @@ int tf_decode_window(sibt_window *win, const uint8_t *raw, size_t len,
 
 int tf_packed_head(sibt_window *win, const uint8_t *raw, size_t len,
 		   size_t *pos, const tf_wctx *ctx, uint64_t index,
-		   sibt_seb *s, uint32_t *flags, uint32_t *name_id,
-		   char *err, size_t errlen)
+		   uint64_t seq0, sibt_seb *s, uint32_t *flags,
+		   uint32_t *name_id, char *err, size_t errlen)
 {
 	tf_rd rd = { raw + *pos, raw + len, 0 };
 	const char *what = "record";
 	tf_offs o;
 
 	win->nsebs = 0;
-	win->npreds = win->nwaits = 0;
-	int rc = dec_head(&rd, win, ctx, index, s, &o, flags, name_id, &what,
-			  err, errlen);
+	win->npreds = win->nwaits = win->ndone = 0;
+	int rc = dec_head(&rd, win, ctx, index, seq0, s, &o, flags, name_id,
+			  &what, err, errlen);
 	if (rc)
 		return rc;
 	if (rd.bad)
@@ -587,7 +655,7 @@ int tf_packed_body(sibt_window *win, const uint8_t *raw, size_t len,
 	const char *what = "record";
 	tf_offs o;
 
-	win->nsends = win->nprints = win->nmarkers = 0;
+	win->nsends = win->nprints = win->nmarkers = win->nposted = 0;
 	int rc = dec_body(&rd, win, ctx, flags, seq0, s, &o, &what);
 	if (rc)
 		return rc;

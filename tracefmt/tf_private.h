@@ -33,7 +33,9 @@
 #define TF_F_MARKS 16u
 #define TF_F_REGION 32u   /* format 1.1 */
 #define TF_F_RAW 64u      /* format 1.1 */
-#define TF_F_ALL 127u
+#define TF_F_POSTED 128u  /* format 1.2 */
+#define TF_F_DONE 256u    /* format 1.2 */
+#define TF_F_ALL 511u
 
 /* Upper bound on one window's uncompressed payload (FORMAT.md 4.2); the
  * writer closes a window early when it reaches half of it. */
@@ -152,9 +154,11 @@ static inline int64_t tf_rd_svarint(tf_rd *r)
 /* --------------------------------------------------------- the codec */
 
 /* Append the record of one SEB (already validated) to b. */
+/* seq0: the sequence number of the SEB's first send (the PE's sends
+ * before it), against which its completed sends are stored. */
 int tf_encode_seb(tf_buf *b, const sibt_seb *s, uint32_t name_id,
 		  uint32_t region_id,
-		  uint32_t pe, uint64_t index);
+		  uint32_t pe, uint64_t index, uint64_t seq0);
 
 /* Context needed to decode a window payload. */
 typedef struct tf_wctx {
@@ -174,8 +178,8 @@ int tf_decode_window(sibt_window *win, const uint8_t *raw, size_t len,
  * lists are dropped).  ctx gives pe, npes and the names. */
 int tf_packed_head(sibt_window *win, const uint8_t *raw, size_t len,
 		   size_t *pos, const tf_wctx *ctx, uint64_t index,
-		   sibt_seb *s, uint32_t *flags, uint32_t *name_id,
-		   char *err, size_t errlen);
+		   uint64_t seq0, sibt_seb *s, uint32_t *flags,
+		   uint32_t *name_id, char *err, size_t errlen);
 int tf_packed_body(sibt_window *win, const uint8_t *raw, size_t len,
 		   size_t *pos, const tf_wctx *ctx, uint64_t seq0,
 		   uint32_t flags, sibt_seb *s, char *err, size_t errlen);

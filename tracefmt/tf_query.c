@@ -371,8 +371,8 @@ int sibt_packed_head(sibt_trace *t, sibt_packed *pk, sibt_window *scratch,
 	uint32_t flags = 0, name_id = 0;
 	char msg[512];
 	int rc = tf_packed_head(scratch, pk->buf, pk->len, &pos, &ctx,
-				pk->next_index, seb, &flags, &name_id, msg,
-				sizeof msg);
+				pk->next_index, pk->next_seq, seb, &flags,
+				&name_id, msg, sizeof msg);
 	if (rc)
 		return packed_fail(t, pk, rc, msg);
 	pk->pos = (uint32_t)pos;

@@ -404,7 +404,8 @@ static int intern(sibt_writer *w, const char *name, uint32_t *id)
 
 /* ------------------------------------------------------------- API */
 
-static int validate(sibt_writer *w, const sibt_seb *s, uint64_t index)
+static int validate(sibt_writer *w, const sibt_seb *s, uint64_t index,
+		    uint64_t seq0)
 {
 	uint32_t i;
 
@@ -430,9 +431,23 @@ static int validate(sibt_writer *w, const sibt_seb *s, uint64_t index)
 					index, s->preds[i]);
 	}
 	if ((s->nwaits && !s->waits) || (s->nsends && !s->sends) ||
-	    (s->nprints && !s->prints) || (s->nmarkers && !s->markers))
+	    (s->nprints && !s->prints) || (s->nmarkers && !s->markers) ||
+	    (s->ndone && !s->done) || (s->nposted && !s->posted))
 		return werr(w, SIBT_EINVAL, "PE %u SEB %" PRIu64 ": a list "
 			    "has a count but a NULL pointer", s->pe, index);
+	for (i = 0; i < s->ndone; i++)
+		if (s->done[i] >= seq0)
+			return werr(w, SIBT_EINVAL, "PE %u SEB %" PRIu64
+				    ": completes send %" PRIu64 ", which the "
+				    "PE has not made before it (%" PRIu64
+				    " sends so far)", s->pe, index,
+				    s->done[i], seq0);
+	for (i = 0; i < s->nposted && !w->unchecked; i++)
+		if (s->posted[i].src >= w->npes)
+			return werr(w, SIBT_EINVAL, "PE %u SEB %" PRIu64
+				    ": posted a receive of a message from PE "
+				    "%u, but the trace has %u PEs", s->pe,
+				    index, s->posted[i].src, w->npes);
 	for (i = 0; i < s->nwaits && !w->unchecked; i++)
 		if (s->waits[i].src >= w->npes)
 			return werr(w, SIBT_EINVAL, "PE %u SEB %" PRIu64
@@ -479,14 +494,15 @@ int sibt_writer_add(sibt_writer *w, const sibt_seb *s, uint64_t *first_seq)
 			    "%u (it writes PEs %u..%u)", s->pe, w->proc,
 			    w->first_pe, w->first_pe + w->local_npes - 1);
 	pe_state *ps = &w->pes[s->pe - w->first_pe];
-	if ((rc = validate(w, s, ps->nsebs)))
+	if ((rc = validate(w, s, ps->nsebs, ps->nsends)))
 		return rc;
 	if ((rc = intern(w, s->name, &id)) ||
 	    (rc = intern(w, s->region, &rid)))
 		return werr(w, rc, "out of memory");
 
 	size_t before = ps->buf.len;
-	if ((rc = tf_encode_seb(&ps->buf, s, id, rid, s->pe, ps->nsebs)))
+	if ((rc = tf_encode_seb(&ps->buf, s, id, rid, s->pe, ps->nsebs,
+				ps->nsends)))
 		return werr(w, rc, "out of memory");
 	if (ps->buf.len - before > TF_MAX_RAW / 2) {
 		size_t big = ps->buf.len - before;

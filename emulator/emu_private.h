@@ -99,6 +99,13 @@ typedef struct emu_req {
 	void *coll;                   /* REQ_COLL: coll.c's schedule */
 	sibt_msgid msg;               /* message the completing SEB waits for */
 	int64_t msg_vt;               /* its send time (virtual, ps) */
+	/* Format 1.2: a send's sequence number, for the SEB after its
+	 * completion (done); a non-blocking receive's SEB, at whose end it
+	 * was posted, for that SEB's posted list. */
+	uint64_t send_seq;
+	uint64_t post_seb;
+	uint8_t has_seq;
+	uint8_t has_post;
 	MPI_Status status;
 } emu_req;
 
@@ -139,6 +146,16 @@ typedef struct emu_seb {
 	uint32_t ncons, ccons;
 	sibt_msgid *cons;       /* messages it consumed */
 	int64_t cons_vt;        /* latest send time among them */
+	uint32_t ndone, cdone;  /* sends it completed (format 1.2) */
+	uint64_t *done;
+	uint32_t nnext_done, cnext_done;
+	uint64_t *next_done;
+	/* The messages matched by the receives posted at its end
+	 * (MPI_Irecv), and how many of those are not matched yet: the
+	 * SEB is written once they are (format 1.2). */
+	uint32_t nposted, cposted;
+	sibt_msgid *posted;
+	uint32_t open_posts;
 	uint32_t nnext_markers, cnext_markers;
 	sibt_marker *next_markers;
 	/* Timing (timing.c): the call sites it began and ended at, the part
@@ -470,6 +487,14 @@ void emu_rec_enter(emu_rank *r, const void *site);
  * waiting for the consumed messages (vt: their send times). */
 void emu_rec_leave(emu_rank *r, const char *call);
 void emu_rec_consume(emu_rank *r, sibt_msgid id, int64_t vt);
+/* The call completed send `seq' of r: the next SEB lists it as done. */
+void emu_rec_done(emu_rank *r, uint64_t seq);
+/* A non-blocking receive posted at the end of SEB `seb' of r will be
+ * matched later: that SEB waits to be written until it is. */
+void emu_rec_post_open(emu_rank *r);
+/* ... it matched message `id' (at once, or later): SEB `seb' lists it as
+ * posted (unless it had to be written before, PEND_MAX SEBs later). */
+void emu_rec_posted(emu_rank *r, uint64_t seb, sibt_msgid id, int was_open);
 /* A send of the ended SEB (at its end); returns its sequence number. */
 uint64_t emu_rec_send(emu_rank *r, int32_t dst, int32_t tag, uint64_t size);
 /* Virtual time of the rank now (ps), and at the end of its ended SEB. */

@@ -400,6 +400,24 @@ static void recv_matched(emu_req *q, const emu_env *e, const void *data)
 	q->msg.src = (uint32_t)e->src;
 	q->msg.seq = e->seq;
 	q->msg_vt = e->vt;
+	if (q->has_post) {
+		/* A non-blocking receive matched after its call. */
+		emu_rec_posted(q->owner, q->post_seb, q->msg, 1);
+		q->has_post = 0;
+	}
+}
+
+/* After posting non-blocking receive q: the SEB that ended at the call
+ * lists its message as posted, now or once it matches. */
+static void note_post(emu_rank *r, emu_req *q)
+{
+	if (q->has_msg) {
+		emu_rec_posted(r, r->nsebs, q->msg, 0);
+	} else if (!q->complete) {
+		q->has_post = 1;
+		q->post_seb = r->nsebs;
+		emu_rec_post_open(r);
+	}
 }
 
 /* Hand message m to the matching receive q (m is consumed). */
@@ -570,6 +588,8 @@ static void post_send(emu_rank *r, emu_req *q, const void *buf,
 	e.size = bytes;
 	e.seq = emu_rec_send(r, dw, q->tag, bytes);
 	e.vt = emu_rec_vtime(r);
+	q->send_seq = e.seq;
+	q->has_seq = 1;
 	e.sreq = q->handle;
 	if (ssend)
 		e.flags |= EMU_F_SSEND;
@@ -757,6 +777,7 @@ emu_req *emu_p2p_irecv_raw(emu_rank *r, const char *call, void *buf,
 	q->type = MPI_BYTE;
 	q->count = (int)bytes;
 	post_recv(r, q, peer);
+	note_post(r, q);
 	return q;
 }
 
@@ -815,6 +836,8 @@ static int finish(emu_rank *r, emu_req *q, MPI_Status *st)
 		src = source_rank(r, q->comm, src);
 	if (q->has_msg)
 		emu_rec_consume(r, q->msg, q->msg_vt);
+	if (q->kind == REQ_SEND && q->has_seq)
+		emu_rec_done(r, q->send_seq);
 	if (st) {
 		if (q->kind == REQ_RECV) {
 			*st = q->status;
@@ -983,6 +1006,7 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source,
 	emu_rec_enter(r, EMU_SITE);
 	emu_req *q = start_recv(r, "MPI_Irecv", buf, count, datatype, source,
 				tag, comm);
+	note_post(r, q);
 	*request = q->handle;
 	emu_rec_leave(r, "MPI_Irecv");
 	return MPI_SUCCESS;

@@ -153,8 +153,12 @@ void emu_rec_enter(emu_rank *r, const void *site)
 #define PEND_MAX 256
 
 typedef struct emu_pending {
-	sibt_seb w;             /* arrays in mem */
+	sibt_seb w;             /* arrays in mem, but posted */
 	void *mem;
+	uint64_t index;         /* the SEB's index on its PE */
+	sibt_msgid *posted;     /* w.posted, growing as receives match */
+	uint32_t cposted;
+	uint32_t open_posts;    /* receives posted at its end, unmatched */
 	emu_region *g;
 	emu_span span;
 	int64_t meas_ps, wall_ps;
@@ -245,14 +249,16 @@ static void flush_pending(emu_rank *r, int all)
 	uint32_t i = 0;
 	for (; i < r->npend; i++) {
 		emu_pending *p = &r->pend[r->pend0 + i];
-		if (p->measured && !all && i + PEND_MAX > r->npend &&
-		    !emu_region_judged(p->g))
+		if (!all && i + PEND_MAX > r->npend &&
+		    ((p->measured && !emu_region_judged(p->g)) ||
+		     p->open_posts))
 			break;
 		if (p->measured)
 			settle(&p->w, p->g, &p->span, p->meas_ps, p->wall_ps);
 		p->w.region = emu_region_name(p->g);
 		add(r, &p->w);
 		free(p->mem);
+		free(p->posted);
 	}
 	/* The queue's head moves; defer() slides the rest down when that
 	 * pays (not here: this runs at every SEB of a rank whose oldest
@@ -273,6 +279,7 @@ static void defer(emu_rank *r, const sibt_seb *w, emu_region *g)
 	for (uint32_t i = 0; i < w->nprints; i++)
 		text += w->prints[i].len;
 	size_t sz = w->nwaits * sizeof *w->waits +
+		    w->ndone * sizeof *w->done +
 		    w->nsends * sizeof *w->sends +
 		    w->nprints * sizeof *w->prints +
 		    w->nmarkers * sizeof *w->markers + text + nl;
@@ -305,8 +312,19 @@ static void defer(emu_rank *r, const sibt_seb *w, emu_region *g)
 	COPY(sends, w->nsends);
 	COPY(prints, w->nprints);
 	COPY(waits, w->nwaits);
+	COPY(done, w->ndone);
 	COPY(markers, w->nmarkers);
 #undef COPY
+	p->index = r->nsebs;
+	p->open_posts = s->open_posts;
+	if (w->nposted) {
+		p->posted = malloc(w->nposted * sizeof *p->posted);
+		if (!p->posted)
+			emu_fatal("out of memory recording the trace");
+		memcpy(p->posted, w->posted, w->nposted * sizeof *p->posted);
+		p->cposted = w->nposted;
+	}
+	p->w.posted = p->posted;
 	for (uint32_t i = 0; i < w->nprints; i++) {
 		memcpy(q, w->prints[i].text, w->prints[i].len);
 		((sibt_print *)p->w.prints)[i].text = q;
@@ -344,13 +362,18 @@ static void write_seb(emu_rank *r)
 	w.prints = s->prints;
 	w.nmarkers = s->nmarkers;
 	w.markers = s->markers;
+	w.ndone = s->ndone;
+	w.done = s->done;
+	w.nposted = s->nposted;
+	w.posted = s->posted;
 	if (measured)
 		emu_region_add(g, &s->span);
 	if (emu.rec.nparked && emu_regions_judged() != emu.rec.judged_seen)
 		retry_parked();
 	if (r->npend)
 		flush_pending(r, 0);
-	if (r->npend || (measured && !emu_region_judged(g))) {
+	if (r->npend || (measured && !emu_region_judged(g)) ||
+	    s->open_posts) {
 		defer(r, &w, g);
 	} else {
 		if (measured)
@@ -362,7 +385,7 @@ static void write_seb(emu_rank *r)
 		free((void *)s->prints[i].text);
 	free(s->owned_name);
 	s->owned_name = NULL;
-	s->nprints = s->nsends = 0;
+	s->nprints = s->nsends = s->nposted = s->open_posts = 0;
 	s->measured = 0;
 	s->g = NULL;
 	s->rounds = NULL;
@@ -377,23 +400,24 @@ void emu_rec_leave(emu_rank *r, const char *call)
 
 	write_seb(r);
 	int64_t end = s->start_vt + s->dur;
-	/* The next SEB waits for what the call consumed. */
-	sibt_msgid *w = s->waits;
-	uint32_t cw = s->cwaits;
-	s->waits = s->cons;
-	s->cwaits = s->ccons;
-	s->nwaits = s->ncons;
-	s->cons = w;
-	s->ccons = cw;
-	s->ncons = 0;
-	sibt_marker *m = s->markers;
-	uint32_t cm = s->cmarkers;
-	s->markers = s->next_markers;
-	s->cmarkers = s->cnext_markers;
-	s->nmarkers = s->nnext_markers;
-	s->next_markers = m;
-	s->cnext_markers = cm;
-	s->nnext_markers = 0;
+	/* The next SEB takes what the call gave it: the messages it
+	 * consumed, the sends it completed, the markers; the lists swap
+	 * their buffers, the next ones start empty. */
+#define TAKE(cur, next)                                                  \
+	do {                                                             \
+		void *b_ = s->cur;                                       \
+		uint32_t c_ = s->c##cur;                                 \
+		s->cur = s->next;                                        \
+		s->c##cur = s->c##next;                                  \
+		s->n##cur = s->n##next;                                  \
+		s->next = b_;                                            \
+		s->c##next = c_;                                         \
+		s->n##next = 0;                                          \
+	} while (0)
+	TAKE(waits, cons);
+	TAKE(done, next_done);
+	TAKE(markers, next_markers);
+#undef TAKE
 	s->start_vt = end > s->cons_vt ? end : s->cons_vt;
 	/* A corrected SEB ends earlier than the time the program may have
 	 * read during it: virtual time never goes back. */
@@ -469,6 +493,41 @@ void emu_rec_consume(emu_rank *r, sibt_msgid id, int64_t vt)
 		s->cons_vt = vt;
 }
 
+void emu_rec_done(emu_rank *r, uint64_t seq)
+{
+	emu_seb *s = &r->seb;
+	GROW(s->next_done, s->nnext_done, s->cnext_done);
+	s->next_done[s->nnext_done++] = seq;
+}
+
+void emu_rec_post_open(emu_rank *r)
+{
+	r->seb.open_posts++;
+}
+
+void emu_rec_posted(emu_rank *r, uint64_t seb, sibt_msgid id, int was_open)
+{
+	emu_seb *s = &r->seb;
+
+	if (seb == r->nsebs) {
+		/* Its SEB is not written yet (the call that posted it). */
+		GROW(s->posted, s->nposted, s->cposted);
+		s->posted[s->nposted++] = id;
+		if (was_open && s->open_posts)
+			s->open_posts--;
+		return;
+	}
+	if (!r->npend || seb < r->pend[r->pend0].index ||
+	    seb - r->pend[r->pend0].index >= r->npend)
+		return;         /* written already: the post point is lost */
+	emu_pending *p = &r->pend[r->pend0 + (seb - r->pend[r->pend0].index)];
+	GROW(p->posted, p->w.nposted, p->cposted);
+	p->posted[p->w.nposted++] = id;
+	p->w.posted = p->posted;
+	if (was_open && p->open_posts)
+		p->open_posts--;
+}
+
 uint64_t emu_rec_send(emu_rank *r, int32_t dst, int32_t tag, uint64_t size)
 {
 	emu_seb *s = &r->seb;
@@ -538,8 +597,10 @@ void emu_rec_measured(emu_rank *r, int64_t ns)
 void emu_rec_free(emu_rank *r)
 {
 	emu_seb *s = &r->seb;
-	for (uint32_t i = 0; i < r->npend; i++)
+	for (uint32_t i = 0; i < r->npend; i++) {
 		free(r->pend[r->pend0 + i].mem);
+		free(r->pend[r->pend0 + i].posted);
+	}
 	free(r->pend);
 	r->pend = NULL;
 	r->pend0 = r->npend = r->cpend = 0;
@@ -551,6 +612,9 @@ void emu_rec_free(emu_rank *r)
 	free(s->prints);
 	free(s->markers);
 	free(s->cons);
+	free(s->done);
+	free(s->next_done);
+	free(s->posted);
 	free(s->next_markers);
 	memset(s, 0, sizeof *s);
 }

@@ -118,4 +118,88 @@ for np in 1 2; do
 	expect_ok "$SIBYL" sim -q "$T/ss$np.trace" -o "$T/ss$np.sim"
 	expect_grep '"predicted_time_ps": 51000000,' "$T/ss$np.sim/summary.json"
 done
+
+# Format 1.2: where receives were posted and sends completed.  Rank 0
+# posts an MPI_Irecv, then three barriers pass before rank 1 sends the
+# message it matches: the SEB that ended at the MPI_Irecv must list that
+# message as posted although later SEBs were made before it matched
+# (it waits to be written).  The barriers' own receives are posted
+# lists of their rounds.  Rank 0's MPI_Isend is listed as done by the
+# SEB after its MPI_Wait, and its blocking MPI_Send by the SEB after it.
+cat >"$T/posts.c" <<'PROG'
+#include <mpi.h>
+#include <string.h>
+static char big[65536];
+int main(int argc, char **argv)
+{
+	int rank, x = 1;
+	MPI_Request q;
+	MPI_Init(&argc, &argv);
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	if (rank == 0) {
+		MPI_Irecv(&x, 1, MPI_INT, 1, 7, MPI_COMM_WORLD, &q);
+		for (int i = 0; i < 3; i++)
+			MPI_Barrier(MPI_COMM_WORLD);
+		MPI_Wait(&q, MPI_STATUS_IGNORE);
+		MPI_Isend(big, sizeof big, MPI_CHAR, 1, 8, MPI_COMM_WORLD, &q);
+		MPI_Wait(&q, MPI_STATUS_IGNORE);
+		MPI_Send(&x, 1, MPI_INT, 1, 9, MPI_COMM_WORLD);
+	} else {
+		for (int i = 0; i < 3; i++)
+			MPI_Barrier(MPI_COMM_WORLD);
+		if (rank == 1) {
+			MPI_Send(&x, 1, MPI_INT, 0, 7, MPI_COMM_WORLD);
+			MPI_Recv(big, sizeof big, MPI_CHAR, 0, 8,
+				 MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+			MPI_Recv(&x, 1, MPI_INT, 0, 9, MPI_COMM_WORLD,
+				 MPI_STATUS_IGNORE);
+		}
+	}
+	MPI_Finalize();
+	return 0;
+}
+PROG
+emu_build posts "$T/posts.c" || finish
+for np in 1 2; do
+	expect_ok "$SIBYL" emulate -q --ranks 3 -np $np --cpu-factor 0 \
+		-o "$T/posts$np.trace" -- "$T/posts"
+	expect_ok "$SIBYL" trace check "$T/posts$np.trace"
+	expect_ok "$SIBYL" trace dump --json "$T/posts$np.trace"
+	checks=$((checks + 1))
+	py '
+import json, sys
+sebs = {}
+for line in open(sys.argv[1]):
+    o = json.loads(line)
+    sebs.setdefault(o["pe"], []).append(o)
+p0, p1 = sebs[0], sebs[1]
+def send_seq(pe, tag):
+    return [m["seq"] for s in sebs[pe] for m in s["sends"] if m["tag"] == tag]
+(m7,) = send_seq(1, 7)
+(m8,) = send_seq(0, 8)
+(m9,) = send_seq(0, 9)
+names = [s["name"] for s in p0]
+i = names.index("MPI_Irecv")
+# The SEB that ended at the MPI_Irecv call lists the message it matched.
+assert p0[i - 1]["posted"] == [{"src": 1, "seq": m7}], p0[i - 1]
+assert [s["seb"] for s in p0 if {"src": 1, "seq": m7} in s["posted"]] == \
+       [i - 1], "posted twice"
+# Later SEBs were made before it matched: the barriers, whose own
+# receives are posted by the collective, each in its round.
+assert names.count("MPI_Barrier") >= 3, names
+w = [s for s in p0 if {"src": 1, "seq": m7} in s["waits"]]
+assert len(w) == 1 and w[0]["seb"] > i, w
+# Done: the Isend after its MPI_Wait, the blocking send after it.
+d8 = [s for s in p0 if m8 in s["done"]]
+d9 = [s for s in p0 if m9 in s["done"]]
+assert len(d8) == 1 and d8[0]["name"] == "MPI_Wait", d8
+assert len(d9) == 1 and d9[0]["name"] == "MPI_Send", d9
+# Rank 1 receives m8 and m9 with blocking calls: posted by no list.
+for s in p1:
+    for m in s["posted"]:
+        assert m["src"] != 0 or m["seq"] not in (m8, m9), s
+print("ok")
+' "$T/out" >"$T/py.out" 2>&1 ||
+		fail "posts, $np process(es): $(tail -3 "$T/py.out")"
+done
 finish

@@ -237,7 +237,7 @@ transpose/links.csv 26bd94385b3ab429
 transpose/machine.conf 8cff0a2fecb8c068
 transpose/prints.txt e3b0c44298fc1c14
 pingpong-emu/stdout d15319df813bb3bc
-pingpong-emu/trace 91099ed910adec8a
+pingpong-emu/trace 66ac9e6bbc2c3df8
 pingpong-emu/summary.json 2f1643aee11892b0
 pingpong-emu/summary.txt a3e0d7a802000313
 pingpong-emu/link_classes.csv fd9c8b3dabd2d484
@@ -245,7 +245,7 @@ pingpong-emu/links.csv 39d8b951e134f896
 pingpong-emu/machine.conf 7c2b41b4cd534d40
 pingpong-emu/prints.txt e3b0c44298fc1c14
 ring-emu/stdout b65939fc7767bb1e
-ring-emu/trace f5bea4d9df466534
+ring-emu/trace ea4d9695ed427105
 ring-emu/summary.json eb623fde8c3c6b37
 ring-emu/summary.txt 84ba8471f60c285c
 ring-emu/link_classes.csv 89bfa5c87ce1c283
@@ -253,7 +253,7 @@ ring-emu/links.csv 2268ac00ecaabea9
 ring-emu/machine.conf 7c2b41b4cd534d40
 ring-emu/prints.txt e3b0c44298fc1c14
 kneighbor-emu/stdout 000210c3baabd4cd
-kneighbor-emu/trace 395f50109c0d4293
+kneighbor-emu/trace 19a7952b58895713
 kneighbor-emu/summary.json 21beb58555875300
 kneighbor-emu/summary.txt 21fe09fe26eb20f3
 kneighbor-emu/link_classes.csv 7cb4562219200203
@@ -261,7 +261,7 @@ kneighbor-emu/links.csv 0ebe17ed6f07718e
 kneighbor-emu/machine.conf 7c2b41b4cd534d40
 kneighbor-emu/prints.txt e3b0c44298fc1c14
 md-emu/stdout 4ed5a6b5290a8aaa
-md-emu/trace 44f7799795dcc71a
+md-emu/trace d10b3bc0bc9fd018
 md-emu/summary.json 99a19c6640f2f038
 md-emu/summary.txt e0354abb2ca22c17
 md-emu/link_classes.csv d7e15272d77a08a8

@@ -30,120 +30,17 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "sibyl_trace.h"
-#include "fsim.h"
-#include "fsim_mbox.h"
-#include "fsim_queue.h"
-#include "noise.h"
+#include "fsim_engine.h"
 #include "sib_util.h"
 
-/* Event kinds, in the low two bits of an event's argument. */
-enum { EV_START = 0, EV_DEPART = 1, EV_NET = 2 };
+/* The shared functions, under their short names in this file. */
+#define fail fsim_eng_fail
+#define queue_start fsim_eng_queue_start
+#define host_deliver fsim_eng_deliver
+#define msg_alloc fsim_eng_msg_alloc
 
-enum pe_state {
-	PE_WAITING = 0,  /* current SEB awaits messages */
-	PE_QUEUED,       /* its start event is in the queue */
-	PE_DONE          /* no more SEBs to run */
-};
 
-typedef struct pe_t {
-	/* What a delivery touches comes first, in one cache line. */
-	mb_box mb;
-	sib_ps ready;       /* earliest start of the current SEB so far */
-	sib_ps free_at;     /* end of the last SEB started */
-	uint32_t missing;      /* current SEB: awaited, not arrived */
-	uint8_t state;
-	uint8_t stopped;       /* ended at the region's end marker */
-	uint8_t how;           /* current SEB: how the rules changed its
-	                          duration (HOW_*), for its offsets */
-	uint32_t nwaits;       /* current SEB: messages it awaits */
-	uint32_t name;         /* current SEB: global name index */
-	sib_ps dur;         /* current SEB: duration after the rules */
-	sib_ps tdur;        /* current SEB: duration in the trace */
-	sib_ps busy;        /* sum of durations run */
-	uint32_t file;         /* data file of this PE */
-	sibt_packed pk;        /* current window; cursor = current SEB */
-} pe_t;
-
-/* A message whose departure is an event (order-dependent models). */
-typedef struct fmsg {
-	netm_msg nm;
-	uint64_t seq, src_seb;
-	int32_t tag;
-	struct fmsg *next;     /* free list */
-} fmsg;
-
-/* What the rules did to the duration of an SEB (SEMANTICS §4). */
-enum { HOW_SCALED = 0, HOW_REPLACED = 1 };
-
-/* Per code region string (of the trace), when there are region: rules:
- * the rules that match it. */
-typedef struct region_info {
-	const char *region;    /* NULL: free slot */
-	fsim_durrule rule;
-} region_info;
-
-/* Per global SEB name: what the rules do with it. */
-typedef struct name_info {
-	const char *name;
-	fsim_durrule rule;
-	int plain;             /* no rule and factor 1: durations unchanged */
-} name_info;
-
-typedef struct engine {
-	const fsim_opts *o;
-	sibt_trace *t;
-	sibt_window *scratch;
-	fsim_machine *m;
-	netm_model *net;
-	netm_host host;
-	fq_queue q;
-	pe_t *pes;
-	uint32_t npes;
-	sib_ps now;
-	/* names: per file, name id -> global index */
-	uint32_t **name_map;
-	uint32_t nfiles;
-	name_info *names;
-	uint32_t nnames, cap_names;
-	/* region: rules, resolved per region string (the strings belong to
-	 * the trace, so a pointer is a key for as long as it is open) */
-	int have_regions;
-	region_info *regions;  /* open addressing on the pointer */
-	size_t nregions, cap_regions;
-	/* region */
-	uint64_t *start_seq;   /* per PE: first seq sent inside the region */
-	int region;
-	/* message pool */
-	fmsg *free_msgs;
-	fmsg **msg_blocks;
-	size_t nmsg_blocks;
-	/* outputs */
-	const char *tmpdir;      /* the caller's stage */
-	FILE *prints;
-	void **tl_state;
-	size_t ntl;
-	const uint8_t *tl_sel;
-	const char **tl_names;   /* fsim_out_info.names, alive until close */
-	fsim_series *series;     /* link time series, or NULL */
-	/* noise (SEMANTICS §9): NULL when none can delay anything */
-	noise_inj *noise;
-	sib_ps *noise_pe;     /* per PE: time detours added */
-	/* statistics */
-	fsim_result *res;
-	uint64_t done_pes;
-	uint64_t total_estimate;
-	/* first failure: the run stops at the next check */
-	int failed;
-	int config_error;      /* the failure is the machine description's */
-	char *err;
-	size_t errlen;
-} engine;
-
-static int fail(engine *e, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static int fail(engine *e, const char *fmt, ...)
+int fail(engine *e, const char *fmt, ...)
 {
 	if (e->failed)
 		return -1;
@@ -214,13 +111,6 @@ static int build_names(engine *e)
  * which stops there too) and the run fails naming the PE, SEB or message
  * and the values, instead of going on with a clamped or wrapped time.
  */
-#define TIME_END INT64_MAX
-
-/* *out = a + b (b >= 0); -1 when the sum reaches the end of time. */
-static int time_add(sib_ps a, sib_ps b, sib_ps *out)
-{
-	return __builtin_add_overflow(a, b, out) || *out == TIME_END ? -1 : 0;
-}
 
 /* A value for a message: a clamped one is shown as such. */
 static const char *time_str(char *buf, size_t len, sib_ps t)
@@ -410,7 +300,7 @@ static int ends_region(engine *e, uint32_t p)
 
 /* ------------------------------------------------------ scheduling */
 
-static void queue_start(engine *e, uint32_t p)
+void queue_start(engine *e, uint32_t p)
 {
 	pe_t *pe = &e->pes[p];
 	sib_ps t = pe->ready > pe->free_at ? pe->ready : pe->free_at;
@@ -467,7 +357,7 @@ static void activate_next(engine *e, uint32_t p)
 	pe->name = g;
 	pe->tdur = s.duration;
 	pe->dur = rule_duration(&e->names[g], rr, s.duration, &pe->how);
-	pe->ready = pe->free_at;
+	pe->ready = pe->free_at > pe->hold ? pe->free_at : pe->hold;
 	pe->missing = 0;
 	pe->nwaits = s.nwaits;
 	for (uint32_t k = 0; k < s.nwaits; k++) {
@@ -497,8 +387,12 @@ static void activate_next(engine *e, uint32_t p)
 				return;
 			}
 			pe->missing++;
+			if (e->rdv)
+				fsim_rdv_awaited(e, p, src, seq);
 		}
 	}
+	if (e->rdv && s.ndone && fsim_rdv_done(e, p, &s))
+		return;
 	if (pe->missing == 0)
 		queue_start(e, p);
 	else
@@ -546,7 +440,7 @@ static void msg_overflow(engine *e, const fmsg *m, const char *what)
 	     m->nm.bytes, m->nm.depart, what);
 }
 
-static void host_deliver(void *ctx, uint64_t token, sib_ps t)
+void host_deliver(void *ctx, uint64_t token, sib_ps t)
 {
 	engine *e = ctx;
 	fmsg *m = (fmsg *)(uintptr_t)token;
@@ -601,7 +495,7 @@ static void host_link_busy(void *ctx, uint32_t link, sib_ps start,
 	}
 }
 
-static fmsg *msg_alloc(engine *e)
+fmsg *msg_alloc(engine *e)
 {
 	if (!e->free_msgs) {
 		enum { N = 4096 };
@@ -630,6 +524,10 @@ static fmsg *msg_alloc(engine *e)
 /* Hand one message to the intra-node model or the network. */
 static void send_msg(engine *e, fmsg *m)
 {
+	if (m->rdv) {
+		fsim_rdv_data(e, m);    /* a rendezvous message's data */
+		return;
+	}
 	fsim_result *r = e->res;
 	r->messages++;
 	/* The byte counts are sums of accepted sizes: checked, like times
@@ -640,34 +538,39 @@ static void send_msg(engine *e, fmsg *m)
 			     "replacement rules");
 		return;
 	}
-	if (m->nm.src_node == m->nm.dst_node) {
+	int intra = m->nm.src_node == m->nm.dst_node;
+	if (intra) {
 		r->intra_messages++;
 		r->intra_bytes += m->nm.bytes;
-		sib_ps lat = e->m->intra_latency, os = 0, orecv = 0, x, a;
-		int64_t bw = e->m->intra_bandwidth;
-		if (e->m->intra_pieces.n) {
-			const netm_piece *pc = netm_pieces_find(
-				&e->m->intra_pieces, m->nm.bytes);
-			lat = pc->latency;
-			bw = pc->bandwidth;
-			os = pc->os;
-			orecv = pc->or;
-		}
-		x = netm_xfer_time(m->nm.bytes, bw);
-		if (time_add(m->nm.depart, os, &a) || time_add(a, lat, &a) ||
-		    time_add(a, x, &a) || time_add(a, orecv, &a)) {
-			msg_overflow(e, m, "its arrival through the intra-node "
-				     "copy model (intranode.latency + bytes / "
-				     "intranode.bandwidth, or its protocols) "
-				     "is beyond the range of time (2^63-1 ps)");
-			return;
-		}
-		host_deliver(e, (uint64_t)(uintptr_t)m, a);
+	} else {
+		r->net_messages++;
+		r->net_bytes += m->nm.bytes;
+	}
+	const netm_piece *pc = e->has_pieces ? fsim_rdv_piece(e, m) : NULL;
+	if (pc && pc->rendezvous && fsim_rdv_send(e, m, pc))
+		return;
+	if (!intra) {
+		e->net->ops->send(e->net, &m->nm);
 		return;
 	}
-	r->net_messages++;
-	r->net_bytes += m->nm.bytes;
-	e->net->ops->send(e->net, &m->nm);
+	sib_ps lat = e->m->intra_latency, os = 0, orecv = 0, x, a;
+	int64_t bw = e->m->intra_bandwidth;
+	if (pc) {
+		lat = pc->latency;
+		bw = pc->bandwidth;
+		os = pc->os;
+		orecv = pc->or;
+	}
+	x = netm_xfer_time(m->nm.bytes, bw);
+	if (time_add(m->nm.depart, os, &a) || time_add(a, lat, &a) ||
+	    time_add(a, x, &a) || time_add(a, orecv, &a)) {
+		msg_overflow(e, m, "its arrival through the intra-node "
+			     "copy model (intranode.latency + bytes / "
+			     "intranode.bandwidth, or its protocols) "
+			     "is beyond the range of time (2^63-1 ps)");
+		return;
+	}
+	host_deliver(e, (uint64_t)(uintptr_t)m, a);
 }
 
 /* One print: a line per line of its text (docs/outputs.md). */
@@ -730,6 +633,8 @@ static void start_seb(engine *e, uint32_t p)
 	pe->free_at = end;
 	if (end > r->predicted)
 		r->predicted = end;
+	if (e->rdv && s.nposted)
+		fsim_rdv_posted(e, p, &s, end);
 
 	if (e->ntl && e->tl_sel[p]) {
 		fsim_seb_rec rec = {
@@ -814,6 +719,15 @@ static void start_seb(engine *e, uint32_t p)
 		m->seq = seq;
 		m->src_seb = s.index;
 		m->tag = sd->tag;
+		m->rdv = 0;
+		if (e->has_pieces) {
+			/* Its range's send overhead keeps the CPU. */
+			const netm_piece *pc = fsim_rdv_piece(e, m);
+			sib_ps h;
+			if (pc && !time_add(m->nm.depart, pc->os, &h) &&
+			    h > pe->hold)
+				pe->hold = h;
+		}
 		if (now_ok)
 			send_msg(e, m);
 		else if (fq_push(&e->q, m->nm.depart,
@@ -1014,22 +928,34 @@ static void report_stall(engine *e)
 	size_t off = 0, n = 0, stuck = 0;
 	char *b = e->err;
 	size_t len = e->errlen;
-	for (uint32_t p = 0; p < e->npes; p++)
+	size_t rdv = 0;
+	for (uint32_t p = 0; p < e->npes; p++) {
 		stuck += e->pes[p].state != PE_DONE;
+		if (e->pes[p].state != PE_DONE)
+			rdv += fsim_rdv_stuck(e, p, NULL, 0);
+	}
 	off += (size_t)snprintf(b + off, len - off, "the replay stalled "
 		"after %" PRId64 " ps: nothing can run, but %zu PE%s %s SEBs "
-		"left (the trace does not close; 'sibyl trace check' finds "
-		"such defects):", e->res->predicted, stuck,
-		stuck == 1 ? "" : "s", stuck == 1 ? "has" : "have");
+		"left (%s):", e->res->predicted, stuck,
+		stuck == 1 ? "" : "s", stuck == 1 ? "has" : "have",
+		rdv ? "senders wait for rendezvous messages whose receives "
+		"are not posted: the program deadlocks under the machine's "
+		"sync=rendezvous ranges" : "the trace does not close; 'sibyl "
+		"trace check' finds such defects");
 	for (uint32_t p = 0; p < e->npes && off < len && n < 8; p++) {
 		pe_t *pe = &e->pes[p];
 		if (pe->state == PE_DONE)
 			continue;
 		n++;
 		off += (size_t)snprintf(b + off, len - off, "\n  PE %u, SEB "
-			"%" PRIu64 " (\"%s\") waits for %u message%s:", p,
-			pe->pk.next_index, e->names[pe->name].name,
-			pe->missing, pe->missing == 1 ? "" : "s");
+			"%" PRIu64 " (\"%s\") waits for %u message%s or "
+			"completion%s:", p, pe->pk.next_index,
+			e->names[pe->name].name, pe->missing,
+			pe->missing == 1 ? "" : "s",
+			pe->missing == 1 ? "" : "s");
+		if (off < len)
+			off += fsim_rdv_stuck(e, p, b + off, len - off) ?
+			       strlen(b + off) : 0;
 		unsigned shown = 0;
 		for (uint32_t i = 0; i < pe->mb.cap && off < len; i++) {
 			mb_slot *sl = &pe->mb.s[i];
@@ -1282,7 +1208,9 @@ static int engine_setup(engine *e)
 		return fail(e, "out of memory for %u PEs", e->npes);
 	for (uint32_t p = 0; p < e->npes; p++)
 		e->pes[p].file = sibt_trace_file_of_pe(e->t, p);
-	if (build_names(e))
+	e->has_pieces = e->m->intra_pieces.n ||
+			(e->net->ops->pieces && e->net->ops->pieces(e->net));
+	if (fsim_rdv_setup(e) || build_names(e))
 		return -1;
 	e->have_regions = fsim_rules_have_regions(o->rules);
 	sibt_totals tot;
@@ -1328,6 +1256,7 @@ static void engine_free(engine *e)
 		}
 		free(e->pes);
 	}
+	fsim_rdv_free(e);
 	if (e->ntl)
 		close_timelines(e, 0);
 	if (e->prints)

@@ -64,7 +64,7 @@ static inline mb_slot *mb_find(mb_box *b, uint64_t key)
 	}
 }
 
-static int mb_resize(mb_box *b, uint32_t cap)
+static inline int mb_resize(mb_box *b, uint32_t cap)
 {
 	mb_slot *ns = malloc((size_t)cap * sizeof *ns);
 	if (!ns)
@@ -124,7 +124,7 @@ static inline void mb_remove(mb_box *b, mb_slot *s)
 	}
 }
 
-static void mb_free(mb_box *b)
+static inline void mb_free(mb_box *b)
 {
 	free(b->s);
 	b->s = NULL;

@@ -47,7 +47,7 @@ static inline int fq_bucket_of(sib_ps t, sib_ps last)
 	return x ? 64 - __builtin_clzll(x) : 0;
 }
 
-static int fq_grow(fq_bucket *bk)
+static inline int fq_grow(fq_bucket *bk)
 {
 	size_t cap = bk->cap ? bk->cap * 2 : 64;
 	fq_item *v = realloc(bk->v, cap * sizeof *v);
@@ -72,14 +72,14 @@ static inline int fq_push(fq_queue *q, sib_ps t, uint64_t arg)
 	return 0;
 }
 
-static int fq_cmp_seq(const void *a, const void *b)
+static inline int fq_cmp_seq(const void *a, const void *b)
 {
 	const fq_item *x = a, *y = b;
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
 /* Refill bucket 0 from the lowest non-empty bucket. */
-static int fq_refill(fq_queue *q)
+static inline int fq_refill(fq_queue *q)
 {
 	int i = 1;
 	while (i < 65 && q->b[i].n == 0)
@@ -128,7 +128,7 @@ static inline int fq_pop(fq_queue *q, fq_item *it)
 	return 1;
 }
 
-static void fq_free(fq_queue *q)
+static inline void fq_free(fq_queue *q)
 {
 	for (int i = 0; i < 65; i++)
 		free(q->b[i].v);

@@ -28,10 +28,11 @@ static const sib_param intranode_params[] = {
 	{ "protocols", SIB_P_STRING, "", NULL,
 	  "Costs by message size, one range per protocol of the MPI "
 	  "library's shared-memory transport: 'SIZE: KEY=VALUE ...; "
-	  "SIZE: ...' with keys latency, bandwidth, os (send overhead) "
-	  "and or (receive overhead), the first range from 0; a key a "
-	  "range leaves out keeps latency and bandwidth, or 0 for os and "
-	  "or.  Empty: latency + bytes / bandwidth for every size." },
+	  "SIZE: ...' with keys latency, bandwidth, os (send overhead), "
+	  "or (receive overhead) and sync (eager or rendezvous), the "
+	  "first range from 0; a key a range leaves out keeps latency "
+	  "and bandwidth, or 0 for os and or, or eager.  Empty: latency "
+	  "+ bytes / bandwidth for every size." },
 	{ NULL, 0, NULL, NULL, NULL }
 };
 

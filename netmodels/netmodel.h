@@ -78,6 +78,8 @@ typedef struct netm_piece {
 	sib_ps latency;
 	int64_t bandwidth;    /* bytes/s, > 0 */
 	sib_ps os, or;        /* send and receive overheads */
+	uint8_t rendezvous;   /* sync=rendezvous: the data leaves once the
+	                         receive is posted (the simulator's part) */
 } netm_piece;
 
 /* Pieces by increasing `from', the first from 0; n == 0: no table. */
@@ -88,7 +90,7 @@ typedef struct netm_pieces {
 
 /*
  * Read a table "SIZE: KEY=VALUE ...; SIZE: ..." (keys latency,
- * bandwidth, os, or; pairs separated by blanks or commas) for the key
+ * bandwidth, os, or, sync; pairs separated by blanks or commas) for the key
  * named `key' in messages.  Keys a range leaves out take their value from defaults.
  * An empty text gives an empty table.  0, or -1 with a sentence in err.
  */
@@ -126,6 +128,10 @@ typedef struct netm_msg {
 	                            inside a node never reach the network) */
 	uint64_t bytes;          /* payload size after replacement rules */
 	sib_ps depart;        /* when the message leaves its sender */
+	/* The data of a rendezvous message (sync=rendezvous ranges): its
+	 * request paid the send overhead and the latency; the data leaves
+	 * at depart and pays the transfer and the receive overhead. */
+	uint8_t rdv_data;
 } netm_msg;
 
 /* What the simulator offers a model instance. */
@@ -224,6 +230,9 @@ typedef struct netm_ops {
 	const char *(*class_name)(const netm_model *m, uint32_t cls);
 	void (*link)(const netm_model *m, uint32_t id, netm_link_info *out);
 	void (*destroy)(netm_model *m);
+	/* The model's protocol ranges (its `protocols' table), or NULL
+	 * when it has none (may be NULL). */
+	const netm_pieces *(*pieces)(const netm_model *m);
 } netm_ops;
 
 /* All models, NULL-terminated, and lookup by name (NULL if unknown). */

@@ -10,10 +10,12 @@
  * smallest size it applies to, a colon and KEY=VALUE pairs:
  *
  *   0: latency=0.9us os=0.2us or=0.3us; 64KiB: latency=4us bandwidth=9GB/s
+ *   sync=rendezvous
  *
  * A range applies from its size up to the next range's.  The first must
  * start at 0 and the sizes must increase.  A key a range does not give
- * keeps the value of the model's own parameter (netm_piece defaults).
+ * keeps the value of the model's own parameter (netm_piece defaults);
+ * sync is eager unless a range says rendezvous.
  */
 #include "config.h"
 
@@ -33,7 +35,10 @@
 	X(K_OS, "os", SIB_P_TIME, "0", NULL, \
 	  "Send overhead of the range's messages.") \
 	X(K_OR, "or", SIB_P_TIME, "0", NULL, \
-	  "Receive overhead of the range's messages.")
+	  "Receive overhead of the range's messages.") \
+	X(K_SYNC, "sync", SIB_P_ENUM, "eager", "eager|rendezvous", \
+	  "Synchronization: eager (the data leaves at once) or rendezvous " \
+	  "(it leaves once the receive is posted).")
 
 enum { PIECE_KEYS(SIB_PARAM_ID) K_COUNT };
 
@@ -97,11 +102,11 @@ static int parse_pair(const char *key, unsigned r, const char *s,
 	if (!eq)
 		return sib_errf(err, errlen, "%s: range %u: '%.*s' is not "
 				"KEY=VALUE (keys: latency, bandwidth, os, "
-				"or)", key, r + 1, (int)len, s);
+				"or, sync)", key, r + 1, (int)len, s);
 	if (copy_trimmed(text, s, (size_t)(eq - s)) ||
 	    (k = find_key(text, strlen(text))) < 0)
 		return sib_errf(err, errlen, "%s: range %u: unknown key '%.*s' "
-				"(keys: latency, bandwidth, os, or)", key,
+				"(keys: latency, bandwidth, os, or, sync)", key,
 				r + 1, (int)(eq - s), s);
 	snprintf(name, sizeof name, "%s: range %u: %s", key, r + 1,
 		 piece_keys[k].key);
@@ -113,7 +118,8 @@ static int parse_pair(const char *key, unsigned r, const char *s,
 	case K_LATENCY: p->latency = v.i; break;
 	case K_BANDWIDTH: p->bandwidth = v.i; break;
 	case K_OS: p->os = v.i; break;
-	default: p->or = v.i; break;
+	case K_OR: p->or = v.i; break;
+	default: p->rendezvous = (uint8_t)v.i; break;
 	}
 	return 0;
 }

@@ -61,10 +61,10 @@ extern const netm_ops netm_simple;
 	X(P_PROTOCOLS, "protocols", SIB_P_STRING, "", NULL, \
 	  "Costs by message size, one range per MPI protocol: " \
 	  "'SIZE: KEY=VALUE ...; SIZE: ...' with keys latency, " \
-	  "bandwidth, os (send overhead) and or (receive overhead), the " \
-	  "first range from 0; a key a range leaves out keeps latency, " \
-	  "bandwidth or o.  Empty: latency, bandwidth and o for every " \
-	  "size.")
+	  "bandwidth, os (send overhead), or (receive overhead) and " \
+	  "sync (eager or rendezvous), the first range from 0; a key a " \
+	  "range leaves out keeps latency, bandwidth or o, or eager.  " \
+	  "Empty: latency, bandwidth and o for every size.")
 
 enum { SIMPLE_PARAMS(SIB_PARAM_ID) P_COUNT };
 enum { NIC_NONE, NIC_SERIALIZE };
@@ -272,6 +272,11 @@ static void simple_send(netm_model *m, const netm_msg *msg)
 		os = pc->os;
 		orecv = pc->or;
 		tw = netm_xfer_time(msg->bytes, pc->bandwidth);
+		if (msg->rdv_data) {
+			/* Its request paid os and the latency. */
+			latency = 0;
+			os = 0;
+		}
 	} else {
 		tw = wire_time(s, msg->bytes);
 	}
@@ -368,6 +373,12 @@ static void simple_destroy(netm_model *m)
 	free(s);
 }
 
+static const netm_pieces *simple_pieces(const netm_model *m)
+{
+	const simple_model *s = (const simple_model *)m;
+	return s->pieces.n ? &s->pieces : NULL;
+}
+
 const netm_ops netm_simple = {
 	.name = "simple",
 	.summary = "latency + bytes/bandwidth + per-packet cost, LogGP o and "
@@ -382,4 +393,5 @@ const netm_ops netm_simple = {
 	.class_name = simple_class_name,
 	.link = simple_link_info,
 	.destroy = simple_destroy,
+	.pieces = simple_pieces,
 };

@@ -54,6 +54,7 @@ static void test_parse(void)
 	assertEqualU64(t.p[2].from, 65536);
 	assertEqualInt(t.p[2].latency, 5 * US);
 	assertEqualInt(t.p[2].os, 0);
+	assertEqualInt(t.p[0].rendezvous, 0);		/* eager: default */
 
 	/* The piece of a size: the last range starting at or below it. */
 	assertTrue(netm_pieces_find(&t, 0) == &t.p[0]);
@@ -65,6 +66,17 @@ static void test_parse(void)
 	netm_pieces_free(&t);
 	assertEqualInt(t.n, 0);
 	assertTrue(t.p == NULL);
+
+	/* sync per range; a range without it is eager. */
+	assertEqualInt(netm_pieces_parse(&t, "k", "0: sync=eager; 4KiB: "
+					 "sync=rendezvous os=1ns; 1MiB: os=2ns",
+					 &scalar, err, sizeof err), 0);
+	assertEqualInt(t.n, 3);
+	assertEqualInt(t.p[0].rendezvous, 0);
+	assertEqualInt(t.p[1].rendezvous, 1);
+	assertEqualInt(t.p[1].os, 1000);
+	assertEqualInt(t.p[2].rendezvous, 0);
+	netm_pieces_free(&t);
 }
 
 static void test_find_many(void)
@@ -109,7 +121,8 @@ static void test_refusals(void)
 		{ "0: os=1ns; 0: os=2ns", "range 2 starts at 0 bytes" },
 		{ "0 latency=1us", "range 1: '0 latency=1us' has no 'SIZE:'" },
 		{ "0: lat=1us", "range 1: unknown key 'lat' (keys: latency, "
-		  "bandwidth, os, or)" },
+		  "bandwidth, os, or, sync)" },
+		{ "0: sync=maybe", "k: range 1: sync" },
 		{ "0: latency", "range 1: 'latency' is not KEY=VALUE" },
 		{ "0: latency=1", "k: range 1: latency: '1' has no unit" },
 		{ "0: latency=-1us", "is negative" },

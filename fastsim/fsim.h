@@ -28,6 +28,7 @@
 #include <stdio.h>
 
 #include "netmodel.h"
+#include "sib_dist.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -44,6 +45,9 @@ extern "C" {
  *   [net]       model, then the parameters of that model
  *   [replace]   rules
  *   [sim]       seed
+ *   [noise]     dir, seed, scale, cosched
+ *   [variability] seed, profile, temporal, spatial, spatial_per,
+ *               spatial_file, network
  *
  * A key is addressed as "section.key" by --set.  Every key has a default
  * (see fsim_config_describe), so an empty configuration is valid.
@@ -77,6 +81,10 @@ int fsim_config_resolve(fsim_config *c, char *err, size_t errlen);
 /* A resolved value ("machine", "nodes"), or NULL when no such key. */
 const sib_value *fsim_config_get(const fsim_config *c, const char *section,
 				  const char *key);
+/* Where key section.key was given ("file.conf:12", "--set"), or NULL
+ * for a default (net.* model keys: NULL). */
+const char *fsim_config_origin(const fsim_config *c, const char *section,
+			       const char *key);
 /* The selected network model and its values (parallel to ops->params). */
 const netm_ops *fsim_config_model(const fsim_config *c);
 const sib_value *fsim_config_model_values(const fsim_config *c);
@@ -214,10 +222,101 @@ int fsim_rules_have_regions(const fsim_rules *r);
 int fsim_rules_for_region(const fsim_rules *r, const char *region,
 			  fsim_durrule *out);
 void fsim_durrule_release(fsim_durrule *d);
+/* The next rule of a ';'-separated list at *sp (a ';' inside quotes is
+ * part of it), trimmed and allocated (NULL: out of memory); *sp moves
+ * past it.  Call while **sp. */
+char *fsim_rules_next(const char **sp);
+/* The target of a seb:NAME=VALUE or region:PATTERN=VALUE rule (no
+ * cut-off), as the replacement rules read it: *key allocated, *val
+ * pointing into text.  0, or -1 with a sentence in err. */
+int fsim_rules_target(const char *text, int *is_region, char **key,
+		      const char **val, char *err, size_t errlen);
 /* A human description of the rules in force, one per line, prefixed. */
 void fsim_rules_describe(const fsim_rules *r, FILE *f, const char *prefix);
 /* Count of rules by kind, for the summary. */
 size_t fsim_rules_count(const fsim_rules *r);
+
+/* ======================================================== variability */
+
+/*
+ * Variability models (docs/variability.md): durations drawn per code
+ * region or SEB name, a speed factor per node or core, a jitter of
+ * network times by message size.  Every draw is a function of the seed
+ * and of what it is for -- (PE, SEB index) for a duration, the node or
+ * core for a speed, (source PE, sequence number) for a message -- so it
+ * does not depend on the order of the replay or the window size.
+ *
+ * A profile (`sibyl trace profile', `sibyl sim --variability') is a list
+ * of blocks, one per code region or SEB name: its distribution, made of
+ * one or more clusters, and the pattern in which the clusters repeat.
+ */
+typedef struct fsim_vblock {
+	int by_region;          /* region "..." (1) or seb "..." (0) */
+	int glob;               /* key is an fnmatch(3) pattern */
+	char *key;              /* the region, the pattern or the name */
+	uint64_t samples;       /* what it was made from (0: not said) */
+	double median;          /* ps (0: not said) */
+	uint32_t nclusters;     /* >= 1 */
+	sib_dist dist;          /* the cluster, or a mix of the clusters
+	                           (durations in ps) */
+	uint32_t npattern;      /* 0: clusters drawn by their weights */
+	uint32_t *pattern;      /* cluster indices from 0, replayed in a
+	                           loop per PE */
+	uint64_t *csamples;     /* per cluster: samples (writer; may be
+	                           NULL) */
+	char *origin;           /* "PROFILE:12", "variability.temporal" */
+} fsim_vblock;
+
+typedef struct fsim_profile {
+	fsim_vblock *b;
+	uint32_t n, cap;
+	char *source;           /* the trace it was made from, or NULL */
+} fsim_profile;
+
+#define FSIM_PROFILE_VERSION 1
+/* The most blocks, clusters per block, pattern length of a profile. */
+#define FSIM_PROFILE_MAX_BLOCKS 65536
+#define FSIM_PROFILE_MAX_PATTERN 4096
+
+/* Read a profile; errors name PROFILE:LINE and what to write. */
+int fsim_profile_read(fsim_profile *pr, const char *path, char *err,
+		      size_t errlen);
+/* Add a block (copied: the caller keeps b); 0, or -1 out of memory. */
+int fsim_profile_add(fsim_profile *pr, const fsim_vblock *b);
+/* Write a profile in the documented format; 0 or -1 on write error. */
+int fsim_profile_write(const fsim_profile *pr, FILE *f);
+void fsim_profile_free(fsim_profile *pr);
+void fsim_vblock_free(fsim_vblock *b);
+
+typedef struct fsim_var fsim_var;
+#define FSIM_VAR_NONE UINT32_MAX
+
+/*
+ * The models of a resolved configuration's [variability] keys and the
+ * profile they name, for a run on machine m.  *vp is NULL when every
+ * model is off (the replay is then exactly that without variability).
+ * Errors name the key's origin or the profile's line: SIB_ECONFIG.
+ */
+int fsim_var_new(fsim_var **vp, const fsim_config *c, const fsim_machine *m,
+		 char *err, size_t errlen);
+void fsim_var_free(fsim_var *v);
+uint64_t fsim_var_seed(const fsim_var *v);
+/* The first block for SEB name `name', or for code region `region'
+ * (FSIM_VAR_NONE: none); the engine keeps the lower of the two. */
+uint32_t fsim_var_for_name(const fsim_var *v, const char *name);
+uint32_t fsim_var_for_region(const fsim_var *v, const char *region);
+int fsim_var_have_regions(const fsim_var *v);
+/* The duration drawn from block b for SEB `index' of PE pe (which must
+ * come in index order per PE for a block with a pattern). */
+sib_ps fsim_var_draw(fsim_var *v, uint32_t b, uint32_t pe, uint64_t index);
+/* dur on PE pe's node or core (spatial); *changed when it did. */
+sib_ps fsim_var_speed(const fsim_var *v, uint32_t pe, sib_ps dur);
+int fsim_var_have_speed(const fsim_var *v);
+/* The network time `xfer' of message seq of PE src, of `bytes', with
+ * its jitter. */
+sib_ps fsim_var_net(const fsim_var *v, uint32_t src, uint64_t seq,
+		    uint64_t bytes, sib_ps xfer);
+int fsim_var_have_net(const fsim_var *v);
 
 /* ===================================================== output writers */
 
@@ -360,6 +459,10 @@ typedef struct fsim_result {
 	uint64_t noise_seed;        /* noise.seed, or sim.seed for -1 */
 	sib_ps noise_total;
 	fsim_stat noise_pe;
+	/* variability (a [variability] key set): its seed, the SEBs whose
+	 * duration was drawn and the messages whose network time was */
+	int variability;
+	uint64_t var_seed, var_sebs, var_messages;
 	netm_totals net;
 	/* links (links.csv, link_classes.csv); nlinks = 0 for a model
 	 * without links.  max_bytes and max_busy are the lowest-numbered

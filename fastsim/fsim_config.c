@@ -70,6 +70,7 @@ struct fsim_config {
 	cfg_values mod;              /* the model's parameters */
 	char *map_path;              /* machine.map as it will be opened */
 	char *noise_path;            /* noise.dir as it will be opened */
+	char *var_paths[2];          /* variability.profile, .spatial_file */
 	int cores_from_topology;
 };
 
@@ -108,6 +109,10 @@ static void unresolve(fsim_config *c)
 	c->map_path = NULL;
 	free(c->noise_path);
 	c->noise_path = NULL;
+	for (int i = 0; i < 2; i++) {
+		free(c->var_paths[i]);
+		c->var_paths[i] = NULL;
+	}
 	c->model = NULL;
 	c->cores_from_topology = 0;
 	c->resolved = 0;
@@ -881,11 +886,17 @@ static int check_machine(fsim_config *c, char *err, size_t errlen)
 
 	/* A map (or a noise set) named in a file is found next to that
 	 * file, so that a machine description and its map travel together. */
+	cfg_values *var = &c->sec[S_VARIABILITY];
 	if (resolve_path(&m->v[M_MAP], m->from[M_MAP], &c->map_path) ||
 	    resolve_path(&c->sec[S_NOISE].v[N_DIR],
-			 c->sec[S_NOISE].from[N_DIR], &c->noise_path))
+			 c->sec[S_NOISE].from[N_DIR], &c->noise_path) ||
+	    resolve_path(&var->v[V_PROFILE], var->from[V_PROFILE],
+			 &c->var_paths[0]) ||
+	    resolve_path(&var->v[V_SPATIAL_FILE], var->from[V_SPATIAL_FILE],
+			 &c->var_paths[1]))
 		return sib_errf(err, errlen, "out of memory resolving "
-			    "machine.map or noise.dir");
+			    "machine.map, noise.dir or the variability "
+			    "files");
 
 	sib_value *f = &c->sec[S_CPU].v[0];
 	const cfg_entry *fe = c->sec[S_CPU].from[0];
@@ -1001,6 +1012,20 @@ const sib_value *fsim_config_get(const fsim_config *c, const char *section,
 	return NULL;
 }
 
+const char *fsim_config_origin(const fsim_config *c, const char *section,
+			       const char *key)
+{
+	CFG_CHECK(c);
+	int s = c->resolved && section && key ? find_section(section) : -1;
+	if (s < 0)
+		return NULL;
+	for (size_t k = 0; fsim_cfg_sections[s].params[k].key; k++)
+		if (strcmp(fsim_cfg_sections[s].params[k].key, key) == 0)
+			return c->sec[s].from[k] ? c->sec[s].from[k]->origin :
+			       NULL;
+	return NULL;
+}
+
 const netm_ops *fsim_config_model(const fsim_config *c)
 {
 	CFG_CHECK(c);
@@ -1067,12 +1092,25 @@ static void write_section(FILE *f, const char *name, const sib_param *p,
 		} else if (cv == &c->sec[S_NOISE] && k == N_DIR && e) {
 			real = realpath(c->noise_path, NULL);
 			text = real ? real : c->noise_path;
+		} else if (cv == &c->sec[S_VARIABILITY] && e &&
+			   (k == V_PROFILE || k == V_SPATIAL_FILE)) {
+			const char *path = cv->v[k].s;
+			real = realpath(path, NULL);
+			text = real ? real : path;
 		}
 		fprintf(f, "%s = ", p[k].key);
 		fsim_cfg_write_value(f, text);
 		fprintf(f, "%s\n", note ? note : "");
 		free(real);
 	}
+}
+
+static int section_set(const cfg_values *cv)
+{
+	for (size_t k = 0; k < cv->n; k++)
+		if (cv->from[k])
+			return 1;
+	return 0;
 }
 
 int fsim_config_write(const fsim_config *c, FILE *f)
@@ -1083,6 +1121,8 @@ int fsim_config_write(const fsim_config *c, FILE *f)
 	fputs("# Sibyl machine description: the effective configuration of "
 	      "a run.\n# Keys marked \"# default\" were not given.\n", f);
 	for (int s = 0; s < NSECTIONS; s++) {
+		if (s == S_VARIABILITY && !section_set(&c->sec[s]))
+			continue;       /* off: the files of earlier runs */
 		write_section(f, fsim_cfg_sections[s].name, fsim_cfg_sections[s].params,
 			      &c->sec[s], c);
 		if (s == S_NET)

@@ -80,6 +80,7 @@ static uint32_t name_global(engine *e, const char *name)
 	ni->name = name;
 	fsim_rules_for_name(e->o->rules, name, &ni->rule);
 	ni->plain = ni->rule.nrules == 0 && ni->rule.num == ni->rule.den;
+	ni->vblock = fsim_var_for_name(e->var, name);
 	return e->nnames++;
 }
 
@@ -231,9 +232,9 @@ static int regions_grow(engine *e)
 	return 0;
 }
 
-/* The region: rules of region string `region' (resolved on first
- * sight), or NULL after a failure. */
-static const fsim_durrule *region_rules(engine *e, const char *region)
+/* The region: rules and variability of region string `region'
+ * (resolved on first sight), or NULL after a failure. */
+static const region_info *region_rules(engine *e, const char *region)
 {
 	if (2 * (e->nregions + 1) > e->cap_regions && regions_grow(e)) {
 		fail(e, "out of memory");
@@ -242,7 +243,7 @@ static const fsim_durrule *region_rules(engine *e, const char *region)
 	size_t j = region_hash(region, e->cap_regions);
 	while (e->regions[j].region) {
 		if (e->regions[j].region == region)
-			return &e->regions[j].rule;
+			return &e->regions[j];
 		j = (j + 1) & (e->cap_regions - 1);
 	}
 	region_info *ri = &e->regions[j];
@@ -251,8 +252,33 @@ static const fsim_durrule *region_rules(engine *e, const char *region)
 		return NULL;
 	}
 	ri->region = region;
+	ri->vblock = fsim_var_for_region(e->var, region);
 	e->nregions++;
-	return &ri->rule;
+	return ri;
+}
+
+/*
+ * The duration of SEB s of p with variability (SEMANTICS §10): a draw
+ * of the first block of its name or region takes the traced duration's
+ * place before the rules, then the speed of its node or core applies;
+ * its offsets scale with the duration.
+ */
+static sib_ps var_duration(engine *e, uint32_t p, const sibt_seb *s,
+			   const region_info *ri, uint8_t *how)
+{
+	const name_info *ni = &e->names[e->pes[p].name];
+	uint32_t b = ri && ri->vblock < ni->vblock ? ri->vblock : ni->vblock;
+	sib_ps d = s->duration;
+	if (b != FSIM_VAR_NONE) {
+		d = fsim_var_draw(e->var, b, p, s->index);
+		e->res->var_sebs++;
+	}
+	d = rule_duration(ni, ri ? &ri->rule : NULL, d, how);
+	if (fsim_var_have_speed(e->var))
+		d = fsim_var_speed(e->var, p, d);
+	if (d != s->duration)
+		*how = HOW_REPLACED;
+	return d;
 }
 
 /* ------------------------------------------------------ windows */
@@ -350,13 +376,15 @@ static void activate_next(engine *e, uint32_t p)
 		}
 	}
 	uint32_t g = e->name_map[pe->file][pe->pk.name_id];
-	const fsim_durrule *rr = NULL;
+	const region_info *ri = NULL;
 	if (e->have_regions && s.region && *s.region &&
-	    !(rr = region_rules(e, s.region)))
+	    !(ri = region_rules(e, s.region)))
 		return;
 	pe->name = g;
 	pe->tdur = s.duration;
-	pe->dur = rule_duration(&e->names[g], rr, s.duration, &pe->how);
+	pe->dur = e->var ? var_duration(e, p, &s, ri, &pe->how) :
+		  rule_duration(&e->names[g], ri ? &ri->rule : NULL,
+				s.duration, &pe->how);
 	pe->ready = pe->free_at > pe->hold ? pe->free_at : pe->hold;
 	pe->missing = 0;
 	pe->nwaits = s.nwaits;
@@ -450,6 +478,19 @@ void host_deliver(void *ctx, uint64_t token, sib_ps t)
 			     "the range of time (2^63-1 ps): check the net.* "
 			     "latencies and bandwidths and the message sizes");
 		return;
+	}
+	if (fsim_var_have_net(e->var) && m->nm.src_node != m->nm.dst_node) {
+		/* SEMANTICS §10: the network time times a drawn factor */
+		sib_ps x = fsim_var_net(e->var, m->nm.src_pe, m->seq,
+					m->nm.bytes, t - m->nm.depart);
+		if (time_add(m->nm.depart, x, &t)) {
+			msg_overflow(e, m, "its arrival with network jitter "
+				     "is beyond the range of time");
+			return;
+		}
+		if (!(e->net->flags & NETM_IMMEDIATE) && t < e->now)
+			t = e->now;
+		e->res->var_messages++;
 	}
 	tl_msg(e, m, t);
 	deliver(e, m->nm.dst_pe, m->nm.src_pe, m->seq, t);
@@ -1170,6 +1211,12 @@ static int engine_setup(engine *e)
 		return fail(e, "%s", msg);
 	}
 	e->res->nnodes = e->m->nnodes;
+	if (fsim_var_new(&e->var, o->cfg, e->m, msg, sizeof msg)) {
+		e->config_error = 1;
+		return fail(e, "%s", msg);
+	}
+	e->res->variability = e->var != NULL;
+	e->res->var_seed = fsim_var_seed(e->var);
 
 	const netm_ops *ops = fsim_config_model(o->cfg);
 	const sib_value *seed = fsim_config_get(o->cfg, "sim", "seed");
@@ -1212,7 +1259,8 @@ static int engine_setup(engine *e)
 			(e->net->ops->pieces && e->net->ops->pieces(e->net));
 	if (fsim_rdv_setup(e) || build_names(e))
 		return -1;
-	e->have_regions = fsim_rules_have_regions(o->rules);
+	e->have_regions = fsim_rules_have_regions(o->rules) ||
+			  fsim_var_have_regions(e->var);
 	sibt_totals tot;
 	sibt_trace_totals(e->t, &tot);
 	e->total_estimate = tot.sebs;
@@ -1279,6 +1327,7 @@ static void engine_free(engine *e)
 	fsim_series_free(e->series);
 	noise_inj_free(e->noise);
 	free(e->noise_pe);
+	fsim_var_free(e->var);
 	fq_free(&e->q);
 	if (e->net)
 		e->net->ops->destroy(e->net);

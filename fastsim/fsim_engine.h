@@ -65,6 +65,7 @@ enum { HOW_SCALED = 0, HOW_REPLACED = 1 };
 typedef struct region_info {
 	const char *region;    /* NULL: free slot */
 	fsim_durrule rule;
+	uint32_t vblock;       /* its variability block, or FSIM_VAR_NONE */
 } region_info;
 
 /* Per global SEB name: what the rules do with it. */
@@ -72,6 +73,7 @@ typedef struct name_info {
 	const char *name;
 	fsim_durrule rule;
 	int plain;             /* no rule and factor 1: durations unchanged */
+	uint32_t vblock;       /* its variability block, or FSIM_VAR_NONE */
 } name_info;
 
 typedef struct engine {
@@ -113,6 +115,7 @@ typedef struct engine {
 	/* noise (SEMANTICS §9): NULL when none can delay anything */
 	noise_inj *noise;
 	sib_ps *noise_pe;     /* per PE: time detours added */
+	fsim_var *var;           /* variability (SEMANTICS §10), or NULL */
 	/* statistics */
 	fsim_result *res;
 	uint64_t done_pes;

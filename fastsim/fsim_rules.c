@@ -465,6 +465,54 @@ static int index_rule(fsim_rules *r, const rule *x, uint32_t order)
 	return -1;
 }
 
+char *fsim_rules_next(const char **sp)
+{
+	const char *s = *sp, *start = s;
+	int q = 0;
+	for (; *s && (q || *s != ';'); s++) {
+		if (*s == '\\' && q && (s[1] == '"' || s[1] == '\\'))
+			s++;
+		else if (*s == '"')
+			q = !q;
+	}
+	*sp = *s == ';' ? s + 1 : s;
+	return trimmed_dup(start, (size_t)(s - start));
+}
+
+int fsim_rules_target(const char *text, int *is_region, char **key,
+		      const char **val, char *err, size_t errlen)
+{
+	const char *s = text, *cut = NULL;
+	size_t cutlen = 0;
+	rule x;
+	int rc;
+
+	memset(&x, 0, sizeof x);
+	*key = NULL;
+	*is_region = strncmp(s, "region", 6) == 0;
+	if (!*is_region && strncmp(s, "seb", 3) != 0)
+		return sib_errf(err, errlen, "unknown rule; a rule starts with "
+			    "seb: or region:");
+	s += *is_region ? 6 : 3;
+	while (sib_is_space(*s))
+		s++;
+	if (*s++ != ':')
+		return sib_errf(err, errlen, "expected ':' after '%s'",
+			    *is_region ? "region" : "seb");
+	rc = *is_region ? parse_region_rule(s, &x, &cut, &cutlen, val, err,
+					    errlen) :
+	     parse_named_rule(s, 1, &x.name, &cut, &cutlen, val, "SEB name",
+			      err, errlen);
+	if (!rc && cut)
+		rc = sib_errf(err, errlen, "this rule has no cut-off (>CUT)");
+	if (rc) {
+		free(x.name);
+		return -1;
+	}
+	*key = x.name;
+	return 0;
+}
+
 int fsim_rules_add(fsim_rules *r, const char *text, const char *origin,
 		   char *err, size_t errlen)
 {
@@ -481,17 +529,7 @@ int fsim_rules_add(fsim_rules *r, const char *text, const char *origin,
 	/* Split at ';' outside quotes, parse everything, and only then
 	 * add: a bad rule leaves r as it was. */
 	while (*s) {
-		const char *start = s;
-		int q = 0;
-		for (; *s && (q || *s != ';'); s++) {
-			if (*s == '\\' && q && (s[1] == '"' || s[1] == '\\'))
-				s++;
-			else if (*s == '"')
-				q = !q;
-		}
-		char *one = trimmed_dup(start, (size_t)(s - start));
-		if (*s == ';')
-			s++;
+		char *one = fsim_rules_next(&s);
 		if (!one)
 			goto out_of_memory;
 		if (!*one) {

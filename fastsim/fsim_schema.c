@@ -72,6 +72,11 @@ static const sib_param noise_params[] = {
 	SIB_PARAM_END
 };
 
+static const sib_param var_params[] = {
+	VAR_PARAMS(SIB_PARAM_ENTRY)
+	SIB_PARAM_END
+};
+
 const struct cfg_section fsim_cfg_sections[NSECTIONS] = {
 	[S_MACHINE] = { "machine", machine_params,
 			"the nodes of the target machine, where ranks run" },
@@ -84,6 +89,9 @@ const struct cfg_section fsim_cfg_sections[NSECTIONS] = {
 			"what-if changes to the trace" },
 	[S_SIM] = { "sim", sim_params, "the simulation itself" },
 	[S_NOISE] = { "noise", noise_params, "OS noise injected into the run" },
+	[S_VARIABILITY] = { "variability", var_params,
+			    "random variation of durations, node speeds "
+			    "and network times (off by default)" },
 };
 
 /* ---------------------------------------------------------- describe */

@@ -13,7 +13,7 @@
 #define CFG_DEFAULT_MODEL "simple"
 
 enum { S_MACHINE, S_INTRANODE, S_CPU, S_NET, S_REPLACE, S_SIM, S_NOISE,
-       NSECTIONS };
+       S_VARIABILITY, NSECTIONS };
 
 /* The parameters of [machine] in one X-macro list (sib_param.h), which
  * gives the table machine_params and its indices. */
@@ -53,6 +53,45 @@ enum { MACHINE_PARAMS(SIB_PARAM_ID) M_COUNT };
 	  "(co-scheduled noise).")
 
 enum { NOISE_PARAMS(SIB_PARAM_ID) N_COUNT };
+
+/* The parameters of [variability] (docs/variability.md), off by
+ * default; the section is written to a run's machine.conf only when one
+ * of them is set. */
+#define VAR_PARAMS(X) \
+	X(V_SEED, "seed", SIB_P_INT, "-1", "-1..9223372036854775807", \
+	  "Seed of every variability draw; -1 means sim.seed.  A draw " \
+	  "depends only on the seed, the PE (or node, or message) and " \
+	  "the SEB index, never on the order of the replay.") \
+	X(V_PROFILE, "profile", SIB_P_STRING, "", NULL, \
+	  "Variability profile (sibyl trace profile; docs/variability.md): " \
+	  "per code region or SEB name, the distribution of durations, " \
+	  "its clusters and their pattern.  A relative path is taken " \
+	  "from the directory of the configuration file that sets it.") \
+	X(V_TEMPORAL, "temporal", SIB_P_STRING, "", NULL, \
+	  "Distributions of SEB durations, ';'-separated, tried before " \
+	  "the profile: 'seb:NAME=DIST' or 'region:PATTERN=DIST', e.g. " \
+	  "seb:compute=lognormal(1ms, 0.25); DIST is fixed(V), " \
+	  "normal(MEAN, SD), lognormal(MEDIAN, SIGMA), uniform(LO, HI), " \
+	  "empirical(X:F, ...) or mix(W DIST, ...).") \
+	X(V_SPATIAL, "spatial", SIB_P_STRING, "", NULL, \
+	  "Distribution of a speed factor drawn once per node (or core, " \
+	  "spatial_per) that multiplies every SEB duration there, e.g. " \
+	  "normal(1, 0.03); empty: none.") \
+	X(V_SPATIAL_PER, "spatial_per", SIB_P_ENUM, "node", "node|core", \
+	  "Whether spatial draws one factor per node or one per core of " \
+	  "each node.") \
+	X(V_SPATIAL_FILE, "spatial_file", SIB_P_STRING, "", NULL, \
+	  "The report.json of sibyl calibrate: core c of every node runs " \
+	  "at the speed of calibrated rank c modulo their number, its " \
+	  "kernel time over their median.  A relative path is taken from " \
+	  "the directory of the configuration file that sets it.") \
+	X(V_NETWORK, "network", SIB_P_STRING, "", NULL, \
+	  "Jitter of network messages by size range, 'SIZE: DIST; SIZE: " \
+	  "DIST', the first range from 0: the time a message spends in " \
+	  "the network model is multiplied by a factor drawn from DIST, " \
+	  "e.g. '0: lognormal(1, 0.1); 64KiB: normal(1, 0.02)'.")
+
+enum { VAR_PARAMS(SIB_PARAM_ID) V_COUNT };
 
 struct cfg_section {
 	const char *name;

@@ -177,6 +177,11 @@ void fsim_result_print(const fsim_result *r, const fsim_opts *o, FILE *f)
 			sc ? sc->den : 1, r->noise_seed,
 			co && co->i ? ", co-scheduled" : "");
 	}
+	if (r->variability)
+		fprintf(f, "variability      seed %" PRIu64 ": %" PRIu64 " SEB "
+			"durations drawn, %" PRIu64 " network times jittered "
+			"(docs/variability.md)\n", r->var_seed, r->var_sebs,
+			r->var_messages);
 	fprintf(f, "network          %" PRIu64 " packets, %" PRIu64 " hops, "
 		"%" PRIu64 " events, queueing ", r->net.packets, r->net.hops,
 		r->net.events);
@@ -338,6 +343,11 @@ void fsim_result_json(const fsim_result *r, const fsim_opts *o, FILE *f)
 			"\"min_pe_ps\": %" PRId64 ", \"max_pe_ps\": %" PRId64
 			"},\n", r->noise_total, r->noise_pe.min,
 			r->noise_pe.max);
+	if (r->variability)
+		fprintf(f, "  \"variability\": {\"seed\": %" PRIu64 ", "
+			"\"sebs_drawn\": %" PRIu64 ", \"messages_jittered\": %"
+			PRIu64 "},\n", r->var_seed, r->var_sebs,
+			r->var_messages);
 	fprintf(f, "  \"network\": {\"model\": ");
 	json_str(f, ops ? ops->name : "");
 	fprintf(f, ", \"messages\": %" PRIu64 ", \"bytes\": %" PRIu64

@@ -74,4 +74,23 @@ static inline const char *test_tmpdir(const char *name)
 	return buf;
 }
 
+/* Write text to dir/name; the path (one of 8 buffers, reused in turn).
+ * Exits 99 when the file cannot be written. */
+static inline const char *test_write_file(const char *dir, const char *name,
+					  const char *text)
+{
+	static char paths[8][4200];
+	static int next;
+	char *path = paths[next++ % 8];
+	snprintf(path, sizeof paths[0], "%s/%s", dir, name);
+	FILE *f = fopen(path, "w");
+	if (!f) {
+		perror(path);
+		exit(99);
+	}
+	fputs(text, f);
+	fclose(f);
+	return path;
+}
+
 #endif /* SIBTEST_H */

@@ -21,18 +21,7 @@ static char err[2048];
 
 static const char *write_file(const char *name, const char *text)
 {
-	static char paths[8][4200];
-	static int next;
-	char *path = paths[next++ % 8];
-	snprintf(path, sizeof paths[0], "%s/%s", tmp, name);
-	FILE *f = fopen(path, "w");
-	if (!f) {
-		perror(path);
-		exit(99);
-	}
-	fputs(text, f);
-	fclose(f);
-	return path;
+	return test_write_file(tmp, name, text);
 }
 
 static int parse(sib_ptype type, const char *choices, const char *text,

@@ -48,6 +48,19 @@ static const char sim_usage[] =
 "                        (0.5, 3/4; 0 turns noise off; noise.scale)\n"
 "      --noise-cosched   captured noise: the same offset on every node\n"
 "                        (co-scheduled noise; noise.cosched=yes)\n"
+"\n"
+"Variability (docs/variability.md; off by default):\n"
+"      --variability PROFILE\n"
+"                        draw SEB durations per code region or SEB name\n"
+"                        from PROFILE (written by 'sibyl trace profile';\n"
+"                        the same as --set variability.profile=PROFILE);\n"
+"                        more models are [variability] keys: temporal,\n"
+"                        spatial, spatial_file, network\n"
+"      --variability-seed N\n"
+"                        seed of every draw (default: sim.seed;\n"
+"                        variability.seed); the same seed gives the same\n"
+"                        result\n"
+"\n"
 "      --list-keys[=FMT] print every configuration key and network model\n"
 "                        with its default, and exit; FMT is text (the\n"
 "                        default) or markdown (the tables of\n"
@@ -124,7 +137,7 @@ static const char sim_usage[] =
 enum {
 	OPT_CPU = 256, OPT_LIST, OPT_SKIP, OPT_ITERS, OPT_TL, OPT_TLPES,
 	OPT_MAP, OPT_NOISE, OPT_NSEED, OPT_NSCALE, OPT_NCOSCHED,
-	OPT_JSON, OPT_LTRACE, OPT_LSEL
+	OPT_JSON, OPT_LTRACE, OPT_LSEL, OPT_VAR, OPT_VSEED
 };
 
 static const struct option sim_opts[] = {
@@ -136,6 +149,8 @@ static const struct option sim_opts[] = {
 	{ "noise-seed", required_argument, NULL, OPT_NSEED },
 	{ "noise-scale", required_argument, NULL, OPT_NSCALE },
 	{ "noise-cosched", no_argument, NULL, OPT_NCOSCHED },
+	{ "variability", required_argument, NULL, OPT_VAR },
+	{ "variability-seed", required_argument, NULL, OPT_VSEED },
 	{ "list-keys", optional_argument, NULL, OPT_LIST },
 	{ "replace", required_argument, NULL, 'r' },
 	{ "skip", no_argument, NULL, OPT_SKIP },
@@ -167,6 +182,8 @@ static int set_option_key(fsim_config *cfg, int opt, const char *arg)
 		{ OPT_NSEED, "noise.seed", "--noise-seed" },
 		{ OPT_NSCALE, "noise.scale", "--noise-scale" },
 		{ OPT_NCOSCHED, "noise.cosched", "--noise-cosched" },
+		{ OPT_VAR, "variability.profile", "--variability" },
+		{ OPT_VSEED, "variability.seed", "--variability-seed" },
 	};
 	char err[2048];
 	size_t i = 0;
@@ -312,7 +329,8 @@ typedef struct sim_run {
 	uint8_t *sel;
 	tool_range_list rl;
 	tool_out dest;
-	const char **inputs;    /* trace, config files, map, noise */
+	const char **inputs;    /* trace, config files, map, noise,
+				   variability files */
 	size_t ninputs;
 } sim_run;
 
@@ -340,6 +358,8 @@ static int sim_option(sim_run *x, int c, char **argv)
 	case OPT_NSEED:
 	case OPT_NSCALE:
 	case OPT_NCOSCHED:
+	case OPT_VAR:
+	case OPT_VSEED:
 		return set_option_key(x->cfg, c, optarg) ? TOOL_EXIT_USAGE : -1;
 	case OPT_LIST:
 		if (optarg && strcmp(optarg, "markdown") == 0)
@@ -452,7 +472,8 @@ static int sim_rules(sim_run *x)
 static int sim_stage(sim_run *x)
 {
 	static const char *const input_keys[][2] = {
-		{ "machine", "map" }, { "noise", "dir" }
+		{ "machine", "map" }, { "noise", "dir" },
+		{ "variability", "profile" }, { "variability", "spatial_file" }
 	};
 
 	if (!x->outdir) {
@@ -463,7 +484,7 @@ static int sim_stage(sim_run *x)
 		}
 	}
 	x->inputs[x->ninputs++] = x->o.trace;
-	for (size_t i = 0; i < 2; i++) {
+	for (size_t i = 0; i < 4; i++) {
 		const sib_value *v = fsim_config_get(x->cfg, input_keys[i][0],
 						     input_keys[i][1]);
 		if (v && v->s && v->s[0])
@@ -561,7 +582,7 @@ int tool_cmd_sim(int argc, char **argv)
 	x->dest.handle = -1;
 	x->o.region = FSIM_REGION_WHOLE;
 	x->replaces = calloc((size_t)argc + 1, sizeof *x->replaces);
-	x->inputs = calloc((size_t)argc + 4, sizeof *x->inputs);
+	x->inputs = calloc((size_t)argc + 6, sizeof *x->inputs);
 	if (fsim_config_new(&x->cfg) || fsim_rules_new(&x->rules) ||
 	    !x->replaces || !x->inputs)
 		tool_error("out of memory");

@@ -35,6 +35,8 @@ static const struct command trace_commands[] = {
 	  tool_cmd_trace_pack, NULL },
 	{ "unpack", "unpack a bundle into a trace directory",
 	  tool_cmd_trace_unpack, NULL },
+	{ "profile", "write the per-region distributions of SEB durations",
+	  tool_cmd_trace_profile, NULL },
 	{ "gen",    "generate a synthetic trace from a communication pattern",
 	  tool_cmd_trace_gen, NULL },
 	{ NULL, NULL, NULL, NULL }

@@ -25,6 +25,7 @@
 int tool_cmd_trace_info(int argc, char **argv);
 int tool_cmd_trace_dump(int argc, char **argv);
 int tool_cmd_trace_stats(int argc, char **argv);
+int tool_cmd_trace_profile(int argc, char **argv);
 int tool_cmd_trace_check(int argc, char **argv);
 int tool_cmd_trace_pack(int argc, char **argv);
 int tool_cmd_trace_unpack(int argc, char **argv);

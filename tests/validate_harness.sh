@@ -1,0 +1,115 @@
+#!/bin/sh
+# validate_harness.sh -- bench/validate.py without timing anything: its
+# command line, its reading of the programs' output and of prints.txt
+# and its tables on canned inputs, and the marks the validation programs
+# leave for `sibyl sim' (bench/validate/p2p.c and examples/kneighbor.c
+# emulated on 2 ranks: every timed region has its begin and end in
+# prints.txt, in order, on rank 0).  No figure is compared with another:
+# `make check' never depends on the machine's speed.
+. "$SIBYL_SRCDIR/tests/lib.sh"
+. "$SIBYL_SRCDIR/tests/emulib.sh"
+
+V="$SIBYL_SRCDIR/bench/validate.py"
+
+# The command line.
+expect_ok python3 "$V" --help
+expect_grep '[-]-hostfile' "$T/out"
+expect_grep '[-]-quick' "$T/out"
+expect_exit 2 python3 "$V" --programs pingpong,nosuch
+expect_grep "unknown program 'nosuch'" "$T/err"
+expect_exit 2 python3 "$V" --runs 0
+expect_exit 1 python3 "$V" --build "$T/nowhere" -o "$T/v"
+expect_grep 'build directory' "$T/err"
+[ -e "$T/v" ] && fail "a refused run left $T/v behind"
+
+# The parsers and the tables, on canned inputs.
+py '
+import importlib.util, sys
+spec = importlib.util.spec_from_file_location("validate", sys.argv[1])
+v = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(v)
+
+native = [v.parse_native("curve", "time: pingpong size=1 iters=10 "
+                         "iter_us=%s total_s=1\ntime: pingpong size=1024 "
+                         "iters=10 iter_us=%s total_s=1\n" % (a, b))
+          for a, b in (("1.0", "4.0"), ("3.0", "2.0"), ("2.0", "3.0"))]
+assert native[0] == {1: 1.0, 1024: 4.0}, native[0]
+prints = ("1000000 ps  PE 0  timed: begin pingpong 1\n"
+          "5000 ps  PE 1  timed: begin pingpong 1\n"
+          "21000000 ps  PE 0  timed: end pingpong 1\n"
+          "30000000 ps  PE 0  other text\n"
+          "40000000 ps  PE 0  timed: begin pingpong 1024\n"
+          "70000000 ps  PE 0  timed: end pingpong 1024\n")
+assert v.parse_prints(prints) == {"pingpong 1": (1000000, 21000000),
+                                  "pingpong 1024": (40000000, 70000000)}
+pred = v.predicted("curve", prints, {1: 10, 1024: 10})
+assert pred == {1: 2.0, 1024: 3.0}, pred
+rows = v.points_of("curve", native, {"default": {1: 1.0, 1024: 6.0},
+                                     "calibrated": pred,
+                                     "variability": None})
+assert rows[0]["native"]["median"] == 2.0 and rows[0]["native"]["min"] == 1.0
+assert rows[0]["error"]["calibrated"] == 0.0
+assert rows[1]["error"]["default"] == 1.0
+assert rows[1]["error"]["variability"] is None
+
+region = v.parse_native("region", "kneighbor: ...\ntime: iter_us=1 "
+                        "total_s=1.250000\n")
+assert region == {"": 1.25}, region
+rp = v.predicted("region", "7 ps  PE 0  timed: begin\n"
+                 "1100000000007 ps  PE 0  timed: end\n", None)
+assert rp == {"": 1.1}, rp
+for bad in ("no time here\n",):
+    try:
+        v.parse_native("region", bad)
+        raise SystemExit("parse_native accepted %r" % bad)
+    except ValueError:
+        pass
+
+res = {"tolerance": 0.1, "variability": False, "programs": [
+    {"name": "pingpong", "kind": "curve", "points": rows},
+    {"name": "kneighbor", "kind": "region",
+     "points": v.points_of("region", [region], {"default": rp,
+                                                "calibrated": rp,
+                                                "variability": None})}]}
+text = v.text_table(res)
+assert "n/a (not available)" in text, text
+assert "1 KiB" in text and "+100.0%" in text and "-12.0%" in text, text
+assert "calibrated +0.0% worst, 2/2 within 10%" in text, text
+md = v.markdown_table(res)
+assert md.startswith("| program | size |"), md
+assert md.count("\n| pingpong |") == 2, md
+' "$V"
+
+# The marks of the programs, emulated.
+emu_build p2p "$SIBYL_SRCDIR/bench/validate/p2p.c" || finish
+emu_run 2 2 "$T/p2p.trace" "$T/p2p" pingpong -l 1,4096 -i 3
+[ "$emu_status" -eq 0 ] || fail "p2p pingpong did not emulate: $(head -3 "$T/err")"
+expect_grep '^time: pingpong size=4096 iters=3 ' "$T/out"
+emu_run 2 2 "$T/bw.trace" "$T/p2p" bw -l 1,65536 -i 2 -w 4
+[ "$emu_status" -eq 0 ] || fail "p2p bw did not emulate: $(head -3 "$T/err")"
+expect_grep '^time: bw size=65536 iters=2 ' "$T/out"
+emu_build kneighbor "$SIBYL_SRCDIR/examples/kneighbor.c" || finish
+emu_run 2 2 "$T/kn.trace" "$T/kneighbor" -a 64 3 1 10
+[ "$emu_status" -eq 0 ] || fail "kneighbor did not emulate: $(head -3 "$T/err")"
+for t in p2p bw kn; do
+	expect_ok "$SIBYL" sim -q "$T/$t.trace" -o "$T/$t.sim" \
+		--set machine.cores_per_node=2
+done
+expect_grep '^[0-9]+ ps  PE 0  timed: begin pingpong 1$' "$T/p2p.sim/prints.txt"
+expect_grep '^[0-9]+ ps  PE 0  timed: end bw 65536$' "$T/bw.sim/prints.txt"
+py '
+import importlib.util, sys
+spec = importlib.util.spec_from_file_location("validate", sys.argv[1])
+v = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(v)
+d = sys.argv[2]
+pp = v.parse_prints(open(d + "/p2p.sim/prints.txt").read())
+assert sorted(pp) == ["pingpong 1", "pingpong 4096"], pp
+assert all(0 < b < e for b, e in pp.values()), pp
+assert pp["pingpong 1"][1] <= pp["pingpong 4096"][0], pp
+bw = v.parse_prints(open(d + "/bw.sim/prints.txt").read())
+assert sorted(bw) == ["bw 1", "bw 65536"], bw
+kn = v.parse_prints(open(d + "/kn.sim/prints.txt").read())
+assert list(kn) == [""] and 0 < kn[""][0] < kn[""][1], kn
+' "$V" "$T"
+finish

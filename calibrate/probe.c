@@ -209,7 +209,49 @@ static void spin(double sec)
 		;
 }
 
-/* One sample of kind k for `size' bytes; the lead returns its time. */
+/* m round trips of n bytes, blocking (k == K_PP) or not. */
+static void round_trips(int k, int n, int m, int peer, int lead, char *buf)
+{
+	MPI_Request rq;
+	int tag = k == K_PP ? 2 : 3;
+
+	for (int i = 0; i < m; i++) {
+		if (k == K_PP && lead) {
+			MPI_Send(buf, n, MPI_BYTE, peer, tag, MPI_COMM_WORLD);
+			MPI_Recv(buf, n, MPI_BYTE, peer, tag, MPI_COMM_WORLD,
+				 MPI_STATUS_IGNORE);
+		} else if (k == K_PP) {
+			MPI_Recv(buf, n, MPI_BYTE, peer, tag, MPI_COMM_WORLD,
+				 MPI_STATUS_IGNORE);
+			MPI_Send(buf, n, MPI_BYTE, peer, tag, MPI_COMM_WORLD);
+		} else if (lead) {
+			MPI_Isend(buf, n, MPI_BYTE, peer, tag, MPI_COMM_WORLD,
+				  &rq);
+			MPI_Wait(&rq, MPI_STATUS_IGNORE);
+			MPI_Irecv(buf, n, MPI_BYTE, peer, tag, MPI_COMM_WORLD,
+				  &rq);
+			MPI_Wait(&rq, MPI_STATUS_IGNORE);
+		} else {
+			MPI_Irecv(buf, n, MPI_BYTE, peer, tag, MPI_COMM_WORLD,
+				  &rq);
+			MPI_Wait(&rq, MPI_STATUS_IGNORE);
+			MPI_Isend(buf, n, MPI_BYTE, peer, tag, MPI_COMM_WORLD,
+				  &rq);
+			MPI_Wait(&rq, MPI_STATUS_IGNORE);
+		}
+	}
+}
+
+/*
+ * One sample of kind k for `size' bytes; the lead returns its time.
+ *
+ * Every sample is taken warm: the same exchange runs once untimed just
+ * before (a round trip of the size, or a send of it).  The plan shuffles
+ * sizes up to 16 MiB with the small ones, and a sample taken right after
+ * a large one would find its buffers, and the MPI library's, out of the
+ * caches, which a program repeating its exchanges does not (osu_latency
+ * warms up likewise).
+ */
 static double measure(int k, uint64_t size, int peer, int lead, char *buf)
 {
 	int n = (int)size, m = trips(size);
@@ -219,40 +261,15 @@ static double measure(int k, uint64_t size, int peer, int lead, char *buf)
 	in_step(peer, lead);
 	switch (k) {
 	case K_PP:
-		t0 = MPI_Wtime();
-		for (int i = 0; i < m; i++)
-			if (lead) {
-				MPI_Send(buf, n, MPI_BYTE, peer, 2,
-					 MPI_COMM_WORLD);
-				MPI_Recv(buf, n, MPI_BYTE, peer, 2,
-					 MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-			} else {
-				MPI_Recv(buf, n, MPI_BYTE, peer, 2,
-					 MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-				MPI_Send(buf, n, MPI_BYTE, peer, 2,
-					 MPI_COMM_WORLD);
-			}
-		return (MPI_Wtime() - t0) / (2.0 * m);
 	case K_PPNB:
+		round_trips(k, n, m < 4 ? m : 4, peer, lead, buf);
+		in_step(peer, lead);
 		t0 = MPI_Wtime();
-		for (int i = 0; i < m; i++)
-			if (lead) {
-				MPI_Isend(buf, n, MPI_BYTE, peer, 3,
-					  MPI_COMM_WORLD, &rq);
-				MPI_Wait(&rq, MPI_STATUS_IGNORE);
-				MPI_Irecv(buf, n, MPI_BYTE, peer, 3,
-					  MPI_COMM_WORLD, &rq);
-				MPI_Wait(&rq, MPI_STATUS_IGNORE);
-			} else {
-				MPI_Irecv(buf, n, MPI_BYTE, peer, 3,
-					  MPI_COMM_WORLD, &rq);
-				MPI_Wait(&rq, MPI_STATUS_IGNORE);
-				MPI_Isend(buf, n, MPI_BYTE, peer, 3,
-					  MPI_COMM_WORLD, &rq);
-				MPI_Wait(&rq, MPI_STATUS_IGNORE);
-			}
+		round_trips(k, n, m, peer, lead, buf);
 		return (MPI_Wtime() - t0) / (2.0 * m);
 	case K_OS:
+		round_trips(K_PP, n, 1, peer, lead, buf);
+		in_step(peer, lead);
 		/* The receive is posted before the second exchange. */
 		if (!lead)
 			MPI_Irecv(buf, n, MPI_BYTE, peer, 4, MPI_COMM_WORLD,
@@ -267,6 +284,8 @@ static double measure(int k, uint64_t size, int peer, int lead, char *buf)
 		}
 		return t;
 	default:
+		round_trips(K_PP, n, 1, peer, lead, buf);
+		in_step(peer, lead);
 		/* The peer sends; the lead receives once the message had
 		 * time to arrive (eager sizes). */
 		if (!lead) {

@@ -37,6 +37,9 @@ struct emu_timing_regions {
 	size_t scap, sn;
 	int64_t cpu_read_ns;    /* cost of one CPU-clock read */
 	int64_t fault_ns;       /* CPU time of one page fault */
+	int64_t stamp_ns;       /* what a span with nothing in it measures:
+	                           the clock reads and the calls around
+	                           them, taken off every span */
 	uint64_t judged;        /* regions judged (emu_region_judged) */
 	/* The gaps between a rank's SEBs (emu_timing_resume). */
 	struct emu_hbin gap_hist[EMU_TIMING_NBINS];

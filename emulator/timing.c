@@ -319,6 +319,34 @@ static void heap_check(void)
 	H->mark = top;
 }
 
+/*
+ * What a span with no code in it measures (ns): the end of one clock
+ * read, the start of the next, and the calls that lead from a stamp
+ * through the runtime to the program and back.  An SEB between two MPI
+ * calls that do nothing in between measured 20-40 ns on a 2-core VM, all
+ * of it this; taken off every span, it leaves such an SEB near 0, as the
+ * program runs it natively.  The median of 65 pairs made through the
+ * same functions, called through pointers so that the calls stay.
+ */
+static int64_t stamp_cost(void)
+{
+	void (*volatile now)(emu_stamp *) = emu_stamp_now;
+	void (*volatile since)(const emu_stamp *, emu_span *) =
+		emu_stamp_since;
+	int64_t d[65];
+	emu_stamp t;
+	emu_span sp;
+
+	for (int i = 0; i < 65; i++) {
+		now(&t);
+		since(&t, &sp);
+		d[i] = sp.wall;
+	}
+	qsort(d, 65, sizeof *d, cmp64);
+	emu.timing.clock.valid = 0;     /* the next span reads afresh */
+	return d[32] > 0 ? d[32] : 0;
+}
+
 void emu_timing_init(void)
 {
 	emu.timing_raw = emu_set_is(TIMING, "raw");
@@ -343,10 +371,12 @@ void emu_timing_init(void)
 		qsort(d, 33, sizeof *d, cmp64);
 		T->cpu_read_ns = d[16] > 0 ? d[16] : 0;
 		T->fault_ns = fault_cost();
+		T->stamp_ns = stamp_cost();
 		if (emu.set[EMU_S_TIMING_DEBUG].on)
 			fprintf(stderr, "sibyl: CPU clock read %" PRId64
-				" ns, page fault %" PRId64 " ns\n",
-				T->cpu_read_ns, T->fault_ns);
+				" ns, page fault %" PRId64 " ns, empty span %"
+				PRId64 " ns\n", T->cpu_read_ns, T->fault_ns,
+				T->stamp_ns);
 		map_code();
 		heap_reserve(emu.count);
 	}
@@ -585,6 +615,9 @@ void emu_timing_end(emu_rank *r, emu_span *sp)
 	if (r->seb_end)
 		count_gap(r->resume.wall - r->seb_end);
 	r->seb_end = r->resume.wall + sp->wall;
+	/* What the stamps themselves cost is not the program's. */
+	sp->wall = sp->wall > T->stamp_ns ? sp->wall - T->stamp_ns : 0;
+	sp->kept = sp->kept > T->stamp_ns ? sp->kept - T->stamp_ns : 0;
 }
 
 /* ------------------------------------------------------------ regions */

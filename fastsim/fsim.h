@@ -128,6 +128,7 @@ typedef struct fsim_machine {
 	sib_ps intra_latency;  /* intranode.latency */
 	int64_t intra_bandwidth;  /* intranode.bandwidth, bytes/s */
 	netm_pieces intra_pieces; /* intranode.protocols; n == 0: none */
+	int intra_serialize;      /* intranode.serialize */
 	char *topology;           /* hwloc synthetic string used, or NULL */
 } fsim_machine;
 

@@ -562,6 +562,20 @@ fmsg *msg_alloc(engine *e)
 	return m;
 }
 
+sib_ps fsim_eng_copy(engine *e, uint32_t p, sib_ps t, sib_ps x)
+{
+	pe_t *pe = &e->pes[p];
+	sib_ps end;
+
+	if (e->m->intra_serialize && pe->copy_free > t)
+		t = pe->copy_free;
+	if (time_add(t, x, &end))
+		return TIME_END;
+	if (e->m->intra_serialize)
+		pe->copy_free = end;
+	return end;
+}
+
 /* Hand one message to the intra-node model or the network. */
 static void send_msg(engine *e, fmsg *m)
 {
@@ -604,7 +618,8 @@ static void send_msg(engine *e, fmsg *m)
 	}
 	x = netm_xfer_time(m->nm.bytes, bw);
 	if (time_add(m->nm.depart, os, &a) || time_add(a, lat, &a) ||
-	    time_add(a, x, &a) || time_add(a, orecv, &a)) {
+	    (a = fsim_eng_copy(e, m->nm.dst_pe, a, x)) == TIME_END ||
+	    time_add(a, orecv, &a)) {
 		msg_overflow(e, m, "its arrival through the intra-node "
 			     "copy model (intranode.latency + bytes / "
 			     "intranode.bandwidth, or its protocols) "

@@ -43,6 +43,8 @@ typedef struct pe_t {
 	sib_ps busy;        /* sum of durations run */
 	sib_ps hold;        /* the CPU is busy sending until then (the
 	                          send overheads of its protocol ranges) */
+	sib_ps copy_free;   /* intranode.serialize: the copies into it
+	                          are done until then */
 	uint32_t file;         /* data file of this PE */
 	sibt_packed pk;        /* current window; cursor = current SEB */
 } pe_t;
@@ -143,6 +145,9 @@ int fsim_eng_fail(engine *e, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* Queue the start of p's current SEB, nothing being missing any more. */
 void fsim_eng_queue_start(engine *e, uint32_t p);
+/* The copy of x ps into p that may start at t: when it ends (with
+ * intranode.serialize, after the copies before it). */
+sib_ps fsim_eng_copy(engine *e, uint32_t p, sib_ps t, sib_ps x);
 /* Message m (a fmsg *, as its token) has arrived at time t. */
 void fsim_eng_deliver(void *ctx, uint64_t token, sib_ps t);
 /* A message from the pool (its `next' is NULL); NULL when out of memory. */

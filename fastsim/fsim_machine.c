@@ -367,9 +367,10 @@ int fsim_machine_build(fsim_machine **mp, const fsim_config *c,
 	const sib_value *lat = fsim_config_get(c, "intranode", "latency");
 	const sib_value *bw = fsim_config_get(c, "intranode", "bandwidth");
 	const sib_value *pcs = fsim_config_get(c, "intranode", "protocols");
+	const sib_value *ser = fsim_config_get(c, "intranode", "serialize");
 	fsim_machine *m;
 
-	if (!nodes || !cores || !topo || !map || !lat || !bw || !pcs)
+	if (!nodes || !cores || !topo || !map || !lat || !bw || !pcs || !ser)
 		return sib_errf(err, errlen, "fsim_machine_build: internal error: "
 			    "the configuration is not resolved; call "
 			    "fsim_config_resolve first");
@@ -382,6 +383,7 @@ int fsim_machine_build(fsim_machine **mp, const fsim_config *c,
 	m->cores_per_node = (uint32_t)cores->i;
 	m->intra_latency = lat->i;
 	m->intra_bandwidth = bw->i;
+	m->intra_serialize = ser->i != 0;
 	netm_piece copy = {
 		.from = 0, .latency = lat->i, .bandwidth = bw->i,
 		.os = 0, .or = 0,

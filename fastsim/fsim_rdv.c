@@ -188,8 +188,12 @@ void fsim_rdv_data(engine *e, fmsg *m)
 {
 	const netm_piece *pc = fsim_rdv_piece(e, m);
 	sib_ps x = netm_xfer_time(m->nm.bytes, pc->bandwidth), c, a;
+	int intra = m->nm.src_node == m->nm.dst_node;
 
-	if (time_add(m->nm.depart, x, &c) || time_add(c, pc->or, &a)) {
+	c = intra ? fsim_eng_copy(e, m->nm.dst_pe, m->nm.depart, x) :
+	    TIME_END;
+	if ((!intra && time_add(m->nm.depart, x, &c)) || c == TIME_END ||
+	    time_add(c, pc->or, &a)) {
 		fsim_eng_fail(e, "message %" PRIu64 " of PE %u to PE %u (%"
 			      PRIu64 " bytes): its rendezvous data arrives "
 			      "beyond the range of time (2^63-1 ps)", m->seq,
@@ -197,7 +201,7 @@ void fsim_rdv_data(engine *e, fmsg *m)
 		return;
 	}
 	completed(e, m->nm.src_pe, m->seq, c);
-	if (m->nm.src_node == m->nm.dst_node) {
+	if (intra) {
 		fsim_eng_deliver(e, (uint64_t)(uintptr_t)m, a);
 		return;
 	}

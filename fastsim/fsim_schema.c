@@ -33,6 +33,11 @@ static const sib_param intranode_params[] = {
 	  "first range from 0; a key a range leaves out keeps latency "
 	  "and bandwidth, or 0 for os and or, or eager.  Empty: latency "
 	  "+ bytes / bandwidth for every size." },
+	{ "serialize", SIB_P_BOOL, "no", NULL,
+	  "Copy the messages into a rank one at a time: a message's copy "
+	  "(its bytes / bandwidth) starts when the previous copy into the "
+	  "same rank has ended, as when the receiver's core or its memory "
+	  "moves the bytes.  No: copies overlap without limit." },
 	{ NULL, 0, NULL, NULL, NULL }
 };
 

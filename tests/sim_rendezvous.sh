@@ -64,6 +64,17 @@ int main(int argc, char **argv)
 			sibyl_compute(50e-6);
 			MPI_Wait(&q, MPI_STATUS_IGNORE);
 		}
+	} else if (!strcmp(mode, "window")) {
+		/* osu_bw's window: 8 messages in flight at once. */
+		MPI_Request w[8];
+		for (int i = 0; i < 8; i++)
+			if (rank == 0)
+				MPI_Isend(buf, N, MPI_CHAR, 1, i,
+					  MPI_COMM_WORLD, &w[i]);
+			else
+				MPI_Irecv(buf, N, MPI_CHAR, 0, i,
+					  MPI_COMM_WORLD, &w[i]);
+		MPI_Waitall(8, w, MPI_STATUSES_IGNORE);
 	} else if (!strcmp(mode, "unsafe")) {
 		/* Both send first: it completes only if MPI buffers. */
 		MPI_Send(buf, N, MPI_CHAR, 1 - rank, 0, MPI_COMM_WORLD);
@@ -86,7 +97,7 @@ int main(int argc, char **argv)
 }
 PROG
 emu_build rdv "$T/rdv.c" || finish
-for mode in late early isend unsafe; do
+for mode in late early isend unsafe window; do
 	expect_ok "$SIBYL" emulate -q --ranks 2 --cpu-factor 0 --force \
 		-o "$T/$mode.trace" -- "$T/rdv" "$mode"
 done
@@ -132,6 +143,19 @@ expect_exit 1 "$SIBYL" sim -q -o "$T/u.sim" "$T/unsafe.trace" $ONE \
 expect_grep "deadlocks under the machine's sync=rendezvous ranges" "$T/err"
 expect_grep "PE 1, SEB .* waits for 1 message or completion" "$T/err"
 expect_grep "the completion of its send 0: a rendezvous message" "$T/err"
+
+# intranode.serialize: 8 messages sent at once into one rank arrive one
+# copy after another.  The copy model without a table (200 ns, 10 GB/s:
+# X = 1 us): overlapping, all are in at 1.2 us; serialized, the last at
+# 0.2 + 8 us.
+expect_time 1200000 "window, copies overlap" window $ONE
+expect_time 8200000 "window, copies serialized" window $ONE \
+	--set intranode.serialize=yes
+# Rendezvous, serialized: each message's data leaves when the request is
+# there (3 us) and the copies queue: 3 + 8 x 10 us + or 3 us.
+expect_time 86000000 "window, rendezvous, serialized" window $ONE \
+	--set "intranode.protocols=$RANGE sync=rendezvous" \
+	--set intranode.serialize=yes
 
 # Bad values are refused with the key named.
 expect_exit 2 "$SIBYL" sim -q -o "$T/bad.sim" "$T/late.trace" $ONE \

@@ -88,11 +88,16 @@ static int write_machine(const calib_data *d, const char *path, long cores)
 	if (d->npieces[CP_INTRA]) {
 		fputs("\n[intranode]\n# Between two ranks of one node.\n", f);
 		write_section(f, d, CP_INTRA);
+		fputs("# The receiving core copies the bytes: the copies into "
+		      "a rank take turns\n# (a window of messages in flight "
+		      "moves at the copy bandwidth).\nserialize = yes\n", f);
 	}
 	fputs("\n[net]\nmodel = simple\n", f);
 	if (d->npieces[CP_INTER]) {
 		fputs("# Between two nodes.\no = 0\n", f);
 		write_section(f, d, CP_INTER);
+		fputs("# The messages leaving a node pass its NIC one at a "
+		      "time.\nnic = serialize\n", f);
 	} else {
 		fputs("# No inter-node pair was measured (one host): the "
 		      "network keeps the simple\n# model's defaults.  "

@@ -17,8 +17,9 @@ there.  For each program of the set (--programs, default all):
   3. emulate it once, same arguments and ranks, measured compute (the
      default of `sibyl emulate');
   4. simulate the trace on the uncalibrated default machine and on the
-     calibrated one (`sibyl calibrate', made once per validation run
-     before the native runs, or --machine FILE); and on the calibrated
+     calibrated one (`sibyl calibrate', one round after each round of
+     native runs, fitted at the end from the samples of all rounds, or
+     --machine FILE); and on the calibrated
      one with the variability profile of the trace when this Sibyl has
      `sibyl trace profile' and `sibyl sim --variability' (otherwise that
      column says "n/a (not available)").
@@ -380,12 +381,10 @@ def placement(a, name):
     return a.np, opts, a.cores_per_node
 
 
-def calibrate(a):
-    if a.machine:
-        if not os.path.isfile(a.machine):
-            raise Failure("--machine %s: no such file" % a.machine)
-        return os.path.abspath(a.machine)
-    out = os.path.join(a.out, "calibration")
+def calibrate_round(a, r):
+    """Round r of the calibration: a probe run of its own."""
+    out = os.path.join(a.out, "calibration", "round-%d" % (r + 1))
+    os.makedirs(os.path.dirname(out), exist_ok=True)
     cmd = [a.sibyl, "calibrate", "-o", out, "--force", "--no-plots", "-q"]
     if a.quick:
         cmd.append("--quick")
@@ -393,19 +392,41 @@ def calibrate(a):
         cmd += ["--hostfile", a.hostfile]
     if a.mpirun_args:
         cmd += ["--"] + a.mpirun_args
-    say("calibrating (sibyl calibrate%s)" % (" --quick" if a.quick else ""))
     t0 = time.monotonic()
     run(cmd, "sibyl calibrate")
-    say("calibrated in %.0f s: %s/machine.conf" % (time.monotonic() - t0,
-                                                   out))
-    return os.path.join(out, "machine.conf")
+    say("calibration round %d/%d in %.0f s" % (r + 1, a.runs,
+                                               time.monotonic() - t0))
+    return os.path.join(out, "samples.csv")
+
+
+def calibrate_fit(a, samples):
+    """One fit of the samples of every round (sibyl calibrate
+    --samples): the model sees the machine at the same moments as the
+    native runs, whose medians it is compared with."""
+    out = os.path.join(a.out, "calibration")
+    merged = os.path.join(out, "samples-all.csv")
+    with open(merged, "w") as m:
+        for path in samples:
+            with open(path) as f:
+                m.write(f.read())
+    run([a.sibyl, "calibrate", "--samples", merged, "-o",
+         os.path.join(out, "fit"), "--force", "--no-plots", "-q"],
+        "sibyl calibrate --samples")
+    say("calibrated from %d rounds: %s/fit/machine.conf" %
+        (len(samples), out))
+    return os.path.join(out, "fit", "machine.conf")
 
 
 def native_runs(a, progs):
-    """{name: [parse_native result per run]}, and {name: [the load
-    average of the last minute before each run]}."""
+    """{name: [parse_native result per run]}, {name: [the load average
+    of the last minute before each run]}, and the samples of the
+    calibration rounds, one after each round of native runs (none with
+    --machine): the machine of a shared host drifts by tens of percent
+    within minutes, and a calibration taken at one moment would be
+    compared with runs taken at others."""
     runs = {name: [] for name, *_ in progs}
     loads = {name: [] for name, *_ in progs}
+    samples = []
     for r in range(a.runs):
         for name, src, kind, *_ in progs:
             np, opts, _ = placement(a, name)
@@ -420,7 +441,9 @@ def native_runs(a, progs):
                 raise Failure("the native run of %s: %s" % (name, e))
             say("native %s, run %d/%d: %.1f s" %
                 (name, r + 1, a.runs, time.monotonic() - t0))
-    return runs, loads
+        if not a.machine:
+            samples.append(calibrate_round(a, r))
+    return runs, loads, samples
 
 
 def emulate_and_simulate(a, name, kind, machine):
@@ -473,8 +496,11 @@ def validate(a):
     if not a.variability:
         say("no 'sibyl trace profile' in this Sibyl: the variability "
             "column is %s" % NA)
-    machine = calibrate(a)
-    runs, loads = native_runs(a, progs)
+    if a.machine and not os.path.isfile(a.machine):
+        raise Failure("--machine %s: no such file" % a.machine)
+    runs, loads, samples = native_runs(a, progs)
+    machine = os.path.abspath(a.machine) if a.machine else \
+        calibrate_fit(a, samples)
     results = {
         "sibyl_validation": 1,
         "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),

@@ -16,8 +16,8 @@
 #include "segfit.h"
 #include "sib_err.h"
 
-/* Fit points i..j (j - i + 1 >= 1) by y = a + b x, a >= 0, with weights
- * 1/y^2; the sum of squared relative residuals. */
+/* Fit points i..j (j - i + 1 >= 1) by y = a + b x, a >= 0 and b >= 0,
+ * with weights 1/y^2; the sum of squared relative residuals. */
 static double fit_run(const double *x, const double *y, size_t i, size_t j,
 		      double *a, double *b)
 {
@@ -41,6 +41,12 @@ static double fit_run(const double *x, const double *y, size_t i, size_t j,
 	}
 	*b = sxx > 0 ? sxy / sxx : 0;
 	*a = my - *b * mx;
+	if (*b < 0) {
+		/* A time does not fall as the size grows (noise between
+		 * neighbours can make it look so): the best flat line. */
+		*b = 0;
+		*a = my;
+	}
 	if (*a < 0) {
 		/* A time's intercept is a latency, never negative: the
 		 * least-squares line under a >= 0 then passes through the
@@ -120,8 +126,30 @@ static void unwind(const double *x, const double *y, size_t n, int k,
 	}
 }
 
+/* The largest relative residual of fit f over the points. */
+static double worst(const cal_fit *f, const double *x, const double *y,
+		    size_t n)
+{
+	double w = 0;
+
+	for (size_t k = 0; k < n; k++) {
+		double r = fabs(y[k] - cal_fit_eval(f, x[k])) / y[k];
+
+		if (r > w)
+			w = r;
+	}
+	return w;
+}
+
 int cal_segfit(const double *x, const double *y, size_t n, int max_segments,
 	       cal_fit *out, char *err, size_t errlen)
+{
+	return cal_segfit_within(x, y, n, max_segments, 0, out, err, errlen);
+}
+
+int cal_segfit_within(const double *x, const double *y, size_t n,
+		      int max_segments, double max_rel, cal_fit *out,
+		      char *err, size_t errlen)
 {
 	double *best, *cost;
 	size_t *from;
@@ -186,6 +214,29 @@ int cal_segfit(const double *x, const double *y, size_t n, int max_segments,
 			bbest = bic(s, n, k);
 			kbest = k;
 		}
+	}
+	/* Or the fewest whose every point is within max_rel, and when no
+	 * count is, the count of the smallest worst error. */
+	double wbest = HUGE_VAL;
+	int kw = 0;
+
+	for (int k = 1; max_rel > 0 && k <= kmax; k++) {
+		double sk = best[(size_t)(k - 1) * n + n - 1], w;
+
+		if (sk == HUGE_VAL)
+			continue;
+		unwind(x, y, n, k, from, out);
+		w = worst(out, x, y, n);
+		if (w < wbest) {
+			wbest = w;
+			kw = k;
+		}
+		if (w <= max_rel)
+			break;
+	}
+	if (kw) {
+		kbest = kw;
+		bbest = bic(best[(size_t)(kw - 1) * n + n - 1], n, kw);
 	}
 	unwind(x, y, n, kbest, from, out);
 	out->bic = bbest;

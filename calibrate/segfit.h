@@ -13,7 +13,8 @@
  * it explains the data better than its three parameters cost.
  *
  * Every segment's intercept is at least 0: it is a latency, and the
- * machine model's pieces cannot take a negative one.  A segment whose
+ * machine model's pieces cannot take a negative one; and its slope too:
+ * a time does not fall as the size grows.  A segment whose
  * free line would cross zero is fitted through the origin instead, and
  * the search weighs it so (it may then prefer another split).
  *
@@ -56,6 +57,18 @@ typedef struct cal_fit {
  */
 int cal_segfit(const double *x, const double *y, size_t n, int max_segments,
 	       cal_fit *out, char *err, size_t errlen);
+
+/*
+ * The same, choosing the number of segments otherwise: the fewest (at
+ * most max_segments) whose line is within max_rel of every point (as a
+ * fraction: 0.05 is 5%), and when none is, the count whose worst point
+ * is nearest.
+ * max_rel <= 0 is cal_segfit.  For a model that must hold at every size
+ * measured, not only on average.
+ */
+int cal_segfit_within(const double *x, const double *y, size_t n,
+		      int max_segments, double max_rel, cal_fit *out,
+		      char *err, size_t errlen);
 
 /* The fitted value at x: the segment whose range holds x, or the nearest
  * one outside them. */

@@ -25,6 +25,9 @@
 #include "sib_text.h"
 #include "tools.h"
 
+/* The fit aims at every median within this (a fraction). */
+#define CALIB_MAX_REL 0.04
+
 const char *const calib_kind_names[CK_N] = {
 	"pingpong", "pingpong_nb", "os", "or", "copy", "kernel"
 };
@@ -358,7 +361,11 @@ int calib_fit(calib_data *d)
 			/* A zero median (below the timer) cannot weigh. */
 			y[i] = s->p[i].median > 1e-12 ? s->p[i].median : 1e-12;
 		}
-		rc = cal_segfit(x, y, s->n, 6, &d->fit[p], err, sizeof err);
+		/* The model must hold at every size, not on average: the
+		 * fewest segments within CALIB_MAX_REL of every median. */
+		rc = cal_segfit_within(x, y, s->n, CAL_MAX_SEGMENTS,
+				       CALIB_MAX_REL, &d->fit[p], err,
+				       sizeof err);
 		free(x);
 		free(y);
 		if (rc) {

@@ -16,6 +16,10 @@
  *   or          the time MPI_Recv takes when the message was sent well
  *               before (the receive overhead; for rendezvous sizes the
  *               transfer, which waits for the receive);
+ *   stream      the time a message adds to a stream of them: a window of
+ *               16 MPI_Isend back to back (osu_bw), per message; the
+ *               rate at which a rank takes in messages, which a
+ *               ping-pong, paying every latency in full, does not show;
  * and on rank 0 alone the memcpy bandwidth ("copy"), and on every rank at
  * once a reference kernel ("kernel"), whose time per core shows how the
  * cores and nodes differ.
@@ -66,11 +70,15 @@
 #define PROBE_VERSION 1
 
 /* The kinds a pair measures come first: the plan of a pair holds them. */
-enum kind { K_PP, K_PPNB, K_OS, K_OR, NPAIRKINDS, K_COPY = NPAIRKINDS,
-	    K_KERNEL, NKINDS };
+enum kind { K_PP, K_PPNB, K_OS, K_OR, K_STREAM, NPAIRKINDS,
+	    K_COPY = NPAIRKINDS, K_KERNEL, NKINDS };
 static const char *const kind_names[NKINDS] = {
-	"pingpong", "pingpong_nb", "os", "or", "copy", "kernel"
+	"pingpong", "pingpong_nb", "os", "or", "stream", "copy", "kernel"
 };
+
+/* Messages in flight in a stream sample (osu_bw's window is 64; 16 keep
+ * a 16 MiB sample short and the pipeline as full). */
+#define STREAM_WINDOW 16
 static const char *const pair_names[2] = { "intra", "inter" };
 
 typedef struct opts {
@@ -242,6 +250,29 @@ static void round_trips(int k, int n, int m, int peer, int lead, char *buf)
 	}
 }
 
+/* A window of STREAM_WINDOW messages of n bytes from the lead to the
+ * peer, back to back, and a zero-byte answer once all are in. */
+static void stream(int n, int peer, int lead, char *buf)
+{
+	MPI_Request rq[STREAM_WINDOW];
+	char c = 0;
+
+	for (int i = 0; i < STREAM_WINDOW; i++) {
+		if (lead)
+			MPI_Isend(buf, n, MPI_BYTE, peer, 6, MPI_COMM_WORLD,
+				  &rq[i]);
+		else
+			MPI_Irecv(buf, n, MPI_BYTE, peer, 6, MPI_COMM_WORLD,
+				  &rq[i]);
+	}
+	MPI_Waitall(STREAM_WINDOW, rq, MPI_STATUSES_IGNORE);
+	if (lead)
+		MPI_Recv(&c, 0, MPI_BYTE, peer, 7, MPI_COMM_WORLD,
+			 MPI_STATUS_IGNORE);
+	else
+		MPI_Send(&c, 0, MPI_BYTE, peer, 7, MPI_COMM_WORLD);
+}
+
 /*
  * One sample of kind k for `size' bytes; the lead returns its time.
  *
@@ -267,6 +298,14 @@ static double measure(int k, uint64_t size, int peer, int lead, char *buf)
 		t0 = MPI_Wtime();
 		round_trips(k, n, m, peer, lead, buf);
 		return (MPI_Wtime() - t0) / (2.0 * m);
+	case K_STREAM:
+		/* The time a message of a stream adds: a window's, less one
+		 * zero-byte exchange, per message. */
+		stream(n, peer, lead, buf);
+		in_step(peer, lead);
+		t0 = MPI_Wtime();
+		stream(n, peer, lead, buf);
+		return (MPI_Wtime() - t0) / STREAM_WINDOW;
 	case K_OS:
 		round_trips(K_PP, n, 1, peer, lead, buf);
 		in_step(peer, lead);

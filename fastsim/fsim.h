@@ -129,6 +129,7 @@ typedef struct fsim_machine {
 	int64_t intra_bandwidth;  /* intranode.bandwidth, bytes/s */
 	netm_pieces intra_pieces; /* intranode.protocols; n == 0: none */
 	int intra_serialize;      /* intranode.serialize */
+	netm_pieces intra_stream; /* intranode.stream; n == 0: none */
 	char *topology;           /* hwloc synthetic string used, or NULL */
 } fsim_machine;
 

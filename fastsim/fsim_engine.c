@@ -562,17 +562,26 @@ fmsg *msg_alloc(engine *e)
 	return m;
 }
 
-sib_ps fsim_eng_copy(engine *e, uint32_t p, sib_ps t, sib_ps x)
+sib_ps fsim_eng_copy(engine *e, uint32_t p, sib_ps t, uint64_t n,
+		     sib_ps x)
 {
+	const fsim_machine *m = e->m;
 	pe_t *pe = &e->pes[p];
-	sib_ps end;
+	sib_ps end, turn = x, next;
 
-	if (e->m->intra_serialize && pe->copy_free > t)
+	if (!m->intra_serialize)
+		return time_add(t, x, &end) ? TIME_END : end;
+	if (pe->copy_free > t)
 		t = pe->copy_free;
-	if (time_add(t, x, &end))
+	if (m->intra_stream.n) {
+		const netm_piece *pc = netm_pieces_find(&m->intra_stream, n);
+		if (time_add(pc->latency, netm_xfer_time(n, pc->bandwidth),
+			     &turn))
+			return TIME_END;
+	}
+	if (time_add(t, x, &end) || time_add(t, turn, &next))
 		return TIME_END;
-	if (e->m->intra_serialize)
-		pe->copy_free = end;
+	pe->copy_free = next;
 	return end;
 }
 
@@ -618,7 +627,8 @@ static void send_msg(engine *e, fmsg *m)
 	}
 	x = netm_xfer_time(m->nm.bytes, bw);
 	if (time_add(m->nm.depart, os, &a) || time_add(a, lat, &a) ||
-	    (a = fsim_eng_copy(e, m->nm.dst_pe, a, x)) == TIME_END ||
+	    (a = fsim_eng_copy(e, m->nm.dst_pe, a, m->nm.bytes, x)) ==
+	    TIME_END ||
 	    time_add(a, orecv, &a)) {
 		msg_overflow(e, m, "its arrival through the intra-node "
 			     "copy model (intranode.latency + bytes / "

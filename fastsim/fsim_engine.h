@@ -145,9 +145,11 @@ int fsim_eng_fail(engine *e, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* Queue the start of p's current SEB, nothing being missing any more. */
 void fsim_eng_queue_start(engine *e, uint32_t p);
-/* The copy of x ps into p that may start at t: when it ends (with
- * intranode.serialize, after the copies before it). */
-sib_ps fsim_eng_copy(engine *e, uint32_t p, sib_ps t, sib_ps x);
+/* The copy of n bytes (x ps) into p that may start at t: when it ends
+ * (with intranode.serialize, it starts after the turns of the copies
+ * before it). */
+sib_ps fsim_eng_copy(engine *e, uint32_t p, sib_ps t, uint64_t n,
+		     sib_ps x);
 /* Message m (a fmsg *, as its token) has arrived at time t. */
 void fsim_eng_deliver(void *ctx, uint64_t token, sib_ps t);
 /* A message from the pool (its `next' is NULL); NULL when out of memory. */

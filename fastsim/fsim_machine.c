@@ -32,6 +32,7 @@ void fsim_machine_free(fsim_machine *m)
 	free(m->core_of);
 	free(m->topology);
 	netm_pieces_free(&m->intra_pieces);
+	netm_pieces_free(&m->intra_stream);
 	free(m);
 }
 
@@ -368,9 +369,11 @@ int fsim_machine_build(fsim_machine **mp, const fsim_config *c,
 	const sib_value *bw = fsim_config_get(c, "intranode", "bandwidth");
 	const sib_value *pcs = fsim_config_get(c, "intranode", "protocols");
 	const sib_value *ser = fsim_config_get(c, "intranode", "serialize");
+	const sib_value *strm = fsim_config_get(c, "intranode", "stream");
 	fsim_machine *m;
 
-	if (!nodes || !cores || !topo || !map || !lat || !bw || !pcs || !ser)
+	if (!nodes || !cores || !topo || !map || !lat || !bw || !pcs || !ser ||
+	    !strm)
 		return sib_errf(err, errlen, "fsim_machine_build: internal error: "
 			    "the configuration is not resolved; call "
 			    "fsim_config_resolve first");
@@ -384,6 +387,20 @@ int fsim_machine_build(fsim_machine **mp, const fsim_config *c,
 	m->intra_latency = lat->i;
 	m->intra_bandwidth = bw->i;
 	m->intra_serialize = ser->i != 0;
+	netm_piece turn = { .from = 0, .latency = 0, .bandwidth = bw->i };
+	if (netm_pieces_parse(&m->intra_stream, "intranode.stream", strm->s,
+			      &turn, err, errlen))
+		goto out_with_machine;
+	for (uint32_t i = 0; i < m->intra_stream.n; i++) {
+		const netm_piece *t = &m->intra_stream.p[i];
+		if (t->os || t->or || t->rendezvous) {
+			sib_errf(err, errlen, "intranode.stream: range %u: "
+				 "only latency and bandwidth apply to a turn "
+				 "(os, or and sync belong in "
+				 "intranode.protocols)", i + 1);
+			goto out_with_machine;
+		}
+	}
 	netm_piece copy = {
 		.from = 0, .latency = lat->i, .bandwidth = bw->i,
 		.os = 0, .or = 0,

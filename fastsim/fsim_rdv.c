@@ -190,7 +190,8 @@ void fsim_rdv_data(engine *e, fmsg *m)
 	sib_ps x = netm_xfer_time(m->nm.bytes, pc->bandwidth), c, a;
 	int intra = m->nm.src_node == m->nm.dst_node;
 
-	c = intra ? fsim_eng_copy(e, m->nm.dst_pe, m->nm.depart, x) :
+	c = intra ? fsim_eng_copy(e, m->nm.dst_pe, m->nm.depart,
+				  m->nm.bytes, x) :
 	    TIME_END;
 	if ((!intra && time_add(m->nm.depart, x, &c)) || c == TIME_END ||
 	    time_add(c, pc->or, &a)) {

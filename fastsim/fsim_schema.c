@@ -35,9 +35,16 @@ static const sib_param intranode_params[] = {
 	  "+ bytes / bandwidth for every size." },
 	{ "serialize", SIB_P_BOOL, "no", NULL,
 	  "Copy the messages into a rank one at a time: a message's copy "
-	  "(its bytes / bandwidth) starts when the previous copy into the "
-	  "same rank has ended, as when the receiver's core or its memory "
-	  "moves the bytes.  No: copies overlap without limit." },
+	  "starts when the previous copy into the same rank has taken its "
+	  "turn (by default its copy, bytes / bandwidth; see stream), as "
+	  "when the receiver's core or its memory moves the bytes.  No: "
+	  "copies overlap without limit." },
+	{ "stream", SIB_P_STRING, "", NULL,
+	  "With serialize: a message's turn by size, the rate of a stream "
+	  "of messages into a rank: 'SIZE: latency=T bandwidth=B; ...' "
+	  "as protocols, a turn lasting latency + bytes / bandwidth (only "
+	  "those two keys; one left out is 0, or intranode.bandwidth).  "
+	  "Empty: a turn lasts the message's copy." },
 	{ NULL, 0, NULL, NULL, NULL }
 };
 

@@ -19,13 +19,16 @@ pyin() {
 # ------------------------------------------------ three known protocols
 # One-way time t(n): 300ns + n / 5GB/s below 4 KiB, 3us + n / 8GB/s
 # below 64 KiB, 10us + n / 10GB/s above; overheads os and or of 100 and
-# 150 ns, 1 and 1 us, 4 and 4 us.
+# 150 ns, 1 and 1 us, 4 and 4 us.  A stream: 80ns + n / 10GB/s a
+# message below 4 KiB, 2us + n / 12GB/s above.
 python3 - "$T/samples.csv" <<'EOF' || fail "could not write the samples"
 import sys
 def t(n):
     if n < 4096: return 300e-9 + n / 5e9
     if n < 65536: return 3e-6 + n / 8e9
     return 10e-6 + n / 10e9
+def st(n):
+    return 80e-9 + n / 10e9 if n < 4096 else 2e-6 + n / 12e9
 def ov(n):
     if n < 4096: return 100e-9, 150e-9
     if n < 65536: return 1e-6, 1e-6
@@ -38,6 +41,7 @@ with open(sys.argv[1], "w") as f:
             f.write("pingpong,intra,%d,%.12e,,\n" % (n, t(n)))
             f.write("os,intra,%d,%.12e,,\n" % (n, ov(n)[0]))
             f.write("or,intra,%d,%.12e,,\n" % (n, ov(n)[1]))
+            f.write("stream,intra,%d,%.12e,,\n" % (n, st(n)))
     f.write("copy,,67108864,6.7108864e-03,,\n")
     f.write("kernel,0,0,0.5,h,0\nkernel,1,0,0.55,h,1\n")
 EOF
@@ -73,6 +77,25 @@ for g, w in zip(ranges, want):
     ok &= all(abs(a - b) <= 1e-3 * b + 1 for a, b in zip(g[1:], w[1:]))
 if not ok:
     sys.exit("ranges %r, expected %r" % (ranges, want))
+EOF
+# The stream's turns, two ranges, within 0.1%; copies take turns.
+expect_grep '^serialize = yes$' "$T/cal/machine.conf"
+pyin "$T/cal/machine.conf" <<'EOF'
+import sys
+conf = open(sys.argv[1]).read()
+line = [l for l in conf.splitlines() if l.startswith("stream =")][0]
+got = []
+for r in line.split("=", 1)[1].split(";"):
+    frm, kv = r.split(":")
+    d = dict(x.split("=") for x in kv.split())
+    got.append((int(frm), float(d["latency"][:-2]),
+                float(d["bandwidth"][:-3])))
+want = [(0, 80, 10e9), (4096, 2000, 12e9)]
+ok = len(got) == 2 and got[0][0] == 0 and 4096 <= got[1][0] <= 4300
+ok = ok and all(abs(a - b) <= 1e-3 * b for g, w in zip(got, want)
+                for a, b in zip(g[1:], w[1:]))
+if not ok:
+    sys.exit("stream %r, expected %r" % (got, want))
 EOF
 expect_grep '"error_max": 0\.0000' "$T/cal/report.json"
 expect_grep 'calibrated 0\.0% median, 0\.0% worst; uncalibrated default' \
@@ -123,6 +146,8 @@ if [ -z "$plots" ]; then
 		fail "pingpong-intra.png is not a PNG image"
 fi
 expect_grep '^kernel,1,' "$T/meas/samples.csv"
+expect_grep '^stream,intra,' "$T/meas/samples.csv"
+expect_grep '^stream = 0: latency=' "$T/meas/machine.conf"
 gen pp -p pingpong -r 2 -i 2 -s 4096 --compute 0
 expect_ok "$SIBYL" sim -q -o "$T/meas.sim" "$T/pp.trace" \
 	-c "$T/meas/machine.conf" --set machine.cores_per_node=2

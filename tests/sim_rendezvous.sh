@@ -151,6 +151,20 @@ expect_grep "the completion of its send 0: a rendezvous message" "$T/err"
 expect_time 1200000 "window, copies overlap" window $ONE
 expect_time 8200000 "window, copies serialized" window $ONE \
 	--set intranode.serialize=yes
+# A turn shorter than the copy (100 ns + 10,000 bytes at 20 GB/s =
+# 0.6 us, from intranode.stream's range of the size): the copies start
+# 0.6 us apart, each lasts 1 us: the last is in at 0.2 + 7 x 0.6 + 1 us.
+expect_time 5400000 "window, turns of 0.6 us" window $ONE \
+	--set intranode.serialize=yes \
+	--set 'intranode.stream=0: latency=1us; 8KB: latency=100ns bandwidth=20GB/s'
+# Below 16 KB the first range's turn: 1 us + the copy at 10 GB/s, 2 us:
+# 0.2 + 7 x 2 + 1 us.
+expect_time 15200000 "window, turns of 2 us" window $ONE \
+	--set intranode.serialize=yes \
+	--set 'intranode.stream=0: latency=1us; 16KB: latency=100ns'
+expect_exit 2 "$SIBYL" sim -q -o "$T/bad.sim" "$T/window.trace" $ONE \
+	--set 'intranode.stream=0: os=1us'
+expect_grep "intranode.stream: range 1: only latency and bandwidth" "$T/err"
 # Rendezvous, serialized: each message's data leaves when the request is
 # there (3 us) and the copies queue: 3 + 8 x 10 us + or 3 us.
 expect_time 86000000 "window, rendezvous, serialized" window $ONE \

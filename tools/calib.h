@@ -14,7 +14,8 @@
 #include "segfit.h"
 
 /* The kinds of samples the probe writes (calibrate/probe.c). */
-enum calib_kind { CK_PP, CK_PPNB, CK_OS, CK_OR, CK_COPY, CK_KERNEL, CK_N };
+enum calib_kind { CK_PP, CK_PPNB, CK_OS, CK_OR, CK_STREAM, CK_COPY, CK_KERNEL,
+		  CK_N };
 /* Pairs: inside rank 0's node, and across nodes. */
 enum calib_pair { CP_INTRA, CP_INTER, CP_N };
 
@@ -66,6 +67,11 @@ typedef struct calib_data {
 	calib_piece pieces[CP_N][CAL_MAX_SEGMENTS];
 	int npieces[CP_N];	/* 0: pair not measured */
 	double copy_bw;		/* median memcpy bandwidth, large sizes */
+	/* A stream's cost per message by size (segments through the
+	 * stream medians, as the ping-pong's: a + b n; stream_n: the
+	 * sizes fitted, 0 when not measured). */
+	cal_fit stream[CP_N];
+	size_t stream_n[CP_N];
 } calib_data;
 
 /* Read the probe's CSV into d (zeroed first).  0, or -1 after a message

@@ -29,7 +29,7 @@
 #define CALIB_MAX_REL 0.04
 
 const char *const calib_kind_names[CK_N] = {
-	"pingpong", "pingpong_nb", "os", "or", "copy", "kernel"
+	"pingpong", "pingpong_nb", "os", "or", "stream", "copy", "kernel"
 };
 const char *const calib_pair_names[CP_N] = { "intra", "inter" };
 
@@ -329,6 +329,38 @@ static void make_pieces(calib_data *d, int p)
 	}
 }
 
+/*
+ * Segments through the medians of s (zero medians, below the timer, at
+ * 1 ps so that they can weigh).  The model must hold at every size, not
+ * on average: the fewest segments within CALIB_MAX_REL of every median.
+ * The segments' x0 become their first sizes (0 for the first, the
+ * tables' "from").  0, -1 (out of memory, said), or 1 with err set.
+ */
+static int fit_medians(const calib_summary *s, cal_fit *f, char *err,
+		       size_t errlen)
+{
+	double *x = malloc(s->n * sizeof *x), *y = malloc(s->n * sizeof *y);
+	int rc;
+
+	if (!x || !y) {
+		free(x);
+		free(y);
+		tool_error("out of memory fitting");
+		return -1;
+	}
+	for (size_t i = 0; i < s->n; i++) {
+		x[i] = (double)s->p[i].size;
+		y[i] = s->p[i].median > 1e-12 ? s->p[i].median : 1e-12;
+	}
+	rc = cal_segfit_within(x, y, s->n, CAL_MAX_SEGMENTS, CALIB_MAX_REL, f,
+			       err, errlen) ? 1 : 0;
+	for (int k = 0; !rc && k < f->n; k++)
+		f->seg[k].x0 = k ? x[f->seg[k].i0] : 0;
+	free(x);
+	free(y);
+	return rc;
+}
+
 int calib_fit(calib_data *d)
 {
 	char err[512];
@@ -342,38 +374,27 @@ int calib_fit(calib_data *d)
 				return -1;
 			}
 	for (int p = 0; p < CP_N; p++) {
-		const calib_summary *s = &d->sum[CK_PP][p];
-		double *x, *y;
 		int rc;
 
-		if (!s->n)
+		if (!d->sum[CK_PP][p].n)
 			continue;
-		x = malloc(s->n * sizeof *x);
-		y = malloc(s->n * sizeof *y);
-		if (!x || !y) {
-			free(x);
-			free(y);
-			tool_error("out of memory fitting");
-			return -1;
-		}
-		for (size_t i = 0; i < s->n; i++) {
-			x[i] = (double)s->p[i].size;
-			/* A zero median (below the timer) cannot weigh. */
-			y[i] = s->p[i].median > 1e-12 ? s->p[i].median : 1e-12;
-		}
-		/* The model must hold at every size, not on average: the
-		 * fewest segments within CALIB_MAX_REL of every median. */
-		rc = cal_segfit_within(x, y, s->n, CAL_MAX_SEGMENTS,
-				       CALIB_MAX_REL, &d->fit[p], err,
-				       sizeof err);
-		free(x);
-		free(y);
-		if (rc) {
-			tool_error("%s-node ping-pong: %s",
-				   calib_pair_names[p], err);
+		if ((rc = fit_medians(&d->sum[CK_PP][p], &d->fit[p], err,
+				      sizeof err))) {
+			if (rc > 0)
+				tool_error("%s-node ping-pong: %s",
+					   calib_pair_names[p], err);
 			return -1;
 		}
 		make_pieces(d, p);
+		/* The stream's turns: MPI's protocols change its rate too. */
+		d->stream_n[p] = 0;
+		if (d->sum[CK_STREAM][p].n >= CAL_MIN_POINTS) {
+			if ((rc = fit_medians(&d->sum[CK_STREAM][p],
+					      &d->stream[p], err, sizeof err)) < 0)
+				return -1;
+			if (!rc)
+				d->stream_n[p] = d->sum[CK_STREAM][p].n;
+		}
 	}
 	for (size_t i = 0; i < d->ncores; i++) {
 		double *tmp = malloc(d->cores[i].n * sizeof *tmp + 1);

@@ -35,6 +35,19 @@ static const char *bps(char *buf, size_t len, double bw)
 	return buf;
 }
 
+/* The `stream' value of a stream fit: a range per segment. */
+static void write_stream(FILE *f, const cal_fit *s)
+{
+	for (int k = 0; k < s->n; k++) {
+		char b[2][48];
+		const cal_segment *g = &s->seg[k];
+
+		fprintf(f, "%s%.0f: latency=%s bandwidth=%s", k ? "; " : "",
+			g->x0, ns(b[0], 48, g->a),
+			bps(b[1], 48, g->b > 1e-18 ? 1 / g->b : 1e18));
+	}
+}
+
 /* The `protocols' value of pair p. */
 static void write_protocols(FILE *f, const calib_data *d, int p)
 {
@@ -91,6 +104,14 @@ static int write_machine(const calib_data *d, const char *path, long cores)
 		fputs("# The receiving core copies the bytes: the copies into "
 		      "a rank take turns\n# (a window of messages in flight "
 		      "moves at the copy bandwidth).\nserialize = yes\n", f);
+		if (d->stream_n[CP_INTRA]) {
+			fprintf(f, "# A stream of messages (16 in flight, %zu "
+				"sizes): a message's turn,\n# latency + bytes "
+				"/ bandwidth of its range.\nstream = ",
+				d->stream_n[CP_INTRA]);
+			write_stream(f, &d->stream[CP_INTRA]);
+			fputc('\n', f);
+		}
 	}
 	fputs("\n[net]\nmodel = simple\n", f);
 	if (d->npieces[CP_INTER]) {
@@ -231,6 +252,21 @@ static void report_cores(FILE *f, const calib_data *d)
 	if (d->copy_bw > 0)
 		fprintf(f, "\nmemcpy bandwidth (largest size, rank 0): %.3f "
 			"GB/s\n", d->copy_bw / 1e9);
+	for (int p = 0; p < CP_N; p++) {
+		const cal_fit *s = &d->stream[p];
+
+		if (!d->stream_n[p])
+			continue;
+		fprintf(f, "%s-node stream (16 messages in flight, %zu sizes), "
+			"time a message adds: %d range%s\n",
+			calib_pair_names[p], d->stream_n[p], s->n,
+			s->n == 1 ? "" : "s");
+		for (int k = 0; k < s->n; k++)
+			fprintf(f, "  from %-10.0f %10.3f ns + n / %.3f GB/s\n",
+				s->seg[k].x0, s->seg[k].a * 1e9,
+				s->seg[k].b > 1e-18 ? 1e-9 / s->seg[k].b :
+				1e9);
+	}
 	if (!d->ncores)
 		return;
 	fputs("\nReference kernel, median time per rank (spatial "

@@ -400,8 +400,14 @@ static int begin_block(rd *r, int by_region, char *rest)
 	r->b.key = quoted(r, rest, by_region ? "region" : "seb name");
 	snprintf(origin, sizeof origin, "%s:%lu", r->path, r->line);
 	r->b.origin = strdup(origin);
-	if (!r->b.key || !r->b.origin)
-		return r->b.key ? rd_err(r, "out of memory") : -1;
+	if (!r->b.key || !r->b.origin) {
+		int said = !r->b.key;   /* quoted() said what was wrong */
+		free((void *)r->b.key);
+		free((void *)r->b.origin);
+		r->b.key = NULL;
+		r->b.origin = NULL;
+		return said ? -1 : rd_err(r, "out of memory");
+	}
 	r->in_block = 1;
 	return 0;
 }

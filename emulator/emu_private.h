@@ -284,6 +284,8 @@ typedef struct emu_state {
 	double cpu_factor;
 	double flop_rate;
 	size_t stack_size;
+	uint64_t post_min;        /* SIBYL_POST_MIN: receives of this many
+	                             bytes or more record their post point */
 	int quiet;
 	int idle_spin;            /* SIBYL_IDLE=spin: never sleep when idle */
 	int activity;             /* something happened since the last vote */

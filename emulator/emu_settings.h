@@ -65,6 +65,11 @@
 	  "compute only")                                                    \
 	X(STACK_SIZE, UINT, OPTION, "1048576", 16384, 17179869184u,         \
 	  "--stack-size", "BYTES", "stack bytes of each virtual rank")       \
+	X(POST_MIN, UINT, OPTION, "4096", 0, 18446744073709551615.0,         \
+	  "--post-points", "BYTES",                                          \
+	  "record where a non-blocking receive of BYTES or more was posted " \
+	  "(trace format 1.2, for rendezvous ranges); smaller ones count "   \
+	  "as posted when awaited")                                          \
 	X(FLOP_RATE, RATE, OPTION, "1e9", 0, 1e300, "--flop-rate", "R",      \
 	  "flop/s of sibyl_compute_flops()")                                 \
 	X(COLL, TEXT, OPTION, NULL, 0, 0, "--coll", "C=A,...",               \

@@ -407,10 +407,15 @@ static void recv_matched(emu_req *q, const emu_env *e, const void *data)
 	}
 }
 
-/* After posting non-blocking receive q: the SEB that ended at the call
- * lists its message as posted, now or once it matches. */
+/* After posting non-blocking receive q of SIBYL_POST_MIN bytes or more:
+ * the SEB that ended at the call lists its message as posted, now or
+ * once it matches. */
 static void note_post(emu_rank *r, emu_req *q)
 {
+	/* Holding SEBs back costs (a copy of each until the match): only
+	 * for receives that may meet a rendezvous (SIBYL_POST_MIN). */
+	if (q->cap < emu.post_min)
+		return;
 	if (q->has_msg) {
 		emu_rec_posted(r, r->nsebs, q->msg, 0);
 	} else if (!q->complete) {

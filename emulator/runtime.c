@@ -116,6 +116,7 @@ int main(int argc, char **argv)
 	emu.cpu_factor = set[EMU_S_CPU_FACTOR].d;
 	emu.flop_rate = set[EMU_S_FLOP_RATE].d;
 	emu.stack_size = (size_t)set[EMU_S_STACK_SIZE].u;
+	emu.post_min = set[EMU_S_POST_MIN].u;
 	emu.quiet = set[EMU_S_QUIET].on;
 	/* Ranks per node of the target: Comm_split_type(SHARED) and the
 	 * PERCS-aware all-to-all.  32 = a PERCS node (4 POWER7 x 8 cores). */

@@ -160,9 +160,17 @@ int main(int argc, char **argv)
 }
 PROG
 emu_build posts "$T/posts.c" || finish
+# The receive is of 4 bytes: below the default --post-points (4 KiB) no
+# post point is recorded; --post-points 0 records all.
+expect_ok "$SIBYL" emulate -q --ranks 3 --cpu-factor 0 \
+	-o "$T/posts-default.trace" -- "$T/posts"
+expect_ok "$SIBYL" trace dump "$T/posts-default.trace"
+checks=$((checks + 1))
+grep -q '^    posted  1:' "$T/out" &&
+	fail "a 4-byte MPI_Irecv recorded its post point by default"
 for np in 1 2; do
 	expect_ok "$SIBYL" emulate -q --ranks 3 -np $np --cpu-factor 0 \
-		-o "$T/posts$np.trace" -- "$T/posts"
+		--post-points 0 -o "$T/posts$np.trace" -- "$T/posts"
 	expect_ok "$SIBYL" trace check "$T/posts$np.trace"
 	expect_ok "$SIBYL" trace dump --json "$T/posts$np.trace"
 	checks=$((checks + 1))

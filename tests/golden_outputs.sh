@@ -253,7 +253,7 @@ ring-emu/links.csv 2268ac00ecaabea9
 ring-emu/machine.conf a5b38427b3c21980
 ring-emu/prints.txt e3b0c44298fc1c14
 kneighbor-emu/stdout 000210c3baabd4cd
-kneighbor-emu/trace e663823ffc3bd369
+kneighbor-emu/trace 2ad8351d9459e0a8
 kneighbor-emu/summary.json 8628d070a11857b7
 kneighbor-emu/summary.txt 328c29fa3da1a35c
 kneighbor-emu/link_classes.csv 7cb4562219200203
@@ -261,7 +261,7 @@ kneighbor-emu/links.csv 0ebe17ed6f07718e
 kneighbor-emu/machine.conf a5b38427b3c21980
 kneighbor-emu/prints.txt 2c5c55920a8c8ca3
 md-emu/stdout 4ed5a6b5290a8aaa
-md-emu/trace ad3e8aaac4bc2527
+md-emu/trace 53a12c75b66d0f4a
 md-emu/summary.json 51551c56112cbdc3
 md-emu/summary.txt e8a06b78789ecf38
 md-emu/link_classes.csv d7e15272d77a08a8

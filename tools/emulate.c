@@ -85,6 +85,11 @@ static const char emulate_usage[] =
 "      --stack-size S    stack of each virtual rank, 16KiB to 16GiB, e.g.\n"
 "                        256KiB, 8MiB (default 1 MiB; pages never touched\n"
 "                        cost no memory)\n"
+"      --post-points MIN record where the non-blocking receives of MIN\n"
+"                        bytes or more were posted, which a rendezvous\n"
+"                        range of the machine needs (default 4KiB; 0:\n"
+"                        all; each costs a copy of the SEBs made before\n"
+"                        it matches)\n"
 "      --flop-rate R     rate of sibyl_compute_flops(), in flop/s, e.g.\n"
 "                        2.5e9 or 40G (default 1G)\n"
 "      --coll C=A[,C=A]  the algorithm A of collective C, e.g.\n"
@@ -186,6 +191,7 @@ struct emu_opts {
 	uint64_t ranks, procs;
 	const char *trace;          /* as given, or the default */
 	const char *window, *cpu_factor, *stack_size, *flop_rate, *clock;
+	const char *post_min;
 	const char *timing;
 	const char *compression;
 	const char *node_size, *privatize, *idle;
@@ -206,7 +212,8 @@ struct emu_opts {
  * spellings, so that P is always ours.
  */
 enum {
-	O_RANKS, O_NP, O_OUTPUT, O_FORCE, O_WINDOW, O_CPU, O_STACK, O_FLOPS,
+	O_RANKS, O_NP, O_OUTPUT, O_FORCE, O_WINDOW, O_CPU, O_STACK, O_POST,
+	O_FLOPS,
 	O_LEVEL, O_CLOCK, O_TIMING, O_COLL, O_NODE, O_PRIV,
 	O_NOBIND, O_IDLE, O_DRY, O_QUIET, O_CORR, O_HELP
 };
@@ -223,6 +230,7 @@ static const struct emu_option {
 	{ { "--window" }, 1, O_WINDOW },
 	{ { "--cpu-factor" }, 1, O_CPU },
 	{ { "--stack-size" }, 1, O_STACK },
+	{ { "--post-points" }, 1, O_POST },
 	{ { "--flop-rate" }, 1, O_FLOPS },
 	{ { "--compression" }, 1, O_LEVEL },
 	{ { "--clock" }, 1, O_CLOCK },
@@ -357,6 +365,7 @@ static int parse_args(int argc, char **argv, struct emu_opts *o)
 		case O_WINDOW: o->window = v; break;
 		case O_CPU:    o->cpu_factor = v; break;
 		case O_STACK:  o->stack_size = v; break;
+		case O_POST:   o->post_min = v; break;
 		case O_FLOPS:  o->flop_rate = v; break;
 		case O_LEVEL:  o->compression = v; break;
 		case O_CLOCK:  o->clock = v; break;
@@ -587,6 +596,9 @@ static int build_env(const struct emu_opts *o, const char *partial_abs,
 	}
 	rc = env_add_uint(e, EMU_S_STACK_SIZE, o->stack_size, tool_parse_size,
 			  "is out of range (16KiB to 16GiB)");
+	if (!rc)
+		rc = env_add_uint(e, EMU_S_POST_MIN, o->post_min,
+				  tool_parse_size, "is out of range");
 	if (rc)
 		return rc;
 	if (o->flop_rate) {

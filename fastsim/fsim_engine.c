@@ -610,7 +610,7 @@ static void send_msg(engine *e, fmsg *m)
 		r->net_messages++;
 		r->net_bytes += m->nm.bytes;
 	}
-	const netm_piece *pc = e->has_pieces ? fsim_rdv_piece(e, m) : NULL;
+	const netm_piece *pc = m->pc;
 	if (pc && pc->rendezvous && fsim_rdv_send(e, m, pc))
 		return;
 	if (!intra) {
@@ -786,11 +786,11 @@ static void start_seb(engine *e, uint32_t p)
 		m->src_seb = s.index;
 		m->tag = sd->tag;
 		m->rdv = 0;
-		if (e->has_pieces) {
+		m->pc = e->has_pieces ? fsim_rdv_piece(e, m) : NULL;
+		if (m->pc) {
 			/* Its range's send overhead keeps the CPU. */
-			const netm_piece *pc = fsim_rdv_piece(e, m);
 			sib_ps h;
-			if (pc && !time_add(m->nm.depart, pc->os, &h) &&
+			if (!time_add(m->nm.depart, m->pc->os, &h) &&
 			    h > pe->hold)
 				pe->hold = h;
 		}

@@ -56,6 +56,7 @@ typedef struct fmsg {
 	sib_ps t_rts;          /* rendezvous: its request reaches dst */
 	int32_t tag;
 	uint8_t rdv;           /* rendezvous: its departure is the data's */
+	const netm_piece *pc;  /* its protocol range, or NULL (none) */
 	struct fmsg *next;     /* free list */
 } fmsg;
 
@@ -159,7 +160,8 @@ fmsg *fsim_eng_msg_alloc(engine *e);
 /* Whether the machine has a rendezvous range; sets up e->rdv if so. */
 int fsim_rdv_setup(engine *e);
 void fsim_rdv_free(engine *e);
-/* The protocol range of message m (NULL: none, the model's own). */
+/* The protocol range of message m (NULL: none, the model's own); found
+ * once, when the SEB that sends it starts (fmsg.pc). */
 const netm_piece *fsim_rdv_piece(const engine *e, const fmsg *m);
 /* Request phase of a rendezvous message m (range pc): returns 1 when m
  * was taken (its data leaves later), 0 when it goes on as eager. */

@@ -186,7 +186,7 @@ static void completed(engine *e, uint32_t p, uint64_t seq, sib_ps c)
 
 void fsim_rdv_data(engine *e, fmsg *m)
 {
-	const netm_piece *pc = fsim_rdv_piece(e, m);
+	const netm_piece *pc = m->pc;
 	sib_ps x = netm_xfer_time(m->nm.bytes, pc->bandwidth), c, a;
 	int intra = m->nm.src_node == m->nm.dst_node;
 

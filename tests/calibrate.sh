@@ -169,6 +169,18 @@ printf 'kind,pair,size,seconds,host,cpu\nkernel,0,0,1,h,0\n' >"$T/nopp.csv"
 expect_exit 2 "$SIBYL" calibrate --samples "$T/nopp.csv" --no-plots -q \
 	-o "$T/bad"
 expect_grep "holds no ping-pong sample" "$T/err"
+# Hostile sample files: a device is refused before anything is copied
+# (no output directory), a file cut in the middle of a line is refused
+# with its line.
+expect_exit 2 "$SIBYL" calibrate --samples /dev/zero -o "$T/zero" --no-plots
+expect_grep "/dev/zero is a character device, not a regular file" "$T/err"
+checks=$((checks + 1))
+[ -e "$T/zero" ] && fail "calibrate --samples /dev/zero left $T/zero"
+head -n 10 "$T/samples.csv" >"$T/cut.csv"
+printf 'pingpong,intra,12' >>"$T/cut.csv"
+expect_exit 2 "$SIBYL" calibrate --samples "$T/cut.csv" -o "$T/cut" \
+	--no-plots
+expect_grep "cut.csv:[0-9]+: not a sample of sibyl-probe" "$T/err"
 expect_exit 2 "$SIBYL" calibrate --np 1 --no-plots -o "$T/bad"
 expect_grep "np: 1 is out of range" "$T/err"
 expect_exit 2 "$SIBYL" calibrate --samples "$T/samples.csv" \

@@ -154,6 +154,9 @@ int calib_read(calib_data *d, const char *path)
 		.what = "sample file",
 		.open_hint = "check the path",
 		.max_line = 4096,
+		/* A calibration writes a few MiB; a hundred times that is
+		 * not one. */
+		.max_bytes = UINT64_C(1) << 30,
 	};
 	char err[1024], *line;
 	size_t len;

@@ -335,8 +335,15 @@ static int calibrate_into(const calib_opts *o, const char *stage)
 
 	snprintf(samples, sizeof samples, "%s/samples.csv", stage);
 	if (o->samples) {
-		if ((rc = copy_file(o->samples, samples)))
+		/* Read (and so check: a regular file of samples, within the
+		 * reader's limits) before copying: messages name the file
+		 * the user gave, and /dev/zero is refused, not copied. */
+		if (calib_read(&d, o->samples))
+			return TOOL_EXIT_USAGE;
+		if ((rc = copy_file(o->samples, samples))) {
+			calib_free(&d);
 			return rc;
+		}
 	} else {
 		if (!(probe = find_probe()))
 			return TOOL_EXIT_USAGE;
@@ -344,10 +351,9 @@ static int calibrate_into(const calib_opts *o, const char *stage)
 		free(probe);
 		if (rc)
 			return rc;
+		if (calib_read(&d, samples))
+			return TOOL_EXIT_PROBLEMS;
 	}
-	/* Messages name the file the user gave. */
-	if (calib_read(&d, o->samples ? o->samples : samples))
-		return o->samples ? TOOL_EXIT_USAGE : TOOL_EXIT_PROBLEMS;
 	rc = calib_fit(&d) ? TOOL_EXIT_PROBLEMS :
 	     calib_write(&d, stage, sysconf(_SC_NPROCESSORS_ONLN), o->plots);
 	if (!rc && o->json)

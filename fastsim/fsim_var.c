@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "fsim.h"
+#include "sib_text.h"
 #include "sib_err.h"
 #include "sib_param.h"
 
@@ -177,30 +178,43 @@ sib_ps fsim_var_draw(fsim_var *v, uint32_t bi, uint32_t pe, uint64_t index)
 static int read_kernels(const char *path, double **out, uint32_t *n,
 			char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "r");
-	char *buf = NULL;
-	size_t len = 0, cap = 0, got;
-	if (!f)
-		return sib_errf(err, errlen, "%s: %s (variability.spatial_file "
-				"is the report.json of 'sibyl calibrate')",
-				path, strerror(errno));
-	do {
-		if (len + 4096 + 1 > cap) {
-			char *nb = cap > (16u << 20) ? NULL :
-				   realloc(buf, cap = cap * 2 + 8192);
+	static const sib_lines_limits lim = {
+		.what = "calibration report (variability.spatial_file)",
+		.open_hint = "it is the report.json of 'sibyl calibrate'",
+		.max_line = 1u << 20,
+		.max_bytes = 16u << 20,
+	};
+	sib_lines *l;
+	char *buf = NULL, *line;
+	size_t len = 0, cap = 0, ll;
+	int got;
+	if (sib_lines_open(&l, path, &lim, err, errlen))
+		return -1;
+	/* The lines joined by blanks: the report is read as one text. */
+	while ((got = sib_lines_next(l, &line, &ll, err, errlen)) > 0) {
+		if (len + ll + 2 > cap) {
+			char *nb = realloc(buf, cap = 2 * (len + ll + 2));
 			if (!nb) {
 				free(buf);
-				fclose(f);
-				return sib_errf(err, errlen, "%s: too large or "
-						"out of memory", path);
+				sib_lines_close(l);
+				return sib_errf(err, errlen, "%s: out of memory",
+						path);
 			}
 			buf = nb;
 		}
-		got = fread(buf + len, 1, 4096, f);
-		len += got;
-	} while (got);
-	fclose(f);
-	buf[len] = '\0';
+		memcpy(buf + len, line, ll);
+		len += ll;
+		buf[len++] = ' ';
+		buf[len] = '\0';
+	}
+	sib_lines_close(l);
+	if (got < 0) {
+		free(buf);
+		return -1;
+	}
+	if (!buf)
+		return sib_errf(err, errlen, "%s: empty: no \"cores\" with "
+				"\"kernel_s\" times", path);
 	const char *s = strstr(buf, "\"cores\"");
 	uint32_t k = 0;
 	double *v = NULL;

@@ -154,4 +154,12 @@ expect_grep 'not both' "$T/err"
 expect_exit 2 "$SIBYL" sim -q -o "$T/bad.sim" "$T/kn.trace" \
 	--set 'variability.spatial=normal(1us, 1)'
 expect_grep 'variability.spatial: .*not a number' "$T/err"
+# The calibration report: a device, and a file without kernel times.
+expect_exit 2 "$SIBYL" sim -q -o "$T/bad.sim" "$T/kn.trace" \
+	--set variability.spatial_file=/dev/zero
+expect_grep '/dev/zero is a character device, not a regular file' "$T/err"
+printf '{"cores": []}\n' >"$T/nokernel.json"
+expect_exit 2 "$SIBYL" sim -q -o "$T/bad.sim" "$T/kn.trace" \
+	--set "variability.spatial_file=$T/nokernel.json"
+expect_grep 'nokernel.json: no "cores" with "kernel_s"' "$T/err"
 finish

@@ -127,6 +127,8 @@ def run(cmd, what, env=None, timeout=3600):
 
 TIME_CURVE = re.compile(r"^time: (\S+) size=(\d+) iters=(\d+) "
                         r"iter_us=([0-9.eE+-]+)")
+TIME_REF = re.compile(r"^time: \S+ size=(\d+) .*\bref_us=([0-9.eE+-]+),"
+                      r"([0-9.eE+-]+)")
 TIME_TOTAL = re.compile(r"^time: .*\btotal_s=([0-9.eE+-]+)")
 PRINT_LINE = re.compile(r"^(\d+) ps  PE (\d+)  timed: (begin|end)(?: (.*))?$")
 
@@ -147,6 +149,23 @@ def parse_native(kind, text):
     if not out:
         raise ValueError("no 'time:' line in the program's output")
     return out
+
+
+def parse_refs(text):
+    """{size: (before, after)}: the 1-byte one-way times (us) a curve
+    program measured around each size, the host's regime then."""
+    return {int(m.group(1)): (float(m.group(2)), float(m.group(3)))
+            for m in map(TIME_REF.match, text.splitlines()) if m}
+
+
+def regime_of(refs, bound):
+    """"fast" or "slow" when both references (us) are on one side of
+    bound (us), "mixed" when the regime changed between them, None when
+    there are no regimes to tell."""
+    if bound is None or not refs:
+        return None
+    side = set("fast" if r <= bound else "slow" for r in refs)
+    return side.pop() if len(side) == 1 else "mixed"
 
 
 def parse_iters(text):
@@ -196,20 +215,43 @@ def error(pred, median):
     return None if pred is None or not median else (pred - median) / median
 
 
-def points_of(kind, runs, preds):
+def points_of(kind, runs, preds, labels=None):
     """Rows of one program: native runs (a list of parse_native results)
-    and predictions ({model: predicted result or None})."""
+    and predictions ({regime: {model: predicted result or None}}, regime
+    None when the calibration found one).  labels: per run, {key: the
+    regime of that measurement} (regime_of); with them, a row per key and
+    regime that has runs, compared with that regime's predictions; the
+    runs whose regime changed during the measurement ("mixed") are
+    counted, not compared."""
     rows = []
     for key in sorted(runs[0]):
-        vals = [r[key] for r in runs if key in r]
-        nat = summary(vals)
-        row = {"size": key if kind == "curve" else None, "native": nat,
-               "predicted": {}, "error": {}}
-        for model, pr in preds.items():
-            v = pr.get(key) if pr is not None else None
-            row["predicted"][model] = v
-            row["error"][model] = error(v, nat["median"])
-        rows.append(row)
+        groups = [None]
+        if labels is not None and set(preds) != {None}:
+            groups = [g for g in ("fast", "slow")
+                      if any(lab.get(key) == g for lab in labels)]
+        mixed = 0 if labels is None else \
+            sum(1 for lab in labels if lab.get(key) == "mixed")
+        if not groups:      # every run of this key changed regime
+            rows.append({"size": key if kind == "curve" else None,
+                         "regime": "mixed", "runs_total": len(runs),
+                         "runs_mixed": mixed,
+                         "native": summary([r[key] for r in runs
+                                            if key in r]),
+                         "predicted": {m: None for m in MODELS},
+                         "error": {m: None for m in MODELS}})
+        for g in groups:
+            vals = [r[key] for i, r in enumerate(runs) if key in r and
+                    (g is None or labels[i].get(key) == g)]
+            nat = summary(vals)
+            row = {"size": key if kind == "curve" else None,
+                   "regime": g, "runs_total": len(runs),
+                   "runs_mixed": mixed, "native": nat,
+                   "predicted": {}, "error": {}}
+            for model, pr in preds[g].items():
+                v = pr.get(key) if pr is not None else None
+                row["predicted"][model] = v
+                row["error"][model] = error(v, nat["median"])
+            rows.append(row)
     return rows
 
 
@@ -249,7 +291,9 @@ def table_rows(results):
             nat = pt["native"]
             cells = [p["name"],
                      fmt_size(pt["size"]) if pt["size"] is not None else
-                     "run", fmt_val(nat["median"], unit),
+                     "run", "%s (%d)" % (pt.get("regime") or "all",
+                                         len(nat["runs"])),
+                     fmt_val(nat["median"], unit),
                      "%s - %s" % (fmt_val(nat["min"], unit),
                                   fmt_val(nat["max"], unit))]
             for m in MODELS:
@@ -260,7 +304,8 @@ def table_rows(results):
     return rows
 
 
-HEAD = ["program", "size", "native median", "native min - max",
+HEAD = ["program", "size", "regime (runs)", "native median",
+        "native min - max",
         "default", "error", "calibrated", "error",
         "calibrated + variability", "error"]
 
@@ -268,7 +313,7 @@ HEAD = ["program", "size", "native median", "native min - max",
 def text_table(results):
     rows = [HEAD] + table_rows(results)
     w = [max(len(r[i]) for r in rows) for i in range(len(HEAD))]
-    lines = ["  ".join(c.rjust(w[i]) if i > 1 else c.ljust(w[i])
+    lines = ["  ".join(c.rjust(w[i]) if i > 2 else c.ljust(w[i])
                        for i, c in enumerate(r)).rstrip() for r in rows]
     return "\n".join([lines[0], "-" * len(lines[0])] + lines[1:]) + "\n" + \
         worst_lines(results)
@@ -276,7 +321,7 @@ def text_table(results):
 
 def markdown_table(results):
     out = ["| " + " | ".join(HEAD) + " |",
-           "|" + "---|" * 2 + "---:|" * (len(HEAD) - 2)]
+           "|" + "---|" * 3 + "---:|" * (len(HEAD) - 3)]
     for r in table_rows(results):
         out.append("| " + " | ".join(r) + " |")
     return "\n".join(out) + "\n\n" + worst_lines(results)
@@ -298,6 +343,16 @@ def worst_lines(results):
             ok = sum(1 for e in errs if abs(e) <= tol)
             parts.append("%s %s worst, %d/%d within %g%%" %
                          (title, fmt_err(worst), ok, len(errs), 100 * tol))
+        regs = [pt.get("regime") for pt in p["points"]]
+        if any(regs):
+            parts.append("rows in the fast regime %d, in the slow %d" %
+                         (regs.count("fast"), regs.count("slow")))
+        mixed = sum(dict((pt["size"], pt.get("runs_mixed", 0))
+                         for pt in p["points"]).values())
+        if mixed:
+            parts.append("%d measurement%s across a change of regime, "
+                         "not compared" % (mixed, "" if mixed == 1 else
+                                           "s"))
         load = p.get("load_before_runs")
         if load:
             parts.append("load average before the native runs %.1f to "
@@ -367,6 +422,12 @@ def build_programs(a, progs):
                 "building %s with mpicc" % src)
             built[base] = exe
         a.exe[name] = built[base]
+    if "p2p" not in built:          # the regime markers
+        exe = os.path.join(bindir, "p2p")
+        run([a.mpicc, "-O2", os.path.join(SRC, "bench/validate/p2p.c"),
+             "-o", exe + ".native"], "building bench/validate/p2p.c")
+        built["p2p"] = exe
+    a.marker_exe = built["p2p"] + ".native"
 
 
 def placement(a, name):
@@ -402,7 +463,10 @@ def calibrate_round(a, r):
 def calibrate_fit(a, samples):
     """One fit of the samples of every round (sibyl calibrate
     --samples): the model sees the machine at the same moments as the
-    native runs, whose medians it is compared with."""
+    native runs, whose medians it is compared with.  When the samples
+    show two speed regimes (sibyl calibrate's 1-byte references), one fit
+    of each: ({regime or None: machine.conf}, the regimes' boundary in
+    us or None)."""
     out = os.path.join(a.out, "calibration")
     merged = os.path.join(out, "samples-all.csv")
     with open(merged, "w") as m:
@@ -414,24 +478,63 @@ def calibrate_fit(a, samples):
         "sibyl calibrate --samples")
     say("calibrated from %d rounds: %s/fit/machine.conf" %
         (len(samples), out))
-    return os.path.join(out, "fit", "machine.conf")
+    machines = {None: os.path.join(out, "fit", "machine.conf")}
+    try:
+        with open(os.path.join(out, "fit", "report.json")) as f:
+            pair = json.load(f)["pairs"]["inter" if a.hostfile else "intra"]
+    except (OSError, ValueError, KeyError) as e:
+        raise Failure("the calibration's report.json: %s" % e)
+    if pair.get("regimes") != 2:
+        return machines, None
+    machines = {}
+    for g in ("fast", "slow"):
+        run([a.sibyl, "calibrate", "--samples", merged, "-o",
+             os.path.join(out, "fit-" + g), "--force", "--no-plots", "-q",
+             "--regime", g], "sibyl calibrate --samples --regime " + g)
+        machines[g] = os.path.join(out, "fit-" + g, "machine.conf")
+    bound = pair["regime_bound_s"] * 1e6
+    say("the samples show two speed regimes (1-byte one-way %.3f and "
+        "%.3f us, apart at %.3f us): fitted each, %s/fit-fast and "
+        "fit-slow" % (pair["regime_ref_s"][0] * 1e6,
+                      pair["regime_ref_s"][1] * 1e6, bound, out))
+    return machines, bound
+
+
+def marker(a):
+    """The host's regime now: the 1-byte one-way time (us) of the
+    markers' ping-pong, placed as the curves."""
+    np, opts, _ = placement(a, "pingpong")
+    out = run(["mpirun", "-np", "2"] + opts +
+              [a.marker_exe, "pingpong", "-l", "1", "-i", "64"],
+              "the regime marker")
+    refs = parse_refs(out).get(1)
+    if not refs:
+        raise Failure("the regime marker printed no reference")
+    return refs[1]
 
 
 def native_runs(a, progs):
     """{name: [parse_native result per run]}, {name: [the load average
-    of the last minute before each run]}, and the samples of the
+    of the last minute before each run]}, {name: [per run, {key: the
+    1-byte references (us) around it}]}, and the samples of the
     calibration rounds, one after each round of native runs (none with
     --machine): the machine of a shared host drifts by tens of percent
     within minutes, and a calibration taken at one moment would be
-    compared with runs taken at others."""
+    compared with runs taken at others.  The curves measure their
+    references around each size; a marker run before and after each of
+    the other programs measures theirs."""
     runs = {name: [] for name, *_ in progs}
     loads = {name: [] for name, *_ in progs}
+    refs = {name: [] for name, *_ in progs}
     samples = []
+    last = None
     for r in range(a.runs):
         for name, src, kind, *_ in progs:
             np, opts, _ = placement(a, name)
             cmd = ["mpirun", "-np", str(np)] + opts + \
                 [a.exe[name] + ".native"] + a.args[name]
+            if kind != "curve" and last is None:
+                last = marker(a)
             loads[name].append(os.getloadavg()[0])
             t0 = time.monotonic()
             out = run(cmd, "the native run of %s" % name)
@@ -439,14 +542,24 @@ def native_runs(a, progs):
                 runs[name].append(parse_native(kind, out))
             except ValueError as e:
                 raise Failure("the native run of %s: %s" % (name, e))
+            if kind == "curve":
+                refs[name].append(parse_refs(out))
+                last = None
+            else:
+                after = marker(a)
+                refs[name].append({"": (last, after)})
+                last = after
             say("native %s, run %d/%d: %.1f s" %
                 (name, r + 1, a.runs, time.monotonic() - t0))
         if not a.machine:
             samples.append(calibrate_round(a, r))
-    return runs, loads, samples
+            last = None
+    return runs, loads, refs, samples
 
 
-def emulate_and_simulate(a, name, kind, machine):
+def emulate_and_simulate(a, name, kind, machines):
+    """Emulate once; {regime: {model: prediction}} for every machine of
+    machines ({regime or None: machine.conf})."""
     np, opts, cpn = placement(a, name)
     trace = os.path.join(a.out, "traces", name + ".trace")
     os.makedirs(os.path.dirname(trace), exist_ok=True)
@@ -456,26 +569,37 @@ def emulate_and_simulate(a, name, kind, machine):
               a.args[name], "the emulation of %s" % name)
     say("emulated %s in %.1f s" % (name, time.monotonic() - t0))
     iters = parse_iters(out) if kind == "curve" else None
-    preds = {}
-    sims = {"default": [], "calibrated": ["-c", machine]}
+    prof = None
     if a.variability:
         prof = os.path.join(a.out, "traces", name + ".profile")
         run([a.sibyl, "trace", "profile", trace, "-o", prof],
             "sibyl trace profile of %s" % name)
-        sims["variability"] = ["-c", machine, "--variability", prof]
-    for model, extra in sims.items():
-        sim = os.path.join(a.out, "sims", "%s-%s.sim" % (name, model))
+
+    def simulate(tag, what, extra):
+        sim = os.path.join(a.out, "sims", "%s-%s.sim" % (name, tag))
         os.makedirs(os.path.dirname(sim), exist_ok=True)
         run([a.sibyl, "sim", "-q", trace, "-o", sim, "--force"] + extra +
             ["--set", "machine.cores_per_node=%d" % cpn],
-            "the simulation of %s on the %s machine" % (name, model))
+            "the simulation of %s on the %s machine" % (name, what))
         with open(os.path.join(sim, "prints.txt")) as f:
             try:
-                preds[model] = predicted(kind, f.read(), iters)
+                return predicted(kind, f.read(), iters)
             except (ValueError, KeyError) as e:
                 raise Failure("the simulation of %s: %s" % (name, e))
-    if not a.variability:
-        preds["variability"] = None
+
+    default = simulate("default", "default", [])
+    preds = {}
+    for g, machine in machines.items():
+        sfx = "-" + g if g else ""
+        preds[g] = {"default": default,
+                    "calibrated": simulate("calibrated" + sfx,
+                                           "calibrated" + sfx,
+                                           ["-c", machine]),
+                    "variability": simulate(
+                        "variability" + sfx, "calibrated" + sfx +
+                        " + variability", ["-c", machine,
+                                           "--variability", prof])
+                    if prof else None}
     return preds
 
 
@@ -498,26 +622,35 @@ def validate(a):
             "column is %s" % NA)
     if a.machine and not os.path.isfile(a.machine):
         raise Failure("--machine %s: no such file" % a.machine)
-    runs, loads, samples = native_runs(a, progs)
-    machine = os.path.abspath(a.machine) if a.machine else \
-        calibrate_fit(a, samples)
+    runs, loads, refs, samples = native_runs(a, progs)
+    if a.machine:
+        machines, bound = {None: os.path.abspath(a.machine)}, None
+    else:
+        machines, bound = calibrate_fit(a, samples)
     results = {
         "sibyl_validation": 1,
         "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
         "host": os.uname().nodename, "command": " ".join(sys.argv),
         "runs": a.runs, "np": a.np, "cores_per_node": a.cores_per_node,
-        "hostfile": a.hostfile, "quick": a.quick, "machine": machine,
+        "hostfile": a.hostfile, "quick": a.quick,
+        "machine": machines.get(None) or machines, "regime_bound_us": bound,
         "variability": a.variability, "tolerance": a.tolerance,
         "programs": [],
     }
     for name, src, kind, *_ in progs:
-        preds = emulate_and_simulate(a, name, kind, machine)
+        preds = emulate_and_simulate(a, name, kind, machines)
+        labels = None
+        if bound is not None:
+            labels = [{k: regime_of(v, bound) for k, v in rr.items()}
+                      for rr in refs[name]]
         results["programs"].append({
             "name": name, "source": src, "kind": kind,
             "unit": "us per iteration" if kind == "curve" else "s",
             "command": command_line(a, name),
             "load_before_runs": loads[name],
-            "points": points_of(kind, runs[name], preds)})
+            "references_us": [{str(k): v for k, v in rr.items()}
+                              for rr in refs[name]],
+            "points": points_of(kind, runs[name], preds, labels)})
     return results
 
 

@@ -30,6 +30,13 @@
  * some; each sample starts after a zero-byte exchange that puts the two
  * ranks in step.  Small messages are timed over several round trips, so
  * that the timer's resolution does not count.
+ *
+ * Every sample of a pair carries its reference ("ref"): the one-way time
+ * of a 1-byte ping-pong measured just before it.  A shared host can move
+ * between speed regimes (on a 2-core virtual machine the two cores' round
+ * trip alternated between 0.26 and 0.76 us every 10 to 30 s, every size
+ * slowing alike); the reference says which regime each sample saw, and
+ * `sibyl calibrate' fits one regime at a time (calib_fit.c).
  */
 #include "config.h"
 
@@ -67,7 +74,7 @@
 #define PROBE_EXIT(rc) return (rc)
 #endif
 
-#define PROBE_VERSION 1
+#define PROBE_VERSION 2
 
 /* The kinds a pair measures come first: the plan of a pair holds them. */
 enum kind { K_PP, K_PPNB, K_OS, K_OR, K_STREAM, NPAIRKINDS,
@@ -93,6 +100,7 @@ typedef struct sample {
 	unsigned char kind, pair;
 	uint64_t size;
 	double seconds;
+	double ref;	/* the 1-byte one-way time before it; 0: none */
 } sample;
 
 typedef struct samples {
@@ -118,7 +126,8 @@ static void die(const char *fmt, ...)
 	exit(2);
 }
 
-static void add(samples *s, int kind, int pair, uint64_t size, double sec)
+static void add(samples *s, int kind, int pair, uint64_t size, double sec,
+		double ref)
 {
 	if (s->n == s->cap) {
 		s->cap = s->cap ? 2 * s->cap : 4096;
@@ -127,7 +136,7 @@ static void add(samples *s, int kind, int pair, uint64_t size, double sec)
 			die("out of memory for %zu samples", s->cap);
 	}
 	s->v[s->n++] = (sample){ (unsigned char)kind, (unsigned char)pair,
-				 size, sec };
+				 size, sec, ref };
 }
 
 /* SplitMix64: the shuffles and the sizes. */
@@ -203,11 +212,25 @@ static void in_step(int peer, int lead)
 	}
 }
 
-/* Round trips a sample of `size' bytes averages over. */
+/*
+ * Round trips a sample of `size' bytes averages over, and the untimed
+ * ones before it.  A message of 256 B timed over 20 round trips after 4
+ * untimed ones took 24% longer (median of 50, on a 2-core VM) than in a
+ * loop of 20,000, which osu_latency and a program repeating its
+ * exchanges run; 64 after 16 took as long as the loop.
+ */
 static int trips(uint64_t size)
 {
-	return size <= 4096 ? 20 : size <= 65536 ? 8 : size <= 1048576 ? 2 : 1;
+	return size <= 4096 ? 64 : size <= 65536 ? 8 : size <= 1048576 ? 4 : 2;
 }
+
+static int warm_trips(uint64_t size)
+{
+	return size <= 4096 ? 16 : size <= 65536 ? 4 : 2;
+}
+
+/* Round trips of the reference, 1 byte: 20 to 60 us. */
+#define REF_TRIPS 64
 
 static void spin(double sec)
 {
@@ -250,6 +273,17 @@ static void round_trips(int k, int n, int m, int peer, int lead, char *buf)
 	}
 }
 
+/* The reference: the one-way time of a 1-byte ping-pong, now. */
+static double reference(int peer, int lead, char *buf)
+{
+	double t0;
+
+	round_trips(K_PP, 1, 4, peer, lead, buf);
+	t0 = MPI_Wtime();
+	round_trips(K_PP, 1, REF_TRIPS, peer, lead, buf);
+	return (MPI_Wtime() - t0) / (2.0 * REF_TRIPS);
+}
+
 /* A window of STREAM_WINDOW messages of n bytes from the lead to the
  * peer, back to back, and a zero-byte answer once all are in. */
 static void stream(int n, int peer, int lead, char *buf)
@@ -283,29 +317,36 @@ static void stream(int n, int peer, int lead, char *buf)
  * caches, which a program repeating its exchanges does not (osu_latency
  * warms up likewise).
  */
-static double measure(int k, uint64_t size, int peer, int lead, char *buf)
+static double measure(int k, uint64_t size, int peer, int lead, char *buf,
+		      double *ref)
 {
 	int n = (int)size, m = trips(size);
 	MPI_Request rq;
 	double t0 = 0, t = 0;
 
 	in_step(peer, lead);
+	*ref = reference(peer, lead, buf);
 	switch (k) {
 	case K_PP:
 	case K_PPNB:
-		round_trips(k, n, m < 4 ? m : 4, peer, lead, buf);
+		round_trips(k, n, warm_trips(size), peer, lead, buf);
 		in_step(peer, lead);
 		t0 = MPI_Wtime();
 		round_trips(k, n, m, peer, lead, buf);
 		return (MPI_Wtime() - t0) / (2.0 * m);
 	case K_STREAM:
-		/* The time a message of a stream adds: a window's, less one
-		 * zero-byte exchange, per message. */
+		/* The time a message of a stream adds: a window's, less the
+		 * first message's way there and the answer's way back (a
+		 * 1-byte round trip, the reference's), per message.  Without
+		 * it a window of 16 1-byte messages gave 72 ns a message on a
+		 * 2-core VM, where osu_bw's window of 64 took 62 ns. */
 		stream(n, peer, lead, buf);
 		in_step(peer, lead);
 		t0 = MPI_Wtime();
 		stream(n, peer, lead, buf);
-		return (MPI_Wtime() - t0) / STREAM_WINDOW;
+		t = MPI_Wtime() - t0;
+		return (t - 2 * *ref > t / 2 ? t - 2 * *ref : t / 2) /
+		       STREAM_WINDOW;
 	case K_OS:
 		round_trips(K_PP, n, 1, peer, lead, buf);
 		in_step(peer, lead);
@@ -391,11 +432,11 @@ static void run_pair(const opts *o, int pair, int peer, const uint64_t *sz,
 	for (size_t i = 0; i < np; i++) {
 		int k = (int)(plan[i] / nsz);
 		uint64_t size = sz[plan[i] % nsz];
-		double t = measure(k, size, rank == 0 ? peer : 0, rank == 0,
-				   buf);
+		double ref, t = measure(k, size, rank == 0 ? peer : 0,
+					rank == 0, buf, &ref);
 
 		if (rank == 0)
-			add(out, k, pair, size, t);
+			add(out, k, pair, size, t, ref);
 		progress(o, pair ? "inter-node" : "intra-node", i + 1, np);
 	}
 	free(buf);
@@ -426,7 +467,7 @@ static void run_copy(const opts *o, samples *out)
 			memcpy(b, a, z);
 			a[i % 64] ^= b[z - 1];	/* keep the copies */
 		}
-		add(out, K_COPY, 0, z, (MPI_Wtime() - t0) / m);
+		add(out, K_COPY, 0, z, (MPI_Wtime() - t0) / m, 0);
 	}
 	free(a);
 	free(b);
@@ -478,7 +519,7 @@ static void run_kernel(const opts *o, FILE *f)
 	MPI_Gather(&cpu, 1, MPI_INT, cpus, 1, MPI_INT, 0, MPI_COMM_WORLD);
 	for (int r = 0; rank == 0 && r < nranks; r++)
 		for (int i = 0; i < nt; i++)
-			fprintf(f, "kernel,%d,0,%.9e,%s,%d\n", r,
+			fprintf(f, "kernel,%d,0,%.9e,%s,%d,\n", r,
 				all[(size_t)r * nt + i],
 				hosts + (size_t)r * MPI_MAX_PROCESSOR_NAME,
 				cpus[r]);
@@ -596,9 +637,12 @@ static void write_samples(FILE *f, const samples *s)
 	for (size_t i = 0; i < s->n; i++) {
 		const sample *x = &s->v[i];
 
-		fprintf(f, "%s,%s,%" PRIu64 ",%.9e,,\n", kind_names[x->kind],
+		fprintf(f, "%s,%s,%" PRIu64 ",%.9e,,,", kind_names[x->kind],
 			x->kind == K_COPY ? "" : pair_names[x->pair], x->size,
 			x->seconds);
+		if (x->ref > 0)
+			fprintf(f, "%.4e", x->ref);
+		fputc('\n', f);
 	}
 }
 
@@ -628,7 +672,7 @@ int main(int argc, char **argv)
 	if (f)
 		fprintf(f, "# sibyl-probe %d: %d ranks on %d nodes, sizes "
 			"%zu to %" PRIu64 " bytes, %u repetitions, seed %"
-			PRIu64 "\nkind,pair,size,seconds,host,cpu\n",
+			PRIu64 "\nkind,pair,size,seconds,host,cpu,ref\n",
 			PROBE_VERSION, nranks, nnodes, nsizes,
 			sizes[nsizes - 1], o.reps, o.seed);
 	for (int p = 0; p < 2; p++)

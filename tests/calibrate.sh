@@ -4,6 +4,8 @@
 #    ping-pong on it as the closed form of what the file says.
 #  - A real measurement on this host (--quick, two ranks) writes every
 #    output, and its machine description loads in `sibyl sim'.
+#  - Samples of two speed regimes (a 1-byte reference with each) fit
+#    the regime asked for; one regime is not split.
 #  - Refusals: an existing output, a damaged sample file, bad options.
 . "$SIBYL_SRCDIR/tests/lib.sh"
 . "$SIBYL_SRCDIR/tests/simlib.sh"
@@ -44,6 +46,27 @@ with open(sys.argv[1], "w") as f:
             f.write("stream,intra,%d,%.12e,,\n" % (n, st(n)))
     f.write("copy,,67108864,6.7108864e-03,,\n")
     f.write("kernel,0,0,0.5,h,0\nkernel,1,0,0.55,h,1\n")
+# Two regimes and one, for the section "two speed regimes" below.
+import math, os
+for name, two in (("two", True), ("one", False)):
+    with open(os.path.join(os.path.dirname(sys.argv[1]), name + ".csv"),
+              "w") as f:
+        f.write("# sibyl-probe 2\nkind,pair,size,seconds,host,cpu,ref\n")
+        i = 0
+        for n in sizes:
+            for r in range(5):
+                for kind, v in (("pingpong", t(n)), ("os", ov(n)[0]),
+                                ("or", ov(n)[1])):
+                    jit = math.sin(i * 12.9898) * 43758.5453 % 1
+                    if two:
+                        k = 3 if r >= 3 else 1
+                        ref = 130e-9 * k * (0.97 + 0.06 * jit)
+                    else:
+                        k, ref = 1, 200e-9 * math.exp(0.85 * (jit - 0.5))
+                    f.write("%s,intra,%d,%.12e,,,%.4e\n" %
+                            (kind, n, k * v, ref))
+                    i += 1
+        f.write("kernel,0,0,0.5,h,0,\nkernel,1,0,0.55,h,1,\n")
 EOF
 expect_ok "$SIBYL" calibrate --samples "$T/samples.csv" --no-plots -q \
 	-o "$T/cal"
@@ -131,6 +154,64 @@ pp_on_cal 1000
 pp_on_cal 20000
 pp_on_cal 1048576
 
+# ------------------------------------------------ two speed regimes
+# The same three protocols, each sample with a 1-byte reference: 60% of
+# them at 130 ns (times as above), 40% at 390 ns (every time 3 times
+# longer), the references jittered by up to 6%.  The fast regime is
+# fitted by default and gives the ranges of the single regime; --regime
+# slow gives them 3 times slower; references of one regime spread as
+# widely as a log-normal of sigma 0.25 are one regime.  (The samples are
+# written with the three protocols' above.)
+expect_ok "$SIBYL" calibrate --samples "$T/two.csv" --no-plots -q \
+	-o "$T/two-auto"
+expect_ok "$SIBYL" calibrate --samples "$T/two.csv" --no-plots -q \
+	-o "$T/two-slow" --regime slow
+expect_ok "$SIBYL" calibrate --samples "$T/two.csv" --no-plots -q \
+	-o "$T/two-all" --regime all
+expect_grep "two speed regimes: a 1-byte one-way time of 13[0-9]\.[0-9]+ns \(fast, 60% of the samples\) or 3[89][0-9]\.[0-9]+ns \(slow, 40%\).*fitted: fast" \
+	"$T/two-auto/report.txt"
+expect_grep '^# The samples show two speed regimes.*fitted: slow' \
+	"$T/two-slow/machine.conf"
+expect_grep 'fitted: all samples' "$T/two-all/report.txt"
+expect_grep '"regimes": 2, "regime_fitted": "fast"' "$T/two-auto/report.json"
+pyin "$T/two-auto/machine.conf" "$T/two-slow/machine.conf" <<'EOF'
+import sys
+def ranges(path):
+    sec = open(path).read().split("[intranode]")[1].split("[net]")[0]
+    line = [l for l in sec.splitlines() if l.startswith("protocols =")][0]
+    out = []
+    for r in line.split("=", 1)[1].split(";"):
+        frm, kv = r.split(":")
+        d = dict(x.split("=") for x in kv.split())
+        out.append((int(frm), float(d["latency"][:-2]),
+                    float(d["bandwidth"][:-3]), float(d["os"][:-2]),
+                    float(d["or"][:-2])))
+    return out
+want = [(50, 5e9, 100, 150), (1000, 8e9, 1000, 1000),
+        (2000, 10e9, 4000, 4000)]
+for path, k in ((sys.argv[1], 1), (sys.argv[2], 3)):
+    got = ranges(path)
+    ok = len(got) == 3
+    for g, w in zip(got, want):
+        exp = (w[0] * k, w[1] / k, w[2] * k, w[3] * k)
+        ok &= all(abs(a - b) <= 1e-3 * b for a, b in zip(g[1:], exp))
+    if not ok:
+        sys.exit("%s: ranges %r, expected %r times %d" % (path, got, want, k))
+EOF
+expect_ok "$SIBYL" calibrate --samples "$T/one.csv" --no-plots -q \
+	-o "$T/one" --json
+expect_grep '"regimes": 1, "regime_fitted": null' "$T/out"
+expect_exit 2 "$SIBYL" calibrate --samples "$T/one.csv" --no-plots -q \
+	-o "$T/one-slow" --regime slow
+expect_grep "regime slow: the intra-node samples show one speed regime" \
+	"$T/err"
+expect_exit 2 "$SIBYL" calibrate --samples "$T/samples.csv" --no-plots -q \
+	-o "$T/v1-slow" --regime slow
+expect_grep "carry no 1-byte reference" "$T/err"
+expect_exit 2 "$SIBYL" calibrate --samples "$T/two.csv" --regime medium \
+	-o "$T/bad"
+expect_grep "regime: 'medium' is not auto, fast, slow or all" "$T/err"
+
 # ------------------------------------------------ a real measurement
 plots=--no-plots
 command -v gnuplot >/dev/null 2>&1 && plots=
@@ -147,6 +228,8 @@ if [ -z "$plots" ]; then
 fi
 expect_grep '^kernel,1,' "$T/meas/samples.csv"
 expect_grep '^stream,intra,' "$T/meas/samples.csv"
+expect_grep '^pingpong,intra,[0-9]+,[^,]+,,,[0-9][.0-9e+-]+$' \
+	"$T/meas/samples.csv"
 expect_grep '^stream = 0: latency=' "$T/meas/machine.conf"
 gen pp -p pingpong -r 2 -i 2 -s 4096 --compute 0
 expect_ok "$SIBYL" sim -q -o "$T/meas.sim" "$T/pp.trace" \

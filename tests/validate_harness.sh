@@ -44,9 +44,9 @@ assert v.parse_prints(prints) == {"pingpong 1": (1000000, 21000000),
                                   "pingpong 1024": (40000000, 70000000)}
 pred = v.predicted("curve", prints, {1: 10, 1024: 10})
 assert pred == {1: 2.0, 1024: 3.0}, pred
-rows = v.points_of("curve", native, {"default": {1: 1.0, 1024: 6.0},
-                                     "calibrated": pred,
-                                     "variability": None})
+rows = v.points_of("curve", native, {None: {"default": {1: 1.0, 1024: 6.0},
+                                           "calibrated": pred,
+                                           "variability": None}})
 assert rows[0]["native"]["median"] == 2.0 and rows[0]["native"]["min"] == 1.0
 assert rows[0]["error"]["calibrated"] == 0.0
 assert rows[1]["error"]["default"] == 1.0
@@ -68,9 +68,8 @@ for bad in ("no time here\n",):
 res = {"tolerance": 0.1, "variability": False, "programs": [
     {"name": "pingpong", "kind": "curve", "points": rows},
     {"name": "kneighbor", "kind": "region",
-     "points": v.points_of("region", [region], {"default": rp,
-                                                "calibrated": rp,
-                                                "variability": None})}]}
+     "points": v.points_of("region", [region], {None: {
+         "default": rp, "calibrated": rp, "variability": None}})}]}
 text = v.text_table(res)
 assert "n/a (not available)" in text, text
 assert "1 KiB" in text and "+100.0%" in text and "-12.0%" in text, text
@@ -78,13 +77,46 @@ assert "calibrated +0.0% worst, 2/2 within 10%" in text, text
 md = v.markdown_table(res)
 assert md.startswith("| program | size |"), md
 assert md.count("\n| pingpong |") == 2, md
+assert "| all (3) |" in md, md
+
+# Regimes: the references around each size say which regime a
+# measurement saw; each regime is compared with its own calibration,
+# and a measurement across a change of regime with none.
+refs = v.parse_refs("time: pingpong size=1 iters=10 iter_us=1 total_s=1 "
+                    "ref_us=0.1300,0.1400\n")
+assert refs == {1: (0.13, 0.14)}, refs
+assert v.regime_of((0.13, 0.14), 0.2) == "fast"
+assert v.regime_of((0.38, 0.39), 0.2) == "slow"
+assert v.regime_of((0.13, 0.39), 0.2) == "mixed"
+assert v.regime_of((0.13, 0.14), None) is None
+runs = [{1: 0.26}, {1: 0.27}, {1: 0.78}, {1: 0.5}, {1: 0.25}]
+labels = [{1: g} for g in ("fast", "fast", "slow", "mixed", "fast")]
+preds = {"fast": {"default": {1: 0.4}, "calibrated": {1: 0.26},
+                  "variability": None},
+         "slow": {"default": {1: 0.4}, "calibrated": {1: 0.76},
+                  "variability": None}}
+rr = v.points_of("curve", runs, preds, labels)
+assert [r["regime"] for r in rr] == ["fast", "slow"], rr
+assert rr[0]["native"]["runs"] == [0.26, 0.27, 0.25], rr
+assert rr[0]["native"]["median"] == 0.26 and rr[0]["error"]["calibrated"] == 0
+assert abs(rr[1]["error"]["calibrated"] + 0.02 / 0.78) < 1e-12, rr
+assert rr[0]["runs_mixed"] == 1
+mixed = v.points_of("curve", [{1: 0.5}], preds, [{1: "mixed"}])
+assert mixed[0]["regime"] == "mixed" and \
+    mixed[0]["predicted"]["calibrated"] is None, mixed
+res = {"tolerance": 0.1, "variability": False, "programs": [
+    {"name": "pingpong", "kind": "curve", "points": rr}]}
+text = v.text_table(res)
+assert "fast (3)" in text and "slow (1)" in text, text
+assert "rows in the fast regime 1, in the slow 1" in text, text
+assert "1 measurement across a change of regime, not compared" in text, text
 ' "$V"
 
 # The marks of the programs, emulated.
 emu_build p2p "$SIBYL_SRCDIR/bench/validate/p2p.c" || finish
 emu_run 2 2 "$T/p2p.trace" "$T/p2p" pingpong -l 1,4096 -i 3
 [ "$emu_status" -eq 0 ] || fail "p2p pingpong did not emulate: $(head -3 "$T/err")"
-expect_grep '^time: pingpong size=4096 iters=3 ' "$T/out"
+expect_grep '^time: pingpong size=4096 iters=3 .* ref_us=[0-9.]+,[0-9.]+$' "$T/out"
 emu_run 2 2 "$T/bw.trace" "$T/p2p" bw -l 1,65536 -i 2 -w 4
 [ "$emu_status" -eq 0 ] || fail "p2p bw did not emulate: $(head -3 "$T/err")"
 expect_grep '^time: bw size=65536 iters=2 ' "$T/out"

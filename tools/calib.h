@@ -22,12 +22,35 @@ enum calib_pair { CP_INTRA, CP_INTER, CP_N };
 extern const char *const calib_kind_names[CK_N];
 extern const char *const calib_pair_names[CP_N];
 
-/* The samples of one kind and pair, in file order. */
+/* The samples of one kind and pair, in file order; ref: the 1-byte
+ * one-way time the probe measured before each (0: none, a version-1
+ * file or a copy sample). */
 typedef struct calib_series {
 	size_t n, cap;
 	uint64_t *size;
-	double *sec;
+	double *sec, *ref;
 } calib_series;
+
+/*
+ * The speed regimes of a pair, from the references of its samples: a
+ * shared host can alternate between two (on a 2-core VM the round trip
+ * between its cores went from 0.26 to 0.76 us and back every 10-30 s,
+ * every message size slowing alike).  Two regimes are found when the
+ * references fall into two groups that each hold 10% of them or more,
+ * whose medians differ by half or more, and that stand apart by four of
+ * their standard deviations (in logarithms): a 1-D two-means split.
+ */
+typedef struct calib_regimes {
+	int n;			/* 0: no reference; 1 or 2 */
+	double bound;		/* 2: a reference up to it is regime 1, s */
+	double median[2];	/* the references' medians, s */
+	size_t count[2];	/* samples of each */
+	int fitted;		/* the regime fitted: 0, 1, or -1 (all) */
+} calib_regimes;
+
+/* Which regime calib_fit fits (calib_data.regime). */
+enum { CALIB_REGIME_AUTO = -2, CALIB_REGIME_ALL = -1, CALIB_REGIME_FAST = 0,
+       CALIB_REGIME_SLOW = 1 };
 
 /* The summary of one size: robust statistics of its samples. */
 typedef struct calib_point {
@@ -59,6 +82,10 @@ typedef struct calib_piece {
 
 typedef struct calib_data {
 	char header[512];
+	/* Set before calib_fit (calib_read sets AUTO): the regime to fit
+	 * when a pair has two; AUTO: the one with more samples. */
+	int regime;
+	calib_regimes reg[CP_N];
 	calib_series s[CK_N][CP_N];
 	calib_summary sum[CK_N][CP_N];
 	calib_core *cores;
@@ -77,7 +104,9 @@ typedef struct calib_data {
 /* Read the probe's CSV into d (zeroed first).  0, or -1 after a message
  * that names the file and line. */
 int calib_read(calib_data *d, const char *path);
-/* Summaries, fits and tables of every measured pair.  0 or -1. */
+/* Regimes, summaries, fits and tables of every measured pair.  0, or
+ * after a message -1 (out of memory, a failed fit) or -2 (d->regime
+ * asks for a regime that a pair does not show). */
 int calib_fit(calib_data *d);
 /* machine.conf, report.txt, report.json, points.csv, fit.csv and the
  * plots into dir.  cores: this host's cores, for machine.cores_per_node.

@@ -43,7 +43,7 @@ double calib_default_time(int pair, uint64_t n)
 
 /* ------------------------------------------------------------ reading */
 
-static int series_add(calib_series *s, uint64_t size, double sec)
+static int series_add(calib_series *s, uint64_t size, double sec, double ref)
 {
 	if (s->n == s->cap) {
 		size_t c = s->cap ? 2 * s->cap : 1024;
@@ -56,9 +56,13 @@ static int series_add(calib_series *s, uint64_t size, double sec)
 		if (!(t = realloc(s->sec, c * sizeof *t)))
 			return -1;
 		s->sec = t;
+		if (!(t = realloc(s->ref, c * sizeof *t)))
+			return -1;
+		s->ref = t;
 		s->cap = c;
 	}
 	s->size[s->n] = size;
+	s->ref[s->n] = ref;
 	s->sec[s->n++] = sec;
 	return 0;
 }
@@ -104,13 +108,13 @@ static int find_name(const char *const *names, int n, const char *s)
 	return -1;
 }
 
-/* Split line at commas into at most 6 fields; the number of fields. */
+/* Split line at commas into at most 7 fields; the number of fields. */
 static int split(char *line, char **f)
 {
 	int n = 0;
 
 	f[n++] = line;
-	for (char *p = line; *p && n < 6; p++)
+	for (char *p = line; *p && n < 7; p++)
 		if (*p == ',') {
 			*p = '\0';
 			f[n++] = p + 1;
@@ -118,17 +122,24 @@ static int split(char *line, char **f)
 	return n;
 }
 
-/* One data line: "kind,pair,size,seconds,host,cpu". */
+/* One data line: "kind,pair,size,seconds,host,cpu" and, from the
+ * probe's version 2, ",ref" (empty when none). */
 static int read_row(calib_data *d, char *line, const char *path,
 		    unsigned long lineno)
 {
-	char *f[6], *end;
+	char *f[7], *end;
 	int n = split(line, f), k, p = 0;
 	unsigned long long size;
-	double sec;
+	double sec, ref = 0;
 
-	if (n != 6 || (k = find_name(calib_kind_names, CK_N, f[0])) < 0)
+	if ((n != 6 && n != 7) ||
+	    (k = find_name(calib_kind_names, CK_N, f[0])) < 0)
 		goto bad;
+	if (n == 7 && *f[6]) {
+		ref = strtod(f[6], &end);
+		if (*end || end == f[6] || !(ref > 0) || !isfinite(ref))
+			goto bad;
+	}
 	errno = 0;
 	size = strtoull(f[2], &end, 10);
 	if (errno || *end || end == f[2])
@@ -140,10 +151,10 @@ static int read_row(calib_data *d, char *line, const char *path,
 		return core_add(d, atoi(f[1]), sec, f[4], atoi(f[5])) ? -2 : 0;
 	if (k != CK_COPY && (p = find_name(calib_pair_names, CP_N, f[1])) < 0)
 		goto bad;
-	return series_add(&d->s[k][p], size, sec) ? -2 : 0;
+	return series_add(&d->s[k][p], size, sec, ref) ? -2 : 0;
 bad:
 	tool_error("%s:%lu: not a sample of sibyl-probe (kind,pair,size,"
-		   "seconds,host,cpu); was the file written by sibyl "
+		   "seconds,host,cpu[,ref]); was the file written by sibyl "
 		   "calibrate?", path, lineno);
 	return -1;
 }
@@ -164,6 +175,7 @@ int calib_read(calib_data *d, const char *path)
 	int rc = 0, r;
 
 	memset(d, 0, sizeof *d);
+	d->regime = CALIB_REGIME_AUTO;
 	if (sib_lines_open(&f, path, &lim, err, sizeof err)) {
 		tool_error("%s", err);
 		return -1;
@@ -204,12 +216,166 @@ void calib_free(calib_data *d)
 		for (int p = 0; p < CP_N; p++) {
 			free(d->s[k][p].size);
 			free(d->s[k][p].sec);
+			free(d->s[k][p].ref);
 			free(d->sum[k][p].p);
 		}
 	for (size_t i = 0; i < d->ncores; i++)
 		free(d->cores[i].sec);
 	free(d->cores);
 	memset(d, 0, sizeof *d);
+}
+
+/* ----------------------------------------------------------- regimes */
+
+static int cmp_dbl(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Fewer references than this: one regime, whatever they show. */
+#define REGIME_MIN_REFS 40
+
+/* The regimes of pair p (calib.h), from the references of its samples.
+ * 0 or -1 (out of memory). */
+static int find_regimes(calib_data *d, int p)
+{
+	calib_regimes *g = &d->reg[p];
+	size_t n = 0, cap = 0;
+	double *x;
+
+	memset(g, 0, sizeof *g);
+	g->fitted = -1;
+	for (int k = 0; k < CK_COPY; k++)
+		cap += d->s[k][p].n;
+	if (!(x = malloc((cap + 1) * sizeof *x)))
+		return -1;
+	for (int k = 0; k < CK_COPY; k++)
+		for (size_t i = 0; i < d->s[k][p].n; i++)
+			if (d->s[k][p].ref[i] > 0)
+				x[n++] = log(d->s[k][p].ref[i]);
+	if (!n) {
+		free(x);
+		return 0;
+	}
+	qsort(x, n, sizeof *x, cmp_dbl);
+	g->n = 1;
+	g->median[0] = exp(x[n / 2]);
+	g->count[0] = n;
+	if (n >= REGIME_MIN_REFS) {
+		/* The split of the sorted logarithms with the least sum of
+		 * squares about the two means. */
+		double tot = 0, tot2 = 0, l = 0, l2 = 0, best = INFINITY;
+		size_t k = 0;
+
+		for (size_t i = 0; i < n; i++) {
+			tot += x[i];
+			tot2 += x[i] * x[i];
+		}
+		for (size_t i = 1; i < n; i++) {
+			double r, r2, ss;
+
+			l += x[i - 1];
+			l2 += x[i - 1] * x[i - 1];
+			r = tot - l;
+			r2 = tot2 - l2;
+			ss = (l2 - l * l / (double)i) +
+			     (r2 - r * r / (double)(n - i));
+			if (ss < best) {
+				best = ss;
+				k = i;
+			}
+		}
+		if (k >= n / 10 && n - k >= n / 10 && k > 0) {
+			double m1 = 0, m2 = 0, sd;
+
+			for (size_t i = 0; i < k; i++)
+				m1 += x[i];
+			for (size_t i = k; i < n; i++)
+				m2 += x[i];
+			m1 /= (double)k;
+			m2 /= (double)(n - k);
+			sd = sqrt(best > 0 ? best / (double)n : 0);
+			if (x[k + (n - k) / 2] - x[k / 2] >= log(1.5) &&
+			    m2 - m1 >= 4 * sd) {
+				g->n = 2;
+				g->bound = exp((x[k - 1] + x[k]) / 2);
+				g->median[0] = exp(x[k / 2]);
+				g->median[1] = exp(x[k + (n - k) / 2]);
+				g->count[0] = k;
+				g->count[1] = n - k;
+			}
+		}
+	}
+	free(x);
+	return 0;
+}
+
+/* Keep in every series of pair p only the samples of regime r (those
+ * without a reference stay). */
+static void keep_regime(calib_data *d, int p, int r)
+{
+	const calib_regimes *g = &d->reg[p];
+
+	for (int k = 0; k < CK_COPY; k++) {
+		calib_series *s = &d->s[k][p];
+		size_t m = 0;
+
+		for (size_t i = 0; i < s->n; i++) {
+			double ref = s->ref[i];
+
+			if (ref > 0 && (ref <= g->bound) != (r == 0))
+				continue;
+			s->size[m] = s->size[i];
+			s->sec[m] = s->sec[i];
+			s->ref[m++] = ref;
+		}
+		s->n = m;
+	}
+}
+
+/* Find the regimes of every pair and keep the one asked for.  0, or
+ * after a message -1 (out of memory) or -2 (a regime the samples do not
+ * have). */
+static int choose_regimes(calib_data *d)
+{
+	for (int p = 0; p < CP_N; p++) {
+		calib_regimes *g = &d->reg[p];
+
+		if (find_regimes(d, p)) {
+			tool_error("out of memory sorting the references");
+			return -1;
+		}
+		if (g->n < 2) {
+			char b[64];
+
+			if (d->regime == CALIB_REGIME_SLOW && g->n) {
+				tool_error("--regime slow: the %s-node samples "
+					   "show one speed regime (1-byte "
+					   "one-way time %s), not two; fit "
+					   "them with --regime auto",
+					   calib_pair_names[p],
+					   tool_fmt_time(b, sizeof b,
+					   (sibt_time)(g->median[0] * 1e12)));
+				return -2;
+			}
+			if (d->regime == CALIB_REGIME_SLOW && d->s[CK_PP][p].n) {
+				tool_error("--regime slow: the %s-node samples "
+					   "carry no 1-byte reference (a "
+					   "sample file of sibyl-probe 1): "
+					   "their regimes are unknown",
+					   calib_pair_names[p]);
+				return -2;
+			}
+			continue;
+		}
+		g->fitted = d->regime == CALIB_REGIME_AUTO ?
+			    (g->count[1] > g->count[0]) : d->regime;
+		if (g->fitted >= 0)
+			keep_regime(d, p, g->fitted);
+	}
+	return 0;
 }
 
 /* --------------------------------------------------------- summaries */
@@ -368,6 +534,10 @@ int calib_fit(calib_data *d)
 {
 	char err[512];
 
+	int rc0 = choose_regimes(d);
+
+	if (rc0)
+		return rc0;
 	for (int k = 0; k < CK_N; k++)
 		for (int p = 0; p < CP_N; p++)
 			if (d->s[k][p].n &&

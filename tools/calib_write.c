@@ -80,8 +80,34 @@ static void write_section(FILE *f, const calib_data *d, int p)
 	fputc('\n', f);
 }
 
+static const char *const regime_names[2] = { "fast", "slow" };
+
+/* One line on the regimes of pair p ("" when it shows one or none). */
+static const char *regime_line(const calib_data *d, int p, char *buf,
+			       size_t len)
+{
+	const calib_regimes *g = &d->reg[p];
+	size_t all = g->count[0] + g->count[1];
+	char b[3][48];
+
+	if (g->n < 2) {
+		buf[0] = '\0';
+		return buf;
+	}
+	snprintf(buf, len, "two speed regimes: a 1-byte one-way time of %s "
+		 "(fast, %.0f%% of the samples) or %s (slow, %.0f%%), apart "
+		 "at %s; fitted: %s", ns(b[0], 48, g->median[0]),
+		 100.0 * (double)g->count[0] / (double)all,
+		 ns(b[1], 48, g->median[1]),
+		 100.0 * (double)g->count[1] / (double)all,
+		 ns(b[2], 48, g->bound),
+		 g->fitted < 0 ? "all samples" : regime_names[g->fitted]);
+	return buf;
+}
+
 static int write_machine(const calib_data *d, const char *path, long cores)
 {
+	char reg[CP_N][512];
 	FILE *f = fopen(path, "w");
 	time_t now = time(NULL);
 	char when[64] = "";
@@ -98,8 +124,12 @@ static int write_machine(const calib_data *d, const char *path, long cores)
 		"cores; set the target's with --set "
 		"machine.cores_per_node=C.\ncores_per_node = %ld\n", when,
 		d->header[0] ? d->header : "(no probe header)", cores);
+	for (int p = 0; p < CP_N; p++)
+		regime_line(d, p, reg[p], sizeof reg[p]);
 	if (d->npieces[CP_INTRA]) {
 		fputs("\n[intranode]\n# Between two ranks of one node.\n", f);
+		if (reg[CP_INTRA][0])
+			fprintf(f, "# The samples show %s.\n", reg[CP_INTRA]);
 		write_section(f, d, CP_INTRA);
 		fputs("# The receiving core copies the bytes: the copies into "
 		      "a rank take turns\n# (a window of messages in flight "
@@ -115,7 +145,10 @@ static int write_machine(const calib_data *d, const char *path, long cores)
 	}
 	fputs("\n[net]\nmodel = simple\n", f);
 	if (d->npieces[CP_INTER]) {
-		fputs("# Between two nodes.\no = 0\n", f);
+		fputs("# Between two nodes.\n", f);
+		if (reg[CP_INTER][0])
+			fprintf(f, "# The samples show %s.\n", reg[CP_INTER]);
+		fputs("o = 0\n", f);
 		write_section(f, d, CP_INTER);
 		fputs("# The messages leaving a node pass its NIC one at a "
 		      "time.\nnic = serialize\n", f);
@@ -206,13 +239,15 @@ static void report_pair(FILE *f, const calib_data *d, int p)
 {
 	const calib_summary *s = &d->sum[CK_PP][p];
 	double emax, emed, dmax, dmed;
-	char b[5][48];
+	char b[5][48], reg[512];
 
 	errors(d, p, 0, &emax, &emed);
 	errors(d, p, 1, &dmax, &dmed);
 	fprintf(f, "\n%s-node ping-pong (one way, MPI_Send/MPI_Recv): %d "
 		"range%s\n", p == CP_INTRA ? "Intra" : "Inter",
 		d->npieces[p], d->npieces[p] == 1 ? "" : "s");
+	if (regime_line(d, p, reg, sizeof reg)[0])
+		fprintf(f, "  %s\n", reg);
 	fprintf(f, "  %-10s %-13s %-14s %-12s %-12s %s\n", "from", "latency",
 		"bandwidth", "os", "or", "line a + b n");
 	for (int i = 0; i < d->npieces[p]; i++) {
@@ -317,9 +352,24 @@ void calib_json(const calib_data *d, FILE *f)
 		errors(d, p, 1, &dmax, &dmed);
 		fprintf(f, "%s\n    \"%s\": {\"sizes\": %zu, \"error_median\": "
 			"%.6f, \"error_max\": %.6f, \"default_error_median\": "
-			"%.6f, \"default_error_max\": %.6f, \"ranges\": [",
+			"%.6f, \"default_error_max\": %.6f, ",
 			first ? "" : ",", calib_pair_names[p],
 			d->sum[CK_PP][p].n, emed, emax, dmed, dmax);
+		{
+			const calib_regimes *g = &d->reg[p];
+
+			fprintf(f, "\"regimes\": %d, \"regime_fitted\": %s%s%s, "
+				"\"regime_bound_s\": %.6e, "
+				"\"regime_ref_s\": [%.6e, %.6e], "
+				"\"regime_samples\": [%zu, %zu], \"ranges\": [",
+				g->n, g->n < 2 || g->fitted < 0 ? "" : "\"",
+				g->n < 2 ? "null" : g->fitted < 0 ? "\"all\"" :
+				regime_names[g->fitted],
+				g->n < 2 || g->fitted < 0 ? "" : "\"",
+				g->n < 2 ? 0 : g->bound, g->median[0],
+				g->n < 2 ? 0 : g->median[1], g->count[0],
+				g->count[1]);
+		}
 		for (int s = 0; s < d->npieces[p]; s++) {
 			const calib_piece *c = &d->pieces[p][s];
 

@@ -55,6 +55,10 @@ static const char calibrate_usage[] =
 "      --seed S          seed of the sizes and the order (default 1)\n"
 "      --samples FILE    fit FILE (a samples.csv of an earlier run)\n"
 "                        instead of measuring\n"
+"      --regime R        when the host alternated between two speed\n"
+"                        regimes (a 1-byte reference measured before\n"
+"                        every sample shows two groups): auto (default,\n"
+"                        the one with more samples), fast, slow or all\n"
 "\n"
 "Output:\n"
 "  -o, --output DIR      the output directory (default calibration):\n"
@@ -79,14 +83,15 @@ static const char calibrate_usage[] =
 typedef struct calib_opts {
 	const char *out, *hostfile, *samples;
 	uint64_t np, sizes, reps, max_size, seed;
-	int force, plots, json, quiet, np_given;
+	int force, plots, json, quiet, np_given, regime;
 	char **pass;
 	int npass;
 } calib_opts;
 
 enum {
 	OPT_HOSTFILE = 256, OPT_NP, OPT_QUICK, OPT_SIZES, OPT_REPS,
-	OPT_MAX_SIZE, OPT_SEED, OPT_SAMPLES, OPT_NO_PLOTS, OPT_JSON
+	OPT_MAX_SIZE, OPT_SEED, OPT_SAMPLES, OPT_NO_PLOTS, OPT_JSON,
+	OPT_REGIME
 };
 
 static const struct option calib_opts_long[] = {
@@ -98,6 +103,7 @@ static const struct option calib_opts_long[] = {
 	{ "max-size", required_argument, NULL, OPT_MAX_SIZE },
 	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "samples", required_argument, NULL, OPT_SAMPLES },
+	{ "regime", required_argument, NULL, OPT_REGIME },
 	{ "no-plots", no_argument, NULL, OPT_NO_PLOTS },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "output", required_argument, NULL, 'o' },
@@ -140,6 +146,19 @@ static int calib_option(calib_opts *o, int c)
 		return tool_parse_u64("--seed", optarg, &o->seed) ?
 		       TOOL_EXIT_USAGE : 0;
 	case OPT_SAMPLES: o->samples = optarg; return 0;
+	case OPT_REGIME:
+		if (!strcmp(optarg, "auto"))
+			o->regime = CALIB_REGIME_AUTO;
+		else if (!strcmp(optarg, "all"))
+			o->regime = CALIB_REGIME_ALL;
+		else if (!strcmp(optarg, "fast"))
+			o->regime = CALIB_REGIME_FAST;
+		else if (!strcmp(optarg, "slow"))
+			o->regime = CALIB_REGIME_SLOW;
+		else
+			return tool_usage_error("--regime: '%s' is not auto, "
+						"fast, slow or all", optarg);
+		return 0;
 	case OPT_NO_PLOTS: o->plots = 0; return 0;
 	case OPT_JSON: o->json = 1; return 0;
 	case 'o':
@@ -354,7 +373,9 @@ static int calibrate_into(const calib_opts *o, const char *stage)
 		if (calib_read(&d, samples))
 			return TOOL_EXIT_PROBLEMS;
 	}
-	rc = calib_fit(&d) ? TOOL_EXIT_PROBLEMS :
+	d.regime = o->regime;
+	rc = calib_fit(&d);
+	rc = rc == -2 ? TOOL_EXIT_USAGE : rc ? TOOL_EXIT_PROBLEMS :
 	     calib_write(&d, stage, sysconf(_SC_NPROCESSORS_ONLN), o->plots);
 	if (!rc && o->json)
 		calib_json(&d, stdout);
@@ -369,6 +390,7 @@ int tool_cmd_calibrate(int argc, char **argv)
 	calib_opts o = {
 		.out = "calibration", .sizes = 60, .reps = 10,
 		.max_size = 16777216, .seed = 1, .plots = 1,
+		.regime = CALIB_REGIME_AUTO,
 	};
 	const char *inputs[2] = { NULL, NULL };
 	tool_out dest = { 0 };

@@ -25,8 +25,13 @@
  * than 0 and 1 only take part in the barriers.
  *
  * Rank 0 prints, per size, one line:
- *   time: MODE size=N iters=I iter_us=T total_s=S
- * the mean time of one iteration in microseconds and the timed total.
+ *   time: MODE size=N iters=I iter_us=T total_s=S ref_us=A,B
+ * the mean time of one iteration in microseconds, the timed total, and
+ * the one-way time of a 1-byte ping-pong (64 round trips) just before
+ * and just after the size: the host's speed regime at that moment,
+ * which `sibyl calibrate' measures before each of its samples as well
+ * (a shared host can move between regimes every few seconds, every
+ * message size slowing alike).
  * Built with sibylcc, rank 0 also marks the timed region of each size
  * with sibyl_print ("timed: begin MODE N" and "timed: end MODE N"), so
  * that `sibyl sim' puts the predicted time of the same region in its
@@ -147,6 +152,16 @@ static void pingpong(int rank, char *buf, long n, long iters)
 	}
 }
 
+/* The one-way time of a 1-byte ping-pong now, in microseconds (rank 0's;
+ * 0 on the others). */
+static double reference(int rank, char *buf)
+{
+	pingpong(rank, buf, 1, 4);
+	double t0 = MPI_Wtime();
+	pingpong(rank, buf, 1, 64);
+	return (MPI_Wtime() - t0) / 128 * 1e6;
+}
+
 /* osu_bw: every message of a window uses the same buffer, as there. */
 static void bw(int rank, char *buf, long n, long iters, long window,
 	       MPI_Request *req)
@@ -201,6 +216,7 @@ int main(int argc, char **argv)
 			bw(rank, buf, n, warm, o.window, req);
 		else
 			pingpong(rank, buf, n, warm);
+		double ref0 = reference(rank, buf);
 		MPI_Barrier(MPI_COMM_WORLD);
 		double t0 = MPI_Wtime();
 #ifdef SIBYL_MPI
@@ -216,10 +232,12 @@ int main(int argc, char **argv)
 		if (rank == 0)
 			sibyl_print("timed: end %s %ld", mode, n);
 #endif
+		double ref1 = reference(rank, buf);
 		if (rank == 0) {
 			printf("time: %s size=%ld iters=%ld iter_us=%.4f "
-			       "total_s=%.9f\n", mode, n, iters,
-			       (t1 - t0) / (double)iters * 1e6, t1 - t0);
+			       "total_s=%.9f ref_us=%.4f,%.4f\n", mode, n,
+			       iters, (t1 - t0) / (double)iters * 1e6, t1 - t0,
+			       ref0, ref1);
 			fflush(stdout);
 		}
 	}

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Validation: the same programs run natively and predicted, side by side.
 
-  bench/validate.py [--build DIR] [-o DIR] [--force] [--runs N] [--quick]
+  bench/validate.py [--build DIR] [-o DIR] [--force] [--runs N]
+                    [--emulations E] [--quick]
                     [--hostfile FILE] [--np P] [--cores-per-node C]
                     [--machine FILE] [--programs LIST]
                     [--mpirun-arg ARG]... [--tolerance PCT] [--json]
@@ -14,15 +15,24 @@ there.  For each program of the set (--programs, default all):
   2. run it natively with mpirun, one rank per core, --runs times (default
      5), the programs taking turns so that the machine's drift falls on
      all of them alike;
-  3. emulate it once, same arguments and ranks, measured compute (the
-     default of `sibyl emulate');
-  4. simulate the trace on the uncalibrated default machine and on the
+  3. emulate it --emulations times (default: --runs), in rounds spread
+     among the native runs, same arguments and ranks, measured compute
+     (the default of `sibyl emulate');
+  4. simulate every trace on the uncalibrated default machine and on the
      calibrated one (`sibyl calibrate', one round after each round of
      native runs, fitted at the end from the samples of all rounds, or
      --machine FILE); and on the calibrated
      one with the variability profile of the trace when this Sibyl has
      `sibyl trace profile' and `sibyl sim --variability' (otherwise that
-     column says "n/a (not available)").
+     column says "n/a (not available)").  The prediction is the median
+     over the emulations.
+
+When the calibration's samples show two speed regimes of the host (see
+`sibyl calibrate --regime'), each regime is fitted on its own, each native
+measurement is labelled by the 1-byte references measured around it (by
+the curve programs themselves, by a marker run around the others), and
+compared with the prediction of its regime, from the emulations made in
+that regime (all of them when none was).
 
 What is compared: the wall time of the program's timed region on rank 0
 (MPI_Wtime natively) against the simulated time between the same two
@@ -513,6 +523,13 @@ def marker(a):
     return refs[1]
 
 
+def emulation_rounds(a):
+    """The rounds after which the programs are emulated: --emulations of
+    the --runs rounds, spread evenly."""
+    n = min(a.emulations, a.runs)
+    return sorted(set(r * a.runs // n for r in range(n)))
+
+
 def native_runs(a, progs):
     """{name: [parse_native result per run]}, {name: [the load average
     of the last minute before each run]}, {name: [per run, {key: the
@@ -522,11 +539,14 @@ def native_runs(a, progs):
     within minutes, and a calibration taken at one moment would be
     compared with runs taken at others.  The curves measure their
     references around each size; a marker run before and after each of
-    the other programs measures theirs."""
+    the other programs measures theirs.  The programs are emulated in
+    some rounds (emulation_rounds), each emulation between two markers:
+    {name: [(trace, iterations, references)]} is the last result."""
     runs = {name: [] for name, *_ in progs}
     loads = {name: [] for name, *_ in progs}
     refs = {name: [] for name, *_ in progs}
     samples = []
+    emus = {name: [] for name, *_ in progs}
     last = None
     for r in range(a.runs):
         for name, src, kind, *_ in progs:
@@ -551,32 +571,46 @@ def native_runs(a, progs):
                 last = after
             say("native %s, run %d/%d: %.1f s" %
                 (name, r + 1, a.runs, time.monotonic() - t0))
+        if r in emulation_rounds(a):
+            for name, src, kind, *_ in progs:
+                if last is None:
+                    last = marker(a)
+                trace, iters = emulate(a, name, kind, len(emus[name]))
+                after = marker(a)
+                emus[name].append((trace, iters, (last, after)))
+                last = after
         if not a.machine:
             samples.append(calibrate_round(a, r))
             last = None
-    return runs, loads, refs, samples
+    return runs, loads, refs, samples, emus
 
 
-def emulate_and_simulate(a, name, kind, machines):
-    """Emulate once; {regime: {model: prediction}} for every machine of
-    machines ({regime or None: machine.conf})."""
-    np, opts, cpn = placement(a, name)
-    trace = os.path.join(a.out, "traces", name + ".trace")
+def emulate(a, name, kind, i):
+    """Emulation i of a program: (trace, {size: iterations} or None)."""
+    np, opts, _ = placement(a, name)
+    trace = os.path.join(a.out, "traces", "%s-%d.trace" % (name, i + 1))
     os.makedirs(os.path.dirname(trace), exist_ok=True)
     t0 = time.monotonic()
     out = run([a.sibyl, "emulate", "-q", "-np", str(np), "--ranks", str(np),
                "-o", trace, "--force"] + opts + ["--", a.exe[name]] +
               a.args[name], "the emulation of %s" % name)
-    say("emulated %s in %.1f s" % (name, time.monotonic() - t0))
-    iters = parse_iters(out) if kind == "curve" else None
+    say("emulated %s (%d/%d) in %.1f s" % (name, i + 1, a.emulations,
+                                           time.monotonic() - t0))
+    return trace, parse_iters(out) if kind == "curve" else None
+
+
+def simulate_all(a, name, kind, i, trace, iters, machines):
+    """{regime: {model: prediction}} of emulation i on every machine of
+    machines ({regime or None: machine.conf})."""
+    cpn = placement(a, name)[2]
     prof = None
     if a.variability:
-        prof = os.path.join(a.out, "traces", name + ".profile")
+        prof = trace[:-len(".trace")] + ".profile"
         run([a.sibyl, "trace", "profile", trace, "-o", prof],
             "sibyl trace profile of %s" % name)
 
     def simulate(tag, what, extra):
-        sim = os.path.join(a.out, "sims", "%s-%s.sim" % (name, tag))
+        sim = os.path.join(a.out, "sims", "%s-%d-%s.sim" % (name, i + 1, tag))
         os.makedirs(os.path.dirname(sim), exist_ok=True)
         run([a.sibyl, "sim", "-q", trace, "-o", sim, "--force"] + extra +
             ["--set", "machine.cores_per_node=%d" % cpn],
@@ -603,6 +637,23 @@ def emulate_and_simulate(a, name, kind, machines):
     return preds
 
 
+def combine(each, labels):
+    """The predictions of several emulations ([{regime: {model:
+    {key: value} or None}}]) as one: per regime, the median over the
+    emulations made in that regime (labels, regime_of per emulation), or
+    over all of them when none was."""
+    out = {}
+    for g in each[0]:
+        use = [e for e, lab in zip(each, labels) if g and lab == g] or each
+        out[g] = {}
+        for model in each[0][g]:
+            got = [e[g][model] for e in use if e[g][model] is not None]
+            out[g][model] = None if not got else {
+                k: statistics.median(p[k] for p in got if k in p)
+                for k in got[0]}
+    return out
+
+
 def command_line(a, name):
     np, opts, _ = placement(a, name)
     src = dict((p[0], p[1]) for p in PROGRAMS)[name]
@@ -622,7 +673,7 @@ def validate(a):
             "column is %s" % NA)
     if a.machine and not os.path.isfile(a.machine):
         raise Failure("--machine %s: no such file" % a.machine)
-    runs, loads, refs, samples = native_runs(a, progs)
+    runs, loads, refs, samples, emus = native_runs(a, progs)
     if a.machine:
         machines, bound = {None: os.path.abspath(a.machine)}, None
     else:
@@ -638,7 +689,10 @@ def validate(a):
         "programs": [],
     }
     for name, src, kind, *_ in progs:
-        preds = emulate_and_simulate(a, name, kind, machines)
+        each = [simulate_all(a, name, kind, i, trace, iters, machines)
+                for i, (trace, iters, _) in enumerate(emus[name])]
+        emu_labels = [regime_of(e[2], bound) for e in emus[name]]
+        preds = combine(each, emu_labels)
         labels = None
         if bound is not None:
             labels = [{k: regime_of(v, bound) for k, v in rr.items()}
@@ -650,6 +704,14 @@ def validate(a):
             "load_before_runs": loads[name],
             "references_us": [{str(k): v for k, v in rr.items()}
                               for rr in refs[name]],
+            "emulations": [{"trace": e[0], "references_us": e[2],
+                            "regime": lab, "predicted": {
+                                str(g): {m: None if v is None else
+                                         {str(k): x for k, x in v.items()}
+                                         for m, v in pm.items()}
+                                for g, pm in pr.items()}}
+                           for e, lab, pr in zip(emus[name], emu_labels,
+                                                 each)],
             "points": points_of(kind, runs[name], preds, labels)})
     return results
 
@@ -684,6 +746,10 @@ def parse_args(argv):
     ap.add_argument("--runs", type=int, default=None,
                     help="native runs of every program (default 5; 3 with "
                     "--quick)")
+    ap.add_argument("--emulations", type=int, default=None,
+                    help="emulations of every program, spread over the "
+                    "rounds of native runs; the prediction is their "
+                    "median, per regime (default: as many as --runs)")
     ap.add_argument("--quick", action="store_true",
                     help="a short run: fewer sizes, short programs, "
                     "sibyl calibrate --quick, 3 runs (a minute or two)")
@@ -724,6 +790,10 @@ def parse_args(argv):
         a.runs = 3 if a.quick else 5
     if a.runs < 1:
         ap.error("--runs: at least 1")
+    if a.emulations is None:
+        a.emulations = a.runs
+    if a.emulations < 1:
+        ap.error("--emulations: at least 1")
     for opt in ("np", "cores_per_node"):
         v = getattr(a, opt)
         if v is not None and v < 1:

@@ -110,6 +110,28 @@ text = v.text_table(res)
 assert "fast (3)" in text and "slow (1)" in text, text
 assert "rows in the fast regime 1, in the slow 1" in text, text
 assert "1 measurement across a change of regime, not compared" in text, text
+
+# Several emulations: per regime the median of those made in it, of all
+# when none was; the emulations spread over the rounds.
+def pr(fast, slow):
+    return {"fast": {"default": {1: 9.0}, "calibrated": {1: fast},
+                     "variability": None},
+            "slow": {"default": {1: 9.0}, "calibrated": {1: slow},
+                     "variability": None}}
+c = v.combine([pr(1.0, 5.0), pr(2.0, 6.0), pr(4.0, 7.0)],
+              ["fast", "fast", "mixed"])
+assert c["fast"]["calibrated"] == {1: 1.5}, c
+assert c["slow"]["calibrated"] == {1: 6.0}, c
+assert c["fast"]["variability"] is None and c["slow"]["default"] == {1: 9.0}
+one = v.combine([{None: {"calibrated": {"": 3.0}}},
+                 {None: {"calibrated": {"": 1.0}}}], [None, None])
+assert one[None]["calibrated"] == {"": 2.0}, one
+class A:
+    pass
+a = A()
+for runs, emus, want in ((5, 3, [0, 1, 3]), (3, 1, [0]), (2, 3, [0, 1])):
+    a.runs, a.emulations = runs, emus
+    assert v.emulation_rounds(a) == want, (runs, emus, v.emulation_rounds(a))
 ' "$V"
 
 # The marks of the programs, emulated.

@@ -2,14 +2,16 @@
  * diag.c -- what the emulator says when something goes wrong: the
  * runtime's fatal errors and warnings, MPI errors and the jump points of
  * the error handlers that return (EMU_API), the names and texts of the
- * error codes (MPI_Error_string, MPI_Error_class), and the reports of
- * fatal signals and stack overflows, which run in signal handlers and so
- * format with nothing but write().
+ * error codes (MPI_Error_string, MPI_Error_class), the reports of fatal
+ * signals and stack overflows, which run in signal handlers and so format
+ * with nothing but write(), and the process's state file, which says to
+ * `sibyl emulate' how a process ended when it could not say it itself.
  */
 #ifdef HAVE_CONFIG_H
 #include <config.h>
 #endif
 
+#include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -195,6 +197,83 @@ static void fatal_putu(char *buf, size_t cap, size_t *n, uint64_t v,
 	fatal_put(buf, cap, n, p);
 }
 
+/* Rewrite the state file: its head, then `what' (async-signal-safe). */
+static void state_write(const char *what)
+{
+	const emu_diag_state *d = &emu.diag;
+
+	if (!d->state_path[0])
+		return;
+	int fd = open(d->state_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+		      0644);
+	if (fd < 0)
+		return;
+	ssize_t w = write(fd, d->state_head, d->state_head_len);
+	w = write(fd, what, strlen(what));
+	w = write(fd, "\n", 1);
+	(void)w;
+	close(fd);
+}
+
+static void on_term(int sig, siginfo_t *si, void *uctx)
+{
+	state_write("terminated");
+	const struct sigaction *old = &emu.diag.term_old;
+	sigaction(sig, old, NULL);
+	if ((old->sa_flags & SA_SIGINFO) && old->sa_sigaction) {
+		old->sa_sigaction(sig, si, uctx);
+		return;
+	}
+	if (old->sa_handler != SIG_DFL && old->sa_handler != SIG_IGN) {
+		old->sa_handler(sig);
+		return;
+	}
+	if (old->sa_handler == SIG_DFL)
+		raise(sig);
+}
+
+void emu_state_begin(void)
+{
+	emu_diag_state *d = &emu.diag;
+	char host[256] = "";
+	int n;
+
+	gethostname(host, sizeof host - 1);
+	for (char *c = host; *c; c++)
+		if (*c == ' ' || *c == '\n')
+			*c = '_';
+	n = snprintf(d->state_path, sizeof d->state_path,
+		     "%s/proc-%06d.state", emu.trace_path, emu.proc);
+	if (n < 0 || (size_t)n >= sizeof d->state_path) {
+		d->state_path[0] = '\0';
+		return;
+	}
+	n = snprintf(d->state_head, sizeof d->state_head, "pid=%ld host=%s "
+		     "process=%d first=%u count=%u state=", (long)getpid(),
+		     host[0] ? host : "-", emu.proc, emu.first, emu.count);
+	d->state_head_len = n > 0 && (size_t)n < sizeof d->state_head ?
+			    (size_t)n : 0;
+	state_write("running");
+
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_sigaction = on_term;
+	sa.sa_flags = SA_SIGINFO;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTERM, &sa, &d->term_old);
+}
+
+void emu_state_end(void)
+{
+	emu_diag_state *d = &emu.diag;
+
+	if (!d->state_path[0])
+		return;
+	sigaction(SIGTERM, &d->term_old, NULL);
+	unlink(d->state_path);
+	d->state_path[0] = '\0';
+}
+
 static void fatal_signal(int sig, siginfo_t *si, void *uctx)
 {
 	const emu_rank *r = emu.current;
@@ -238,6 +317,16 @@ static void fatal_signal(int sig, siginfo_t *si, void *uctx)
 	fatal_put(buf, sizeof buf, &n, "; the emulation stops (debug it "
 		  "with a smaller --ranks, or under gdb as the process "
 		  "runs one rank at a time)\n");
+	{
+		char st[64];
+		size_t m = 0;
+
+		fatal_put(st, sizeof st, &m, "signal ");
+		fatal_put(st, sizeof st, &m, i < NFATAL ? fatal_sigs[i].name :
+			  "?");
+		st[m < sizeof st ? m : sizeof st - 1] = '\0';
+		state_write(st);
+	}
 	emu_out_drain_signal();
 	ssize_t w = write(STDERR_FILENO, buf, n);
 	(void)w;

@@ -264,6 +264,12 @@ typedef struct emu_out_state {
 typedef struct emu_diag_state {
 	struct sigaction fatal_old[EMU_FATAL_NSIGS];
 	char *altstack;
+	/* The process's state file (emu_state_begin); state_path[0] == 0:
+	 * none.  state_head: its line up to "state=". */
+	char state_path[4096];
+	char state_head[512];
+	size_t state_head_len;
+	struct sigaction term_old;
 } emu_diag_state;
 
 /* Process-wide state: all the process keeps, with one member per module
@@ -469,6 +475,16 @@ void emu_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Report a fault of the program (SIGSEGV, SIGBUS...) with the rank that
  * ran; installed once at start. */
 void emu_fatal_signals_init(void);
+/* The state file of this process in the trace directory being written,
+ * proc-NNNNNN.state: "pid=P host=H process=K first=F count=C
+ * state=running", "state=terminated" once SIGTERM arrives (mpirun stops
+ * the others so when one fails), "state=signal NAME" on a fatal signal;
+ * removed when the process finishes.  A file left saying "running"
+ * belongs to a process that was killed without warning (SIGKILL: the
+ * kernel's out-of-memory killer, a batch system), which `sibyl emulate'
+ * then names with its ranks (docs/emulator.md, "When a process dies"). */
+void emu_state_begin(void);
+void emu_state_end(void);
 /* The thread pool's overflow handler: rank `slot' of this process
  * overflowed its stack (`how' found it); reports it and aborts. */
 void emu_stack_overflow(size_t slot, const char *how);

@@ -154,6 +154,7 @@ int main(int argc, char **argv)
 	emu_priv_init();
 	if (emu_rec_open(err, sizeof err))
 		emu_fatal("cannot create the trace: %s", err);
+	emu_state_begin();
 	emu.ranks = calloc(emu.count, sizeof *emu.ranks);
 	if (!emu.ranks)
 		emu_fatal("out of memory for %u ranks", emu.count);
@@ -181,6 +182,7 @@ int main(int argc, char **argv)
 	}
 	if (emu_rec_close())
 		emu_fatal("cannot complete the trace %s", emu.trace_path);
+	emu_state_end();
 	emu_timing_fini();
 	emu_priv_fini();
 	emu_coll_fini();

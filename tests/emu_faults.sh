@@ -3,7 +3,8 @@
 # rank and its call; leaked requests and unreceived messages are listed at
 # the end; MPI errors name the rank, the call and the error class; a stack
 # overflow names the rank and says how to raise the stack size; a
-# segmentation fault names the rank that was running.  Each
+# segmentation fault names the rank that was running; a process killed
+# without warning is named by `sibyl emulate' with its ranks.  Each
 # ends with a non-zero exit and `sibyl emulate' keeps no complete-looking
 # trace.
 . "$SIBYL_SRCDIR/tests/lib.sh"
@@ -116,4 +117,50 @@ for np in 1 2; do
 		"$T/err"
 	[ ! -e "$T/segv.trace" ] || fail "segv: a trace was left"
 done
+
+# A process killed without warning (SIGKILL: the kernel's out-of-memory
+# killer, a batch system) is named with its ranks, the signal and the
+# probable cause; the other process, which mpirun then stopped, is not;
+# the state files stay with the incomplete trace and do not stop the
+# next run.
+cat >"$T/kill.c" <<'PROG'
+#include <mpi.h>
+#include <signal.h>
+#include <stdlib.h>
+int main(int argc, char **argv)
+{
+	int rank;
+	MPI_Init(&argc, &argv);
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	MPI_Barrier(MPI_COMM_WORLD);
+	if (rank == atoi(argv[1]))
+		raise(SIGKILL);
+	MPI_Barrier(MPI_COMM_WORLD);
+	MPI_Finalize();
+	return 0;
+}
+PROG
+emu_build kill "$T/kill.c" || finish
+for victim in 5 1; do
+	emu_run 2 8 "$T/kill.trace" "$T/kill" $victim
+	checks=$((checks + 1))
+	[ "$emu_status" -eq 1 ] || fail "kill $victim: exit $emu_status, not 1"
+	proc=$((victim / 4))
+	expect_grep "emulating process $proc \(virtual ranks $((proc * 4)) to \
+$((proc * 4 + 3)), pid [0-9]+\) was killed by signal 9 \(Killed\)" "$T/err"
+	expect_grep "probable cause: (the kernel's out-of-memory killer|a \
+SIGKILL from outside)" "$T/err"
+	expect_grep "emulation failed \(mpirun exited 137\); the incomplete \
+trace is left in" "$T/err"
+	checks=$((checks + 1))
+	[ "$(grep -c 'was killed by signal' "$T/err")" -eq 1 ] ||
+		fail "kill $victim: more than the killed process named"
+	expect_grep "state=terminated" "$T/kill.trace.partial/proc-00000$((1 - proc)).state"
+done
+# A complete run leaves no state file in its trace.
+emu_run 2 8 "$T/kill.trace" "$T/kill" 99
+checks=$((checks + 1))
+[ "$emu_status" -eq 0 ] || fail "kill 99: exit $emu_status: $(head -3 "$T/err")"
+checks=$((checks + 1))
+ls "$T/kill.trace" | grep -q 'state' && fail "a complete trace holds state files"
 finish

@@ -10,12 +10,15 @@
  */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <inttypes.h>
 #include <math.h>	/* isfinite */
 #include <sched.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -1187,6 +1190,98 @@ static void report_failure(int status, const char *why, const char *partial)
 		   left ? partial : "");
 }
 
+/* The kernel's count of processes its out-of-memory killer killed
+ * (/proc/vmstat oom_kill, Linux 4.13 on), or -1. */
+static long oom_kills(void)
+{
+	FILE *f = fopen("/proc/vmstat", "r");
+	char line[128];
+	long n = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof line, f))
+		if (sscanf(line, "oom_kill %ld", &n) == 1)
+			break;
+	fclose(f);
+	return n;
+}
+
+static long oom_before = -1;
+
+/*
+ * When a process of the emulation died of a signal (mpirun's status
+ * 128 + N, or mpirun itself killed): the processes whose state file
+ * (emulator/diag.c) in `partial' still says "running" were killed
+ * without warning; name each with its ranks, and the probable cause.
+ * Returns how many it named.
+ */
+static int report_killed(int status, const char *partial)
+{
+	int sig = WIFSIGNALED(status) ? WTERMSIG(status) :
+		  WIFEXITED(status) && WEXITSTATUS(status) > 128 &&
+		  WEXITSTATUS(status) < 128 + 65 ? WEXITSTATUS(status) - 128 :
+		  0;
+	char me[256] = "", path[4096], line[1024];
+	struct dirent *de;
+	DIR *d;
+	int named = 0;
+	long oom = oom_kills();
+
+	if (!sig || !(d = opendir(partial)))
+		return 0;
+	gethostname(me, sizeof me - 1);
+	while ((de = readdir(d))) {
+		long pid = 0;
+		unsigned first = 0, count = 0;
+		int proc = -1;
+		char host[256] = "", state[64] = "", where[320] = "";
+		FILE *f;
+
+		if (fnmatch("proc-*.state", de->d_name, 0))
+			continue;
+		snprintf(path, sizeof path, "%s/%s", partial, de->d_name);
+		if (!(f = fopen(path, "r")))
+			continue;
+		if (!fgets(line, sizeof line, f) ||
+		    sscanf(line, "pid=%ld host=%255s process=%d first=%u "
+			   "count=%u state=%63s", &pid, host, &proc, &first,
+			   &count, state) != 6 || strcmp(state, "running")) {
+			fclose(f);
+			continue;
+		}
+		fclose(f);
+		/* On this host, a process still alive was not killed. */
+		if (!strcmp(host, me) && pid > 0 && kill((pid_t)pid, 0) == 0)
+			continue;
+		if (strcmp(host, me))
+			snprintf(where, sizeof where, " on %s", host);
+		tool_error("emulating process %d (virtual ranks %u to %u%s, "
+			   "pid %ld) was killed by signal %d (%s) without a "
+			   "chance to say so", proc, first,
+			   count ? first + count - 1 : first, where, pid, sig,
+			   strsignal(sig));
+		named++;
+	}
+	closedir(d);
+	if (!named)
+		return 0;
+	if (sig == SIGKILL && oom_before >= 0 && oom > oom_before)
+		tool_error("probable cause: the kernel's out-of-memory killer "
+			   "(it killed %ld process%s during the run): the "
+			   "emulation needed more memory than the host had; "
+			   "give it more processes or hosts (-np, --hostfile), "
+			   "fewer ranks, or a smaller --stack-size",
+			   oom - oom_before, oom - oom_before == 1 ? "" : "es");
+	else if (sig == SIGKILL)
+		tool_error("probable cause: a SIGKILL from outside: a batch "
+			   "system's time or memory limit, or kill -9 (the "
+			   "kernel's out-of-memory killer %s)", oom < 0 ?
+			   "cannot be checked here: no /proc/vmstat oom_kill" :
+			   "killed nothing on this host during the run");
+	return named;
+}
+
 /* A name the emulator cannot write: an archive (bundle) name. */
 static int bundle_name(const char *path)
 {
@@ -1341,6 +1436,7 @@ int tool_cmd_emulate(int argc, char **argv)
 		}
 
 	t0 = sib_now_seconds();
+	oom_before = oom_kills();
 	if (run_mpirun(av, &status) != 0)
 		goto out;
 	seconds = sib_now_seconds() - t0;
@@ -1362,6 +1458,7 @@ int tool_cmd_emulate(int argc, char **argv)
 		goto out;
 	}
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		report_killed(status, partial);
 		report_failure(status, NULL, partial);
 		goto out;
 	}

@@ -688,10 +688,13 @@ sibt_trace *tool_open_trace(const char *path, int flags, int *damaged)
 /* ---------------------------------------------------- trace directories */
 
 /* A file name a trace directory (or one being written) may hold. */
+/* A file of a trace, or of one being written: the emulator's state files
+ * (proc-*.state) stay in a failed run's TRACE.partial. */
 static int trace_member(const char *name)
 {
 	return !fnmatch("MANIFEST*", name, 0) ||
-	       !fnmatch("proc-*.sdat*", name, 0);
+	       !fnmatch("proc-*.sdat*", name, 0) ||
+	       !fnmatch("proc-*.state", name, 0);
 }
 
 int tool_only_trace_files(const char *dir, char **stranger)

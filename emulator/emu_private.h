@@ -283,6 +283,12 @@ typedef struct emu_state {
 	emu_rank *current;        /* running rank, or NULL (scheduler) */
 	emu_rank *ready_head, *ready_tail;
 	uint32_t live;            /* local ranks not finished */
+	/* Run directly (no SIBYL_TRACE): the trace is created at the first
+	 * MPI_Init (emu_rec_start), so that a program that never calls it
+	 * runs as an ordinary process and leaves nothing behind. */
+	int rec_lazy;
+	uint32_t plain;           /* local ranks that ended without MPI_Init
+	                             and with no trace open: plain programs */
 	clockid_t clock_id;       /* CLOCK_MONOTONIC or ..._THREAD_CPUTIME_ID */
 	int timing_raw;           /* --timing raw: clock_id, no correction */
 	void (*svc_fn)(void *);   /* emu_on_main() request */
@@ -495,6 +501,10 @@ void emu_stack_overflow(size_t slot, const char *how);
 /* ------------------------------------------------------------ record.c */
 
 int emu_rec_open(char *err, size_t errlen);
+/* Create the trace (emu_rec_open, after checking that a trace path not
+ * given replaces only an earlier trace) and the state file; fatal on
+ * failure; does nothing when the trace is open. */
+void emu_rec_start(void);
 int emu_rec_close(void);
 void emu_rec_abort(void);
 /* Start of rank r's first SEB (its main begins). */

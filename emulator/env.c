@@ -20,6 +20,12 @@ int MPI_Init(int *argc, char ***argv)
 	if (r->initialized)
 		return emu_mpi_error(r, "MPI_Init", MPI_ERR_OTHER,
 				     "MPI is already initialized");
+	if (emu.plain)
+		emu_fatal("rank %d called MPI_Init after %u rank%s of this "
+			  "process ended without it: either every rank "
+			  "calls MPI_Init or none does", r->world, emu.plain,
+			  emu.plain == 1 ? "" : "s");
+	emu_rec_start();        /* run directly: the trace starts here */
 	emu_rec_enter(r, EMU_SITE);
 	r->initialized = 1;
 	emu_rec_leave(r, "MPI_Init");

@@ -703,7 +703,7 @@ LIBC_API void exit(int status)
 	emu_rank *r = emu.current;
 	if (!r)
 		real_exit(status);
-	if (r->finalized)
+	if (r->finalized || (!r->initialized && emu.rec_lazy && !emu.writer))
 		emu_rank_exit(r, status & 0xff);
 	emu_out_flush();
 	fprintf(stderr, "sibyl: rank %d called exit(%d) without MPI_Finalize "

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "emu_private.h"
 
@@ -93,6 +94,27 @@ int emu_rec_open(char *err, size_t errlen)
 	o.extra = extra;
 	return sibt_writer_open(&emu.writer, emu.trace_path, &o, err,
 				errlen) == SIBT_OK ? 0 : -1;
+}
+
+void emu_rec_start(void)
+{
+	char err[512];
+
+	if (emu.writer)
+		return;
+	if (!emu.set[EMU_S_TRACE].given && emu.proc == 0) {
+		/* Run directly: replace an earlier trace of ours only. */
+		struct stat st;
+		char m[4096];
+		snprintf(m, sizeof m, "%s/MANIFEST", emu.trace_path);
+		if (stat(emu.trace_path, &st) == 0 && stat(m, &st) != 0)
+			emu_fatal("%s exists and is not a Sibyl trace; move it "
+				  "away or choose another path with "
+				  "SIBYL_TRACE", emu.trace_path);
+	}
+	if (emu_rec_open(err, sizeof err))
+		emu_fatal("cannot create the trace: %s", err);
+	emu_state_begin();
 }
 
 int emu_rec_close(void)

@@ -130,16 +130,6 @@ int main(int argc, char **argv)
 		strdup(set[EMU_S_TRACE].text) : default_trace(argv[0]);
 	if (!emu.trace_path)
 		emu_fatal("out of memory");
-	if (!set[EMU_S_TRACE].given && emu.proc == 0) {
-		/* Run directly: replace an earlier trace of ours only. */
-		struct stat st;
-		char m[4096];
-		snprintf(m, sizeof m, "%s/MANIFEST", emu.trace_path);
-		if (stat(emu.trace_path, &st) == 0 && stat(m, &st) != 0)
-			emu_fatal("%s exists and is not a Sibyl trace; move it "
-				  "away or choose another path with "
-				  "SIBYL_TRACE", emu.trace_path);
-	}
 	sibt_block_range(emu.nranks, (uint32_t)emu.nprocs,
 			 (uint32_t)emu.proc, &emu.first, &emu.count);
 
@@ -152,9 +142,11 @@ int main(int argc, char **argv)
 			  emu.count, err);
 	emu_coll_init();
 	emu_priv_init();
-	if (emu_rec_open(err, sizeof err))
-		emu_fatal("cannot create the trace: %s", err);
-	emu_state_begin();
+	/* Under sibyl emulate (SIBYL_TRACE given) the trace is made now;
+	 * run directly, at the first MPI_Init. */
+	emu.rec_lazy = !set[EMU_S_TRACE].given;
+	if (!emu.rec_lazy)
+		emu_rec_start();
 	emu.ranks = calloc(emu.count, sizeof *emu.ranks);
 	if (!emu.ranks)
 		emu_fatal("out of memory for %u ranks", emu.count);
@@ -174,8 +166,10 @@ int main(int argc, char **argv)
 		emu_rank *r = &emu.ranks[i];
 		if (r->exit_code && !code) {
 			code = r->exit_code;
-			fprintf(stderr, "sibyl: rank %d ended with status %d "
-				"after MPI_Finalize\n", r->world, code);
+			if (!emu.plain)
+				fprintf(stderr, "sibyl: rank %d ended with "
+					"status %d after MPI_Finalize\n",
+					r->world, code);
 		}
 		emu_rec_free(r);
 		free(r->samples);
@@ -191,7 +185,8 @@ int main(int argc, char **argv)
 	emu_tr_fini();
 	ult_pool_fini();
 	emu_out_fini();
-	if (!emu.quiet && emu.proc == 0 && !leaks && !emu.errors)
+	if (!emu.quiet && emu.proc == 0 && !leaks && !emu.errors &&
+	    !emu.plain)
 		fprintf(stderr, "sibyl: %u ranks on %d process%s finished; "
 			"trace in %s\n", emu.nranks, emu.nprocs,
 			emu.nprocs == 1 ? "" : "es", emu.trace_path);

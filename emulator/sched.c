@@ -132,6 +132,12 @@ static void rank_main(void *arg)
 		r->exit_code = sibyl_user_main(emu.user_argc, argv);
 	r->exit_jb = NULL;
 	free(argv);
+	if (!r->initialized && emu.rec_lazy && !emu.writer) {
+		/* Run directly, and no MPI_Init: an ordinary program (a
+		 * configure test); its status is the process's. */
+		emu.plain++;
+		r->finalized = 1;
+	}
 	if (!r->finalized) {
 		emu_warn("rank %d returned from main without calling "
 			 "MPI_Finalize%s", r->world, r->initialized ? "" :

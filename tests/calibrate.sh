@@ -162,8 +162,10 @@ pp_on_cal 1048576
 # slow gives them 3 times slower; references of one regime spread as
 # widely as a log-normal of sigma 0.25 are one regime.  (The samples are
 # written with the three protocols' above.)
-expect_ok "$SIBYL" calibrate --samples "$T/two.csv" --no-plots -q \
+expect_ok "$SIBYL" calibrate --samples "$T/two.csv" --no-plots \
 	-o "$T/two-auto"
+expect_grep "intra-node: the host ran in two speed regimes \(1-byte one-way 0\.13[0-9] us and 0\.3[89][0-9] us\); fitted: the fast one \(--regime\)" \
+	"$T/err"
 expect_ok "$SIBYL" calibrate --samples "$T/two.csv" --no-plots -q \
 	-o "$T/two-slow" --regime slow
 expect_ok "$SIBYL" calibrate --samples "$T/two.csv" --no-plots -q \

@@ -339,6 +339,15 @@ static void say_summary(const calib_data *d, const char *out)
 			calib_pair_names[p], d->sum[CK_PP][p].n,
 			d->npieces[p], d->npieces[p] == 1 ? "" : "s",
 			d->pieces[p][d->npieces[p] - 1].bandwidth / 1e9);
+		if (d->reg[p].n == 2)
+			fprintf(stderr, "%s: %s-node: the host ran in two speed "
+				"regimes (1-byte one-way %.3f us and %.3f us); "
+				"fitted: %s (--regime)\n", tool_name,
+				calib_pair_names[p], d->reg[p].median[0] * 1e6,
+				d->reg[p].median[1] * 1e6,
+				d->reg[p].fitted < 0 ? "all samples" :
+				d->reg[p].fitted ? "the slow one" :
+				"the fast one");
 	}
 	fprintf(stderr, "%s: wrote %s/machine.conf and %s/report.txt\n",
 		tool_name, out, out);

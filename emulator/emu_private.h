@@ -107,6 +107,8 @@ typedef struct emu_req {
 	uint8_t has_seq;
 	uint8_t has_post;
 	MPI_Status status;
+	struct emu_req *snext, *sprev; /* p2p.c: its source's chain of
+	                                  posted receives (emu_kidx) */
 } emu_req;
 
 /* The SEB a rank is building. */
@@ -191,8 +193,10 @@ typedef struct emu_rank {
 	struct emu_rank *next_ready;
 	ult *u;
 	emu_req *posted_head, *posted_tail;
+	struct emu_kidx *pidx;  /* p2p.c: posted receives by source */
+	uint32_t nposted, nwild;  /* posted receives; of them ANY_SOURCE */
 	emu_msg *unexp_head, *unexp_tail;
-	struct emu_uidx *uidx;  /* p2p.c: unexpected messages by source */
+	struct emu_kidx *uidx;  /* p2p.c: unexpected messages by source */
 	uint32_t nunexp;
 	emu_seb seb;
 	uint64_t send_seq;      /* next trace sequence number */

@@ -183,6 +183,117 @@ void emu_req_complete(emu_req *q)
 
 /* ------------------------------------------------------------ queues */
 
+/*
+ * Posted receives are kept in posting order.  A rank that posts a receive
+ * from every other rank before any message arrives (an all-to-all-v
+ * written with MPI_Irecv, an integer sort's exchange) would scan that list
+ * once per arriving message -- quadratic in the ranks, cubic for the
+ * process -- so once it holds more than PIDX_MIN receives it is also
+ * indexed by (context, source): a hash table of per-source chains, in
+ * posting order.  While no MPI_ANY_SOURCE receive is posted, the chain of
+ * a message's source holds every receive it can match, the first posted
+ * first; while one is, the whole list is scanned, which is the order MPI
+ * requires.
+ */
+#define PIDX_MIN 64
+
+/* An index by (context, source), shared by the two queues: a hash table
+ * (open addressing) of chains that keep their queue's order, threaded
+ * through the elements' snext/sprev. */
+typedef struct kchain {
+	int32_t ctx, src;          /* ctx == INT32_MIN: an empty slot */
+	void *head, *tail;
+} kchain;
+
+typedef struct emu_kidx {
+	uint32_t cap, used;        /* slots (a power of two), keys in use */
+	kchain *b;
+} emu_kidx;
+
+static uint32_t khash(int32_t ctx, int32_t src)
+{
+	uint64_t k = ((uint64_t)(uint32_t)ctx << 32) | (uint32_t)src;
+	k *= UINT64_C(0x9e3779b97f4a7c15);
+	return (uint32_t)(k >> 32);
+}
+
+static kchain *kidx_slot(emu_kidx *x, int32_t ctx, int32_t src, int create)
+{
+	uint32_t mask = x->cap - 1;
+	for (uint32_t i = khash(ctx, src) & mask;; i = (i + 1) & mask) {
+		kchain *c = &x->b[i];
+		if (c->ctx == INT32_MIN) {
+			if (!create)
+				return NULL;
+			c->ctx = ctx;
+			c->src = src;
+			c->head = c->tail = NULL;
+			x->used++;
+			return c;
+		}
+		if (c->ctx == ctx && c->src == src)
+			return c;
+	}
+}
+
+/* *px emptied (made when NULL) with room for twice the sources of n
+ * elements; the caller appends its queue again (keys whose chain had
+ * emptied are so dropped). */
+static emu_kidx *kidx_reset(emu_kidx **px, uint32_t n, const char *what)
+{
+	emu_kidx *x = *px;
+	uint32_t cap = 256;
+	while (cap < 4 * n)
+		cap *= 2;
+	if (!x && !(x = *px = calloc(1, sizeof *x)))
+		emu_fatal("out of memory");
+	free(x->b);
+	if (!(x->b = malloc(cap * sizeof *x->b)))
+		emu_fatal("out of memory indexing %u %s", n, what);
+	for (uint32_t i = 0; i < cap; i++)
+		x->b[i].ctx = INT32_MIN;
+	x->cap = cap;
+	x->used = 0;
+	return x;
+}
+
+/* Room for one more key without a rebuild. */
+static int kidx_room(const emu_kidx *x)
+{
+	return 2 * (x->used + 1) <= x->cap;
+}
+
+static void kidx_free(emu_kidx **px)
+{
+	if (*px) {
+		free((*px)->b);
+		free(*px);
+		*px = NULL;
+	}
+}
+
+/* Append element n, of type T, to the chain of its key. */
+#define KIDX_APPEND(x, ctx, src, n, T)                                  \
+	do {                                                            \
+		kchain *c_ = kidx_slot((x), (ctx), (src), 1);           \
+		T *t_ = c_->tail;                                       \
+		(n)->snext = NULL;                                      \
+		(n)->sprev = t_;                                        \
+		if (t_)                                                 \
+			t_->snext = (n);                                \
+		else                                                    \
+			c_->head = (n);                                 \
+		c_->tail = (n);                                         \
+	} while (0)
+
+static void pidx_build(emu_rank *r)
+{
+	emu_kidx *x = kidx_reset(&r->pidx, r->nposted, "receives");
+	for (emu_req *q = r->posted_head; q; q = q->next)
+		if (q->peer_world >= 0)
+			KIDX_APPEND(x, q->ctx, q->peer_world, q, emu_req);
+}
+
 static void posted_append(emu_rank *r, emu_req *q)
 {
 	q->next = NULL;
@@ -193,6 +304,13 @@ static void posted_append(emu_rank *r, emu_req *q)
 		r->posted_head = q;
 	r->posted_tail = q;
 	q->posted = 1;
+	r->nposted++;
+	if (q->peer_world < 0)
+		r->nwild++;
+	else if (r->pidx && kidx_room(r->pidx))
+		KIDX_APPEND(r->pidx, q->ctx, q->peer_world, q, emu_req);
+	else if (r->pidx || r->nposted > PIDX_MIN)
+		pidx_build(r);
 }
 
 /* Unlink node n from the doubly linked list (head, tail) threaded
@@ -214,6 +332,16 @@ static void posted_remove(emu_rank *r, emu_req *q)
 	LIST_UNLINK(r->posted_head, r->posted_tail, q, prev, next);
 	q->next = q->prev = NULL;
 	q->posted = 0;
+	r->nposted--;
+	if (q->peer_world < 0) {
+		r->nwild--;
+	} else if (r->pidx) {
+		kchain *c = kidx_slot(r->pidx, q->ctx, q->peer_world, 0);
+		LIST_UNLINK(c->head, c->tail, q, sprev, snext);
+		q->snext = q->sprev = NULL;
+	}
+	if (r->nposted == 0)
+		kidx_free(&r->pidx);
 }
 
 static int matches(int32_t ctx, int32_t src, int tag, const emu_env *e)
@@ -224,6 +352,15 @@ static int matches(int32_t ctx, int32_t src, int tag, const emu_env *e)
 
 static emu_req *match_posted(emu_rank *d, const emu_env *e)
 {
+	if (d->pidx && !d->nwild) {
+		kchain *c = kidx_slot(d->pidx, e->ctx, e->src, 0);
+		for (emu_req *q = c ? c->head : NULL; q; q = q->snext)
+			if (q->tag == MPI_ANY_TAG || q->tag == e->tag) {
+				posted_remove(d, q);
+				return q;
+			}
+		return NULL;
+	}
 	for (emu_req *q = d->posted_head; q; q = q->next)
 		if (matches(q->ctx, q->peer_world, q->tag, e)) {
 			posted_remove(d, q);
@@ -244,89 +381,18 @@ static emu_req *match_posted(emu_rank *d, const emu_env *e)
  */
 #define UIDX_MIN 64
 
-typedef struct uchain {
-	int32_t ctx, src;          /* ctx == INT32_MIN: an empty slot */
-	emu_msg *head, *tail;
-} uchain;
-
-typedef struct emu_uidx {
-	uint32_t cap, used;        /* slots (a power of two), keys in use */
-	uchain *b;
-} emu_uidx;
-
-static uint32_t uhash(int32_t ctx, int32_t src)
-{
-	uint64_t k = ((uint64_t)(uint32_t)ctx << 32) | (uint32_t)src;
-	k *= UINT64_C(0x9e3779b97f4a7c15);
-	return (uint32_t)(k >> 32);
-}
-
-static uchain *uidx_slot(emu_uidx *x, int32_t ctx, int32_t src, int create)
-{
-	uint32_t mask = x->cap - 1;
-	for (uint32_t i = uhash(ctx, src) & mask;; i = (i + 1) & mask) {
-		uchain *c = &x->b[i];
-		if (c->ctx == INT32_MIN) {
-			if (!create)
-				return NULL;
-			c->ctx = ctx;
-			c->src = src;
-			c->head = c->tail = NULL;
-			x->used++;
-			return c;
-		}
-		if (c->ctx == ctx && c->src == src)
-			return c;
-	}
-}
-
-static void uchain_append(emu_uidx *x, emu_msg *m)
-{
-	uchain *c = uidx_slot(x, m->env.ctx, m->env.src, 1);
-	m->snext = NULL;
-	m->sprev = c->tail;
-	if (c->tail)
-		c->tail->snext = m;
-	else
-		c->head = m;
-	c->tail = m;
-}
-
-/* (Re)build r's index with room for twice its messages' sources; keys
- * whose chain has emptied are dropped. */
 static void uidx_build(emu_rank *r)
 {
-	emu_uidx *x = r->uidx;
-	uint32_t cap = 256;
-	while (cap < 4 * r->nunexp)
-		cap *= 2;
-	if (!x && !(x = r->uidx = calloc(1, sizeof *x)))
-		emu_fatal("out of memory");
-	free(x->b);
-	if (!(x->b = malloc(cap * sizeof *x->b)))
-		emu_fatal("out of memory indexing %u messages", r->nunexp);
-	for (uint32_t i = 0; i < cap; i++)
-		x->b[i].ctx = INT32_MIN;
-	x->cap = cap;
-	x->used = 0;
+	emu_kidx *x = kidx_reset(&r->uidx, r->nunexp, "messages");
 	for (emu_msg *m = r->unexp_head; m; m = m->next)
-		uchain_append(x, m);
-}
-
-static void uidx_free(emu_rank *r)
-{
-	if (r->uidx) {
-		free(r->uidx->b);
-		free(r->uidx);
-		r->uidx = NULL;
-	}
+		KIDX_APPEND(x, m->env.ctx, m->env.src, m, emu_msg);
 }
 
 static emu_msg *find_unexpected(emu_rank *r, int32_t ctx, int32_t src,
 				int tag)
 {
 	if (r->uidx && src >= 0) {
-		uchain *c = uidx_slot(r->uidx, ctx, src, 0);
+		kchain *c = kidx_slot(r->uidx, ctx, src, 0);
 		for (emu_msg *m = c ? c->head : NULL; m; m = m->snext)
 			if (tag == MPI_ANY_TAG || m->env.tag == tag)
 				return m;
@@ -348,8 +414,8 @@ static void unexpected_append(emu_rank *r, emu_msg *m)
 		r->unexp_head = m;
 	r->unexp_tail = m;
 	r->nunexp++;
-	if (r->uidx && 2 * (r->uidx->used + 1) <= r->uidx->cap)
-		uchain_append(r->uidx, m);
+	if (r->uidx && kidx_room(r->uidx))
+		KIDX_APPEND(r->uidx, m->env.ctx, m->env.src, m, emu_msg);
 	else if (r->uidx || r->nunexp > UIDX_MIN)
 		uidx_build(r);
 }
@@ -361,10 +427,10 @@ static void unexpected_remove(emu_rank *r, emu_msg *m)
 	if (!r->uidx)
 		return;
 	if (r->nunexp == 0) {
-		uidx_free(r);
+		kidx_free(&r->uidx);
 		return;
 	}
-	uchain *c = uidx_slot(r->uidx, m->env.ctx, m->env.src, 0);
+	kchain *c = kidx_slot(r->uidx, m->env.ctx, m->env.src, 0);
 	LIST_UNLINK(c->head, c->tail, m, sprev, snext);
 }
 

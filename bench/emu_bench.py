@@ -7,6 +7,8 @@ Open MPI, memory per virtual rank, and the 65,536-rank runs.
                      [--repeat N] [--idle block|spin]
   bench/emu_bench.py [--build DIR] [--markdown] --timing-cost [--ranks V]
                      [--repeat N] [--perf]
+  bench/emu_bench.py [--build DIR] [--markdown] --alltoallv
+                     [--max-ranks V]
 
 Run from a build directory (or give --build).  Sections:
 
@@ -47,6 +49,14 @@ runs.  With --perf, one more corrected run under `perf record -g' gives
 the share of the emulating processes' samples in the timing's own code
 (emulator/timing.c and the system calls it makes): a ratio within one
 run, which the machine's drift from run to run does not move.
+
+--alltoallv runs only the exchange of an integer sort (bench/emu/a2av.c:
+every rank posts a receive from every other rank, then sends every other
+rank a few keys; p2p with MPI_Irecv/MPI_Isend/MPI_Waitall, and coll with
+MPI_Alltoallv) on 2 processes at 256 ranks and twice as many up to
+--max-ranks (default 2,048): wall time, peak RSS of sibyl emulate's
+children, and the growth per doubling.  The messages are N(N-1): a
+doubling quadruples them.
 """
 import argparse
 import os
@@ -313,6 +323,34 @@ def busy_loop_rows(args, tmp, row):
             "range %.2fx to %.2fx" % (min(ratios), max(ratios)))
 
 
+def alltoallv_rows(args, tmp, row):
+    """bench/emu/a2av.c at 256, 512, ... ranks on 2 processes."""
+    sibylcc = os.path.join(args.build, "emulator", "sibylcc")
+    env = dict(ENV, SIBYLCC_INCDIR=os.path.join(SRC, "emulator", "include"),
+               SIBYLCC_LIBDIR=args.build)
+    prog = os.path.join(tmp, "a2av")
+    subprocess.run([sibylcc, "-O2", os.path.join(SRC, "bench/emu/a2av.c"),
+                    "-o", prog], env=env, check=True)
+    for mode in ("p2p", "coll"):
+        last = None
+        n = 256
+        while n <= args.max_ranks:
+            ru0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+            out, wall, _ = emulate(args, tmp, prog, n, 2, [mode])
+            ru1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+            m = re.search(r"keys=(\d+)", out)
+            grow = " (%.2fx the half)" % (wall / last) if last else ""
+            row("a2av %s, %d ranks on 2 processes" % (mode, n),
+                "%.2f s%s" % (wall, grow), "%s messages; largest process so far %.0f MiB; "
+                "CPU %.1f s" % (format(n * (n - 1), ","),
+                                ru1.ru_maxrss / 1024,
+                                (ru1.ru_utime - ru0.ru_utime) +
+                                (ru1.ru_stime - ru0.ru_stime)) +
+                ("" if m else " (no keys line!)"))
+            last = wall
+            n *= 2
+
+
 def print_markdown(rows):
     print("\n| figure | value | note |\n|---|---|---|")
     for r in rows:
@@ -333,6 +371,10 @@ def main():
     ap.add_argument("--perf", action="store_true",
                     help="with --timing-cost: also the timing's share of "
                     "the samples of one perf-recorded corrected run")
+    ap.add_argument("--alltoallv", action="store_true",
+                    help="only the integer sort's all-to-all-v exchange, "
+                    "256 ranks to --max-ranks")
+    ap.add_argument("--max-ranks", type=int, default=2048)
     ap.add_argument("--ranks", type=int, default=262144)
     ap.add_argument("--repeat", type=int, default=1)
     ap.add_argument("--idle", choices=("block", "spin"))
@@ -345,8 +387,10 @@ def main():
         rows.append((what, value, note))
         print("%-44s %-22s %s" % (what, value, note), flush=True)
 
-    if args.busy_loop or args.timing_cost:
+    if args.busy_loop or args.timing_cost or args.alltoallv:
         try:
+            if args.alltoallv:
+                alltoallv_rows(args, tmp, row)
             if args.busy_loop:
                 busy_loop_rows(args, tmp, row)
             if args.timing_cost:

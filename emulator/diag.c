@@ -255,7 +255,12 @@ void emu_state_begin(void)
 			    (size_t)n : 0;
 	state_write("running");
 
+	/* SIGTERM ignored on entry (nohup) stays ignored. */
 	struct sigaction sa;
+	if (sigaction(SIGTERM, NULL, &d->term_old) == 0 &&
+	    !(d->term_old.sa_flags & SA_SIGINFO) &&
+	    d->term_old.sa_handler == SIG_IGN)
+		return;
 	memset(&sa, 0, sizeof sa);
 	sa.sa_sigaction = on_term;
 	sa.sa_flags = SA_SIGINFO;
@@ -269,7 +274,10 @@ void emu_state_end(void)
 
 	if (!d->state_path[0])
 		return;
-	sigaction(SIGTERM, &d->term_old, NULL);
+	struct sigaction cur;
+	if (sigaction(SIGTERM, NULL, &cur) == 0 &&
+	    (cur.sa_flags & SA_SIGINFO) && cur.sa_sigaction == on_term)
+		sigaction(SIGTERM, &d->term_old, NULL);
 	unlink(d->state_path);
 	d->state_path[0] = '\0';
 }

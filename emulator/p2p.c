@@ -1057,6 +1057,15 @@ int MPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest,
 			    comm, 1, request);
 }
 
+/* Ready mode: a correct program has posted the receive already, and a
+ * standard send then does what a ready one does (as MPI_Rsend). */
+int MPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest,
+	       int tag, MPI_Comm comm, MPI_Request *request)
+{
+	return isend_common(EMU_SITE, "MPI_Irsend", buf, count, datatype, dest, tag,
+			    comm, 0, request);
+}
+
 int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source,
 	     int tag, MPI_Comm comm, MPI_Status *status)
 {

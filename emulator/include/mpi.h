@@ -190,6 +190,7 @@ typedef struct MPI_Status {
 #define MPI_Sendrecv_replace SIBYL_MPI_Sendrecv_replace
 #define MPI_Isend SIBYL_MPI_Isend
 #define MPI_Issend SIBYL_MPI_Issend
+#define MPI_Irsend SIBYL_MPI_Irsend
 #define MPI_Irecv SIBYL_MPI_Irecv
 #define MPI_Wait SIBYL_MPI_Wait
 #define MPI_Waitall SIBYL_MPI_Waitall
@@ -234,6 +235,7 @@ typedef struct MPI_Status {
 #define PMPI_Sendrecv_replace SIBYL_MPI_Sendrecv_replace
 #define PMPI_Isend SIBYL_MPI_Isend
 #define PMPI_Issend SIBYL_MPI_Issend
+#define PMPI_Irsend SIBYL_MPI_Irsend
 #define PMPI_Irecv SIBYL_MPI_Irecv
 #define PMPI_Wait SIBYL_MPI_Wait
 #define PMPI_Waitall SIBYL_MPI_Waitall
@@ -289,6 +291,8 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype,
 int MPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest,
 	      int tag, MPI_Comm comm, MPI_Request *request);
 int MPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest,
+	       int tag, MPI_Comm comm, MPI_Request *request);
+int MPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest,
 	       int tag, MPI_Comm comm, MPI_Request *request);
 int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source,
 	      int tag, MPI_Comm comm, MPI_Request *request);

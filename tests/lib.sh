@@ -66,6 +66,10 @@ finish() {
 py() {
 	checks=$((checks + 1))
 	script=$1; shift
-	python3 -c "$script" "$@" >"$T/py.out" 2>&1 ||
-		fail "python check failed: $(head -5 "$T/py.out")"
+	# On failure the whole output goes to the log and the message carries
+	# its last lines, where an assertion's reason is.
+	python3 -c "$script" "$@" >"$T/py.out" 2>&1 || {
+		cat "$T/py.out" >&2
+		fail "python check failed: $(tail -3 "$T/py.out")"
+	}
 }

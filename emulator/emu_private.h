@@ -106,6 +106,13 @@ typedef struct emu_req {
 	uint64_t post_seb;
 	uint8_t has_seq;
 	uint8_t has_post;
+	/* A persistent request (MPI_Send_init, MPI_Recv_init, ...) outlives
+	 * its operations: MPI_Start makes it active, its completion by a
+	 * wait or test makes it inactive again, MPI_Request_free ends it.
+	 * An inactive one is complete and has nothing to hand over. */
+	uint8_t persistent;
+	uint8_t active;
+	const void *ubuf;             /* persistent send: the program's buffer */
 	MPI_Status status;
 	struct emu_req *snext, *sprev; /* p2p.c: its source's chain of
 	                                  posted receives (emu_kidx) */

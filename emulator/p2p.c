@@ -110,7 +110,7 @@ static void req_release(emu_req *q)
 {
 	free(q->tmp);
 	q->tmp = NULL;
-	if (q->kind == REQ_RECV && q->pack)
+	if ((q->kind == REQ_RECV || q->persistent) && q->pack)
 		emu_dt_release(q->type);
 	free(q->pack);
 	q->pack = NULL;
@@ -719,7 +719,9 @@ static void post_send(emu_rank *r, emu_req *q, const void *buf,
 	}
 }
 
-static emu_req *start_send(emu_rank *r, const char *call, const void *buf,
+/* A send request of r, checked and set up but not started.  mode: 1
+ * synchronous, 0 standard (ready mode is standard for a correct program). */
+static emu_req *send_setup(emu_rank *r, const char *call, const void *buf,
 			   int count, MPI_Datatype type, int dest, int tag,
 			   MPI_Comm comm, int ssend)
 {
@@ -740,19 +742,43 @@ static emu_req *start_send(emu_rank *r, const char *call, const void *buf,
 	q->ctx = c->ctx;
 	q->type = type;
 	q->count = count;
-	if (dest == MPI_PROC_NULL) {
+	q->ubuf = buf;
+	q->cap = bytes;
+	q->ssend = (uint8_t)ssend;
+	if (dest != MPI_PROC_NULL)
+		q->peer_world = emu_comm_world(c, dest);
+	return q;
+}
+
+/* Start send q (from send_setup): the buffer is read now. */
+static void send_go(emu_rank *r, const char *call, emu_req *q)
+{
+	if (q->peer == MPI_PROC_NULL) {
 		q->complete = 1;
-		return q;
+		return;
 	}
-	if (bytes && !emu_dt_contiguous(type)) {
-		if (!(q->pack = malloc(bytes)))
+	const void *buf = q->ubuf;
+	uint64_t bytes = q->cap;
+	/* A persistent send has its packing area (and its type) from
+	 * the start: the program may have freed the type since. */
+	if (bytes && (q->pack || !emu_dt_contiguous(q->type))) {
+		if (!q->pack && !(q->pack = malloc(bytes)))
 			emu_mpi_error(r, call, MPI_ERR_NO_MEM, "no memory to "
 				      "pack %llu bytes",
 				      (unsigned long long)bytes);
-		emu_dt_pack(buf, count, type, q->pack);
+		emu_dt_pack(buf, q->count, q->type, q->pack);
 		buf = q->pack;
 	}
-	post_send(r, q, buf, bytes, emu_comm_world(c, dest), ssend);
+	post_send(r, q, buf, bytes, q->peer_world, q->ssend);
+}
+
+static emu_req *start_send(emu_rank *r, const char *call, const void *buf,
+			   int count, MPI_Datatype type, int dest, int tag,
+			   MPI_Comm comm, int ssend)
+{
+	emu_req *q = send_setup(r, call, buf, count, type, dest, tag, comm,
+				ssend);
+	send_go(r, call, q);
 	return q;
 }
 
@@ -800,7 +826,8 @@ static void post_recv(emu_rank *r, emu_req *q, int32_t src)
 	}
 }
 
-static emu_req *start_recv(emu_rank *r, const char *call, void *buf,
+/* A receive request of r, checked and set up but not started. */
+static emu_req *recv_setup(emu_rank *r, const char *call, void *buf,
 			   int count, MPI_Datatype type, int source, int tag,
 			   MPI_Comm comm)
 {
@@ -817,20 +844,38 @@ static emu_req *start_recv(emu_rank *r, const char *call, void *buf,
 	q->cap = bytes;
 	q->type = type;
 	q->count = count;
-	if (source == MPI_PROC_NULL) {
-		q->status.MPI_SOURCE = MPI_PROC_NULL;
-		q->status.MPI_TAG = MPI_ANY_TAG;
-		q->complete = 1;
+	if (source == MPI_PROC_NULL)
 		return q;
-	}
+	q->peer_world = source == MPI_ANY_SOURCE ? -1 :
+		emu_comm_world(c, source);
 	if (bytes && !emu_dt_contiguous(type) && !(q->pack = malloc(bytes)))
 		emu_mpi_error(r, call, MPI_ERR_NO_MEM, "no memory for a "
 			      "%llu-byte receive", (unsigned long long)bytes);
 	/* The type must outlive an MPI_Type_free until the data is in. */
 	if (q->pack)
 		emu_dt_retain(type);
-	post_recv(r, q, source == MPI_ANY_SOURCE ? -1 :
-		  emu_comm_world(c, source));
+	return q;
+}
+
+/* Start receive q (from recv_setup). */
+static void recv_go(emu_rank *r, emu_req *q)
+{
+	if (q->peer == MPI_PROC_NULL) {
+		q->status.MPI_SOURCE = MPI_PROC_NULL;
+		q->status.MPI_TAG = MPI_ANY_TAG;
+		q->complete = 1;
+		return;
+	}
+	post_recv(r, q, q->peer_world);
+}
+
+static emu_req *start_recv(emu_rank *r, const char *call, void *buf,
+			   int count, MPI_Datatype type, int source, int tag,
+			   MPI_Comm comm)
+{
+	emu_req *q = recv_setup(r, call, buf, count, type, source, tag,
+				comm);
+	recv_go(r, q);
 	return q;
 }
 
@@ -894,8 +939,27 @@ void emu_p2p_describe(const emu_rank *r, char *buf, size_t len)
  * its status is copied out, the request is freed.  Returns its error. */
 static void empty_status(MPI_Status *st);
 
+/* The end of a request's operation: a persistent request becomes
+ * inactive (and complete: waiting for it returns at once), any other is
+ * freed. */
+static void req_end(emu_req *q)
+{
+	if (!q->persistent) {
+		req_release(q);
+		return;
+	}
+	free(q->tmp);
+	q->tmp = NULL;
+	q->active = 0;
+	q->complete = 1;
+}
+
 static int finish(emu_rank *r, emu_req *q, MPI_Status *st)
 {
+	if (q->persistent && !q->active) {
+		empty_status(st);
+		return MPI_SUCCESS;
+	}
 	if (q->kind == REQ_COLL) {
 		empty_status(st);
 		req_release(q);
@@ -929,11 +993,33 @@ static int finish(emu_rank *r, emu_req *q, MPI_Status *st)
 			 q->status.MPI_TAG, q->count, emu_dt_name(q->type),
 			 (unsigned long long)q->cap);
 		const char *call = q->call;
-		req_release(q);
+		req_end(q);
 		emu_mpi_error(r, call, MPI_ERR_TRUNCATE, "%s", what);
 	}
-	req_release(q);
+	req_end(q);
 	return err;
+}
+
+/* finish() the request behind handle *h, which becomes MPI_REQUEST_NULL
+ * unless the request is persistent (it stays, inactive). */
+static int finish_handle(emu_rank *r, MPI_Request *h, MPI_Status *st)
+{
+	emu_req *q = req_get(*h);
+	int keep = q->persistent;
+	int err = finish(r, q, st);
+	if (!keep)
+		*h = MPI_REQUEST_NULL;
+	return err;
+}
+
+/* A handle that counts as MPI_REQUEST_NULL in the "any" and "some"
+ * calls: null, or an inactive persistent request. */
+static int req_idle(MPI_Request h)
+{
+	if (h == MPI_REQUEST_NULL)
+		return 1;
+	emu_req *q = req_get(h);
+	return q->persistent && !q->active;
 }
 
 int emu_p2p_finish(emu_rank *r, emu_req *q, MPI_Status *st)
@@ -1150,8 +1236,7 @@ int MPI_Wait(MPI_Request *request, MPI_Status *status)
 	} else {
 		emu_req *q = req_of(r, "MPI_Wait", *request);
 		wait_one(r, "MPI_Wait", q);
-		err = finish(r, q, status);
-		*request = MPI_REQUEST_NULL;
+		err = finish_handle(r, request, status);
 	}
 	emu_rec_leave(r, "MPI_Wait");
 	return err;
@@ -1178,8 +1263,7 @@ static void finish_all(emu_rank *r, int count, MPI_Request reqs[],
 			empty_status(st);
 			continue;
 		}
-		finish(r, req_get(reqs[i]), st);
-		reqs[i] = MPI_REQUEST_NULL;
+		finish_handle(r, &reqs[i], st);
 	}
 }
 
@@ -1204,7 +1288,7 @@ static int first_complete(int count, MPI_Request reqs[])
 {
 	int active = 0;
 	for (int i = 0; i < count; i++) {
-		if (reqs[i] == MPI_REQUEST_NULL)
+		if (req_idle(reqs[i]))
 			continue;
 		active = 1;
 		if (req_get(reqs[i])->complete)
@@ -1243,8 +1327,7 @@ static int any_common(const void *site, const char *call, int count, MPI_Request
 	int i = first_done(r, call, count, reqs, block);
 	int err = MPI_SUCCESS;
 	if (i >= 0) {
-		err = finish(r, req_get(reqs[i]), status);
-		reqs[i] = MPI_REQUEST_NULL;
+		err = finish_handle(r, &reqs[i], status);
 		*index = i;
 		if (flag)
 			*flag = 1;
@@ -1283,13 +1366,10 @@ static int some_common(const void *site, const char *call, int incount, MPI_Requ
 	} else {
 		int n = 0;
 		for (int j = 0; j < incount; j++) {
-			if (reqs[j] == MPI_REQUEST_NULL)
+			if (req_idle(reqs[j]) || !req_get(reqs[j])->complete)
 				continue;
-			emu_req *q = req_get(reqs[j]);
-			if (!q->complete)
-				continue;
-			finish(r, q, statuses ? &statuses[n] : NULL);
-			reqs[j] = MPI_REQUEST_NULL;
+			finish_handle(r, &reqs[j], statuses ? &statuses[n] :
+				      NULL);
 			indices[n++] = j;
 		}
 		*outcount = n;
@@ -1326,10 +1406,8 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 		if (!q->complete)
 			poll_turn(r);
 		*flag = q->complete;
-		if (q->complete) {
-			err = finish(r, q, status);
-			*request = MPI_REQUEST_NULL;
-		}
+		if (q->complete)
+			err = finish_handle(r, request, status);
 	}
 	emu_rec_leave(r, "MPI_Test");
 	return err;
@@ -1459,6 +1537,135 @@ int MPI_Test_cancelled(const MPI_Status *status, int *flag)
 	return MPI_SUCCESS;
 }
 
+/* ------------------------------------------------ persistent requests */
+
+static int send_init(const char *call, const void *buf, int count,
+		     MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+		     int ssend, MPI_Request *request)
+{
+	EMU_API(r, call);
+	emu_req *q = send_setup(r, call, buf, count, type, dest, tag, comm,
+				ssend);
+	q->persistent = 1;
+	q->complete = 1;
+	if (q->cap && !emu_dt_contiguous(type)) {
+		if (!(q->pack = malloc(q->cap))) {
+			uint64_t n = q->cap;
+			req_release(q);
+			emu_mpi_error(r, call, MPI_ERR_NO_MEM, "no memory to "
+				      "pack %llu bytes", (unsigned long long)n);
+		}
+		emu_dt_retain(type);
+	}
+	*request = q->handle;
+	return MPI_SUCCESS;
+}
+
+int MPI_Send_init(const void *buf, int count, MPI_Datatype datatype,
+		  int dest, int tag, MPI_Comm comm, MPI_Request *request)
+{
+	return send_init("MPI_Send_init", buf, count, datatype, dest, tag,
+			 comm, 0, request);
+}
+
+int MPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype,
+		   int dest, int tag, MPI_Comm comm, MPI_Request *request)
+{
+	return send_init("MPI_Ssend_init", buf, count, datatype, dest, tag,
+			 comm, 1, request);
+}
+
+/* Ready mode: a standard send, as MPI_Rsend. */
+int MPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype,
+		   int dest, int tag, MPI_Comm comm, MPI_Request *request)
+{
+	return send_init("MPI_Rsend_init", buf, count, datatype, dest, tag,
+			 comm, 0, request);
+}
+
+int MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source,
+		  int tag, MPI_Comm comm, MPI_Request *request)
+{
+	EMU_API(r, "MPI_Recv_init");
+	emu_req *q = recv_setup(r, "MPI_Recv_init", buf, count, datatype,
+				source, tag, comm);
+	q->persistent = 1;
+	q->complete = 1;
+	*request = q->handle;
+	return MPI_SUCCESS;
+}
+
+/* The persistent, inactive request behind handle h, or an MPI error. */
+static emu_req *startable(emu_rank *r, const char *call, MPI_Request h)
+{
+	if (h == MPI_REQUEST_NULL)
+		emu_mpi_error(r, call, MPI_ERR_REQUEST, "MPI_REQUEST_NULL "
+			      "cannot be started");
+	emu_req *q = req_of(r, call, h);
+	if (!q->persistent)
+		emu_mpi_error(r, call, MPI_ERR_REQUEST, "request %d (of %s) "
+			      "is not persistent: only the requests of "
+			      "MPI_Send_init, MPI_Ssend_init, MPI_Rsend_init, "
+			      "MPI_Bsend_init and MPI_Recv_init can be "
+			      "started", h, q->call);
+	if (q->active)
+		emu_mpi_error(r, call, MPI_ERR_REQUEST, "request %d (of %s) "
+			      "is active: it was started and not yet "
+			      "completed by a wait or a test", h, q->call);
+	return q;
+}
+
+/* Start persistent request q: a new operation with its arguments. */
+static void start_one(emu_rank *r, const char *call, emu_req *q)
+{
+	q->complete = 0;
+	q->cancelled = 0;
+	q->has_msg = 0;
+	q->has_seq = 0;
+	q->has_post = 0;
+	q->msg_size = 0;
+	memset(&q->status, 0, sizeof q->status);
+	q->active = 1;
+	if (q->kind == REQ_SEND) {
+		send_go(r, call, q);
+	} else {
+		recv_go(r, q);
+		note_post(r, q);
+	}
+}
+
+int MPI_Start(MPI_Request *request)
+{
+	EMU_API(r, "MPI_Start");
+	emu_req *q = startable(r, "MPI_Start", *request);
+	emu_rec_enter(r, EMU_SITE);
+	start_one(r, "MPI_Start", q);
+	emu_rec_leave(r, "MPI_Start");
+	return MPI_SUCCESS;
+}
+
+int MPI_Startall(int count, MPI_Request reqs[])
+{
+	const char *call = "MPI_Startall";
+	EMU_API(r, call);
+	if (count < 0)
+		emu_mpi_error(r, call, MPI_ERR_COUNT, "negative count %d",
+			      count);
+	for (int i = 0; i < count; i++)
+		startable(r, call, reqs[i]);
+	emu_rec_enter(r, EMU_SITE);
+	for (int i = 0; i < count; i++) {
+		emu_req *q = req_get(reqs[i]);
+		if (q->active)
+			emu_mpi_error(r, call, MPI_ERR_REQUEST, "request %d "
+				      "appears twice in the array (at %d and "
+				      "an earlier index)", reqs[i], i);
+		start_one(r, call, q);
+	}
+	emu_rec_leave(r, call);
+	return MPI_SUCCESS;
+}
+
 /* ------------------------------------------------------------ leaks */
 
 unsigned long emu_p2p_report_leaks(unsigned long limit)
@@ -1467,7 +1674,10 @@ unsigned long emu_p2p_report_leaks(unsigned long limit)
 	for (uint32_t c = 0; c < emu.p2p.nchunks; c++)
 		for (int i = 0; i < REQ_CHUNK; i++) {
 			emu_req *q = &emu.p2p.chunks[c][i];
-			if (q->kind == REQ_FREE || q->freed)
+			/* An inactive persistent request holds no
+			 * operation: MPI does not ask it to be freed. */
+			if (q->kind == REQ_FREE || q->freed ||
+			    (q->persistent && !q->active))
 				continue;
 			if (n++ >= limit)
 				continue;

@@ -26,7 +26,8 @@ fault() {
 	done
 }
 
-for f in fault_deadlock fault_leak fault_truncate fault_badrank fault_rma; do
+for f in fault_deadlock fault_leak fault_truncate fault_badrank fault_rma \
+	fault_start; do
 	emu_build $f "$SIBYL_SRCDIR/tests/emu/$f.c" || finish
 done
 
@@ -44,6 +45,9 @@ for np in 1 2; do
 		"rank 0 in MPI_Send: MPI_ERR_RANK: destination 6 is not a rank of MPI_COMM_WORLD"
 	fault fault_rma $np 4 \
 		"rank 0 in MPI_Win_create: MPI_ERR_NOT_SUPPORTED: one-sided communication"
+	fault fault_start $np 4 \
+		"^fault_start: non-persistent: MPI_ERR_REQUEST$" \
+		"rank 0 in MPI_Start: MPI_ERR_REQUEST: request [0-9]+ \(of MPI_Recv_init\) is active"
 done
 
 # A deadlock among many ranks is summarised, not listed in full.

@@ -205,6 +205,12 @@ typedef struct MPI_Status {
 #define MPI_Request_free SIBYL_MPI_Request_free
 #define MPI_Cancel SIBYL_MPI_Cancel
 #define MPI_Test_cancelled SIBYL_MPI_Test_cancelled
+#define MPI_Send_init SIBYL_MPI_Send_init
+#define MPI_Ssend_init SIBYL_MPI_Ssend_init
+#define MPI_Rsend_init SIBYL_MPI_Rsend_init
+#define MPI_Recv_init SIBYL_MPI_Recv_init
+#define MPI_Start SIBYL_MPI_Start
+#define MPI_Startall SIBYL_MPI_Startall
 
 /* The profiling names are the same functions. */
 #define PMPI_Init SIBYL_MPI_Init
@@ -250,6 +256,12 @@ typedef struct MPI_Status {
 #define PMPI_Request_free SIBYL_MPI_Request_free
 #define PMPI_Cancel SIBYL_MPI_Cancel
 #define PMPI_Test_cancelled SIBYL_MPI_Test_cancelled
+#define PMPI_Send_init SIBYL_MPI_Send_init
+#define PMPI_Ssend_init SIBYL_MPI_Ssend_init
+#define PMPI_Rsend_init SIBYL_MPI_Rsend_init
+#define PMPI_Recv_init SIBYL_MPI_Recv_init
+#define PMPI_Start SIBYL_MPI_Start
+#define PMPI_Startall SIBYL_MPI_Startall
 
 int MPI_Init(int *argc, char ***argv);
 int MPI_Init_thread(int *argc, char ***argv, int required, int *provided);
@@ -315,6 +327,16 @@ int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag,
 int MPI_Request_free(MPI_Request *request);
 int MPI_Cancel(MPI_Request *request);
 int MPI_Test_cancelled(const MPI_Status *status, int *flag);
+int MPI_Send_init(const void *buf, int count, MPI_Datatype datatype,
+		  int dest, int tag, MPI_Comm comm, MPI_Request *request);
+int MPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype,
+		   int dest, int tag, MPI_Comm comm, MPI_Request *request);
+int MPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype,
+		   int dest, int tag, MPI_Comm comm, MPI_Request *request);
+int MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source,
+		  int tag, MPI_Comm comm, MPI_Request *request);
+int MPI_Start(MPI_Request *request);
+int MPI_Startall(int count, MPI_Request requests[]);
 
 #include "sibyl_mpi_dt.h"
 #include "sibyl_mpi_comm.h"

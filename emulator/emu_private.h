@@ -112,6 +112,10 @@ typedef struct emu_req {
 	 * An inactive one is complete and has nothing to hand over. */
 	uint8_t persistent;
 	uint8_t active;
+	uint8_t bsend;                /* buffered mode (Bsend_init) */
+	uint8_t retained;             /* holds a reference to `type' */
+	uint64_t bheld;               /* buffered send: bytes of the attached
+	                                 buffer it holds until it is gone */
 	const void *ubuf;             /* persistent send: the program's buffer */
 	MPI_Status status;
 	struct emu_req *snext, *sprev; /* p2p.c: its source's chain of
@@ -229,6 +233,7 @@ typedef struct emu_rank {
 	jmp_buf *err_jb;        /* armed by EMU_API, or NULL */
 	int err_code;
 	void *coll_active;      /* coll.c: its active non-blocking collectives */
+	struct emu_bsend *bsend; /* p2p.c: MPI_Buffer_attach's buffer */
 	void *libc;             /* libc.c: per-rank getopt/rand/strtok state */
 	void *priv;             /* privatize.c: the rank's image of globals */
 	jmp_buf *exit_jb;       /* where emu_rank_exit() ends the rank */

@@ -106,12 +106,38 @@ static emu_req *req_new(emu_rank *r, int kind, const char *call)
 	return q;
 }
 
+/* A rank's buffer for buffered sends (MPI_Buffer_attach).  Only its size
+ * is used: a buffered message is copied into memory of its own, and holds
+ * its size plus MPI_BSEND_OVERHEAD of the attached buffer until it has
+ * left, as MPI counts. */
+typedef struct emu_bsend {
+	void *buf;
+	int size;
+	uint64_t used;
+	uint32_t pending;       /* buffered messages not gone yet */
+	uint8_t attached;
+	uint8_t detaching;      /* MPI_Buffer_detach waits for them */
+} emu_bsend;
+
+/* Buffered send q is gone: its room in the attached buffer is free. */
+static void bsend_give_back(emu_req *q)
+{
+	emu_bsend *b = q->owner->bsend;
+	b->used -= q->bheld;
+	b->pending--;
+	q->bheld = 0;
+	if (b->detaching && !b->pending)
+		emu_wake(q->owner);
+}
+
 static void req_release(emu_req *q)
 {
 	free(q->tmp);
 	q->tmp = NULL;
-	if ((q->kind == REQ_RECV || q->persistent) && q->pack)
+	if (q->retained)
 		emu_dt_release(q->type);
+	if (q->bheld)
+		bsend_give_back(q);
 	free(q->pack);
 	q->pack = NULL;
 	if (q->kind == REQ_COLL && q->coll)
@@ -750,10 +776,77 @@ static emu_req *send_setup(emu_rank *r, const char *call, const void *buf,
 	return q;
 }
 
+/* Buffered send q (from send_setup, not persistent): check the room in
+ * the attached buffer, copy the data, send the copy.  q is freed when it
+ * has left, which gives its room back. */
+static void bsend_go(emu_rank *r, const char *call, emu_req *q)
+{
+	emu_bsend *b = r->bsend;
+	if (q->peer == MPI_PROC_NULL) {
+		req_release(q);
+		return;
+	}
+	uint64_t need = q->cap + MPI_BSEND_OVERHEAD;
+	if (!b || !b->attached) {
+		req_release(q);
+		emu_mpi_error(r, call, MPI_ERR_BUFFER, "no buffer is attached "
+			      "for buffered sends: MPI_Buffer_attach one of at "
+			      "least %llu bytes (the message's %llu plus "
+			      "MPI_BSEND_OVERHEAD) first",
+			      (unsigned long long)need,
+			      (unsigned long long)(need - MPI_BSEND_OVERHEAD));
+	}
+	if (b->used + need > (uint64_t)b->size) {
+		uint64_t used = b->used;
+		req_release(q);
+		emu_mpi_error(r, call, MPI_ERR_BUFFER, "the attached buffer of "
+			      "%d bytes has %llu free (%u buffered message%s "
+			      "not sent yet); this message needs %llu (%llu "
+			      "bytes plus MPI_BSEND_OVERHEAD)", b->size,
+			      (unsigned long long)(b->size - used), b->pending,
+			      b->pending == 1 ? "" : "s",
+			      (unsigned long long)need,
+			      (unsigned long long)(need - MPI_BSEND_OVERHEAD));
+	}
+	if (!(q->pack = malloc(q->cap ? q->cap : 1))) {
+		req_release(q);
+		emu_mpi_error(r, call, MPI_ERR_NO_MEM, "no memory to buffer "
+			      "%llu bytes", (unsigned long long)(need -
+			      MPI_BSEND_OVERHEAD));
+	}
+	if (q->cap)
+		emu_dt_pack(q->ubuf, q->count, q->type, q->pack);
+	b->used += need;
+	b->pending++;
+	q->bheld = need;
+	post_send(r, q, q->pack, q->cap, q->peer_world, 0);
+	if (q->complete)
+		req_release(q);
+	else
+		q->freed = 1;
+}
+
 /* Start send q (from send_setup): the buffer is read now. */
 static void send_go(emu_rank *r, const char *call, emu_req *q)
 {
 	if (q->peer == MPI_PROC_NULL) {
+		q->complete = 1;
+		return;
+	}
+	if (q->bsend) {
+		/* Bsend_init: a buffered send of its own, and this request
+		 * is complete once the data is in the attached buffer. */
+		emu_req *b = req_new(r, REQ_SEND, call);
+		b->comm = q->comm;
+		b->peer = q->peer;
+		b->peer_world = q->peer_world;
+		b->tag = q->tag;
+		b->ctx = q->ctx;
+		b->type = q->type;
+		b->count = q->count;
+		b->ubuf = q->ubuf;
+		b->cap = q->cap;
+		bsend_go(r, call, b);
 		q->complete = 1;
 		return;
 	}
@@ -852,8 +945,10 @@ static emu_req *recv_setup(emu_rank *r, const char *call, void *buf,
 		emu_mpi_error(r, call, MPI_ERR_NO_MEM, "no memory for a "
 			      "%llu-byte receive", (unsigned long long)bytes);
 	/* The type must outlive an MPI_Type_free until the data is in. */
-	if (q->pack)
+	if (q->pack) {
 		emu_dt_retain(type);
+		q->retained = 1;
+	}
 	return q;
 }
 
@@ -1539,24 +1634,27 @@ int MPI_Test_cancelled(const MPI_Status *status, int *flag)
 
 /* ------------------------------------------------ persistent requests */
 
+/* mode: 0 standard (or ready), 1 synchronous, 2 buffered. */
 static int send_init(const char *call, const void *buf, int count,
 		     MPI_Datatype type, int dest, int tag, MPI_Comm comm,
-		     int ssend, MPI_Request *request)
+		     int mode, MPI_Request *request)
 {
 	EMU_API(r, call);
 	emu_req *q = send_setup(r, call, buf, count, type, dest, tag, comm,
-				ssend);
+				mode == 1);
 	q->persistent = 1;
 	q->complete = 1;
-	if (q->cap && !emu_dt_contiguous(type)) {
-		if (!(q->pack = malloc(q->cap))) {
-			uint64_t n = q->cap;
-			req_release(q);
-			emu_mpi_error(r, call, MPI_ERR_NO_MEM, "no memory to "
-				      "pack %llu bytes", (unsigned long long)n);
-		}
-		emu_dt_retain(type);
+	q->bsend = (uint8_t)(mode == 2);
+	if (q->cap && !emu_dt_contiguous(type) && !q->bsend &&
+	    !(q->pack = malloc(q->cap))) {
+		uint64_t n = q->cap;
+		req_release(q);
+		emu_mpi_error(r, call, MPI_ERR_NO_MEM, "no memory to pack %llu "
+			      "bytes", (unsigned long long)n);
 	}
+	/* Every start uses the type, which the program may free now. */
+	emu_dt_retain(type);
+	q->retained = 1;
 	*request = q->handle;
 	return MPI_SUCCESS;
 }
@@ -1591,6 +1689,10 @@ int MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source,
 				source, tag, comm);
 	q->persistent = 1;
 	q->complete = 1;
+	if (!q->retained) {
+		emu_dt_retain(datatype);
+		q->retained = 1;
+	}
 	*request = q->handle;
 	return MPI_SUCCESS;
 }
@@ -1663,6 +1765,94 @@ int MPI_Startall(int count, MPI_Request reqs[])
 		start_one(r, call, q);
 	}
 	emu_rec_leave(r, call);
+	return MPI_SUCCESS;
+}
+
+/* ------------------------------------------------------ buffered mode */
+
+int MPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest,
+	      int tag, MPI_Comm comm)
+{
+	EMU_API(r, "MPI_Bsend");
+	emu_rec_enter(r, EMU_SITE);
+	bsend_go(r, "MPI_Bsend", send_setup(r, "MPI_Bsend", buf, count,
+					    datatype, dest, tag, comm, 0));
+	emu_rec_leave(r, "MPI_Bsend");
+	return MPI_SUCCESS;
+}
+
+/* The request is complete at once: the data is in the attached buffer. */
+int MPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest,
+	       int tag, MPI_Comm comm, MPI_Request *request)
+{
+	EMU_API(r, "MPI_Ibsend");
+	emu_rec_enter(r, EMU_SITE);
+	bsend_go(r, "MPI_Ibsend", send_setup(r, "MPI_Ibsend", buf, count,
+					     datatype, dest, tag, comm, 0));
+	emu_req *q = req_new(r, REQ_SEND, "MPI_Ibsend");
+	q->comm = comm;
+	q->peer = dest;
+	q->tag = tag;
+	q->complete = 1;
+	*request = q->handle;
+	emu_rec_leave(r, "MPI_Ibsend");
+	return MPI_SUCCESS;
+}
+
+int MPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype,
+		   int dest, int tag, MPI_Comm comm, MPI_Request *request)
+{
+	return send_init("MPI_Bsend_init", buf, count, datatype, dest, tag,
+			 comm, 2, request);
+}
+
+int MPI_Buffer_attach(void *buffer, int size)
+{
+	EMU_API(r, "MPI_Buffer_attach");
+	if (size < 0)
+		emu_mpi_error(r, "MPI_Buffer_attach", MPI_ERR_ARG, "negative "
+			      "size %d", size);
+	if (r->bsend && r->bsend->attached)
+		emu_mpi_error(r, "MPI_Buffer_attach", MPI_ERR_BUFFER, "a "
+			      "buffer of %d bytes is attached already: "
+			      "MPI_Buffer_detach it first", r->bsend->size);
+	if (!buffer && size)
+		emu_mpi_error(r, "MPI_Buffer_attach", MPI_ERR_BUFFER, "NULL "
+			      "buffer of %d bytes", size);
+	if (!r->bsend && !(r->bsend = calloc(1, sizeof *r->bsend)))
+		emu_mpi_error(r, "MPI_Buffer_attach", MPI_ERR_NO_MEM, "out of "
+			      "memory");
+	r->bsend->buf = buffer;
+	r->bsend->size = size;
+	r->bsend->attached = 1;
+	return MPI_SUCCESS;
+}
+
+/* Waits until every buffered message has left, as MPI says. */
+int MPI_Buffer_detach(void *buffer_addr, int *size)
+{
+	EMU_API(r, "MPI_Buffer_detach");
+	emu_bsend *b = r->bsend;
+	if (!b || !b->attached) {
+		*(void **)buffer_addr = NULL;
+		*size = 0;
+		return MPI_SUCCESS;
+	}
+	emu_rec_enter(r, EMU_SITE);
+	b->detaching = 1;
+	while (b->pending) {
+		nbc_turn(r);
+		if (!b->pending)
+			break;
+		emu_block(r, "MPI_Buffer_detach");
+	}
+	b->detaching = 0;
+	*(void **)buffer_addr = b->buf;
+	*size = b->size;
+	b->buf = NULL;
+	b->size = 0;
+	b->attached = 0;
+	emu_rec_leave(r, "MPI_Buffer_detach");
 	return MPI_SUCCESS;
 }
 

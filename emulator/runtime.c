@@ -173,6 +173,7 @@ int main(int argc, char **argv)
 		}
 		emu_rec_free(r);
 		free(r->samples);
+		free(r->bsend);
 	}
 	if (emu_rec_close())
 		emu_fatal("cannot complete the trace %s", emu.trace_path);

@@ -27,7 +27,7 @@ fault() {
 }
 
 for f in fault_deadlock fault_leak fault_truncate fault_badrank fault_rma \
-	fault_start; do
+	fault_start fault_bsend; do
 	emu_build $f "$SIBYL_SRCDIR/tests/emu/$f.c" || finish
 done
 
@@ -48,6 +48,9 @@ for np in 1 2; do
 	fault fault_start $np 4 \
 		"^fault_start: non-persistent: MPI_ERR_REQUEST$" \
 		"rank 0 in MPI_Start: MPI_ERR_REQUEST: request [0-9]+ \(of MPI_Recv_init\) is active"
+	fault fault_bsend $np 4 \
+		"^fault_bsend: no buffer: MPI_ERR_BUFFER$" \
+		"rank 0 in MPI_Bsend: MPI_ERR_BUFFER: the attached buffer of 228 bytes has 228 free \(0 buffered messages not sent yet\); this message needs 528 \(400 bytes plus MPI_BSEND_OVERHEAD\)"
 done
 
 # A deadlock among many ranks is summarised, not listed in full.

@@ -71,6 +71,7 @@ typedef struct MPI_Status {
 #define MPI_ANY_TAG    (-1)
 #define MPI_UNDEFINED  (-32766)
 #define MPI_TAG_UB_VALUE 0x3fffffff /* largest tag a program may use */
+#define MPI_BSEND_OVERHEAD 128      /* per buffered message, as Open MPI */
 
 #define MPI_STATUS_IGNORE   ((MPI_Status *)0)
 #define MPI_STATUSES_IGNORE ((MPI_Status *)0)
@@ -211,6 +212,11 @@ typedef struct MPI_Status {
 #define MPI_Recv_init SIBYL_MPI_Recv_init
 #define MPI_Start SIBYL_MPI_Start
 #define MPI_Startall SIBYL_MPI_Startall
+#define MPI_Bsend SIBYL_MPI_Bsend
+#define MPI_Ibsend SIBYL_MPI_Ibsend
+#define MPI_Bsend_init SIBYL_MPI_Bsend_init
+#define MPI_Buffer_attach SIBYL_MPI_Buffer_attach
+#define MPI_Buffer_detach SIBYL_MPI_Buffer_detach
 
 /* The profiling names are the same functions. */
 #define PMPI_Init SIBYL_MPI_Init
@@ -262,6 +268,11 @@ typedef struct MPI_Status {
 #define PMPI_Recv_init SIBYL_MPI_Recv_init
 #define PMPI_Start SIBYL_MPI_Start
 #define PMPI_Startall SIBYL_MPI_Startall
+#define PMPI_Bsend SIBYL_MPI_Bsend
+#define PMPI_Ibsend SIBYL_MPI_Ibsend
+#define PMPI_Bsend_init SIBYL_MPI_Bsend_init
+#define PMPI_Buffer_attach SIBYL_MPI_Buffer_attach
+#define PMPI_Buffer_detach SIBYL_MPI_Buffer_detach
 
 int MPI_Init(int *argc, char ***argv);
 int MPI_Init_thread(int *argc, char ***argv, int required, int *provided);
@@ -337,6 +348,14 @@ int MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source,
 		  int tag, MPI_Comm comm, MPI_Request *request);
 int MPI_Start(MPI_Request *request);
 int MPI_Startall(int count, MPI_Request requests[]);
+int MPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest,
+	      int tag, MPI_Comm comm);
+int MPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest,
+	       int tag, MPI_Comm comm, MPI_Request *request);
+int MPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype,
+		   int dest, int tag, MPI_Comm comm, MPI_Request *request);
+int MPI_Buffer_attach(void *buffer, int size);
+int MPI_Buffer_detach(void *buffer_addr, int *size);
 
 #include "sibyl_mpi_dt.h"
 #include "sibyl_mpi_comm.h"

@@ -89,7 +89,10 @@
 	X(TEST_INTERFERE, TEXT, DEBUG, NULL, 0, 0, NULL,                     \
 	  "RANK:SEB:US[:WAIT],...",                                          \
 	  "for tests only: spin US microseconds at the end of SEB number "   \
-	  "SEB of world rank RANK (and WAIT in the runtime before it)")
+	  "SEB of world rank RANK (and WAIT in the runtime before it)")      \
+	X(TRANSPORT, TEXT, DEBUG, NULL, 0, 0, NULL, "PATH",                  \
+	  "the transport module to load, instead of sibyl-transport.so in "  \
+	  "the program's run path")
 
 enum emu_set_id {
 #define EMU_SET_ENUM(id, type, role, def, lo, hi, opt, val, doc) EMU_S_##id,

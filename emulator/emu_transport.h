@@ -111,4 +111,41 @@ typedef struct emu_tr_upcalls {
 } emu_tr_upcalls;
 void emu_tr_set_upcalls(const emu_tr_upcalls *u);
 
+/*
+ * The transport is a module of its own, sibyl-transport.so, the only part
+ * of Sibyl linked with Open MPI: the runtime loads it with RTLD_LOCAL
+ * (trload.c), so that Open MPI's symbols never enter the program's global
+ * scope and no call of the program can bind to them.  Its one exported
+ * symbol is this table of the functions above.
+ */
+#define EMU_TR_ABI 1u   /* raised at every change of the table */
+typedef struct emu_tr_ops {
+	unsigned abi;
+	unsigned size;      /* sizeof(emu_tr_ops) */
+	int (*init)(int *argc, char ***argv, int *nprocs, int *proc,
+		    char *err, size_t errlen);
+	void (*fini)(void);
+	void (*abort)(int code);
+	void (*send_env)(int proc, const emu_env *env, const void *data);
+	void (*send_cts)(int proc, int32_t sreq, int32_t rreq, int has_ack,
+			 uint64_t ack_seq, int64_t ack_vt);
+	void (*send_data)(int proc, int32_t rreq, const void *buf,
+			  uint64_t size, int32_t sreq);
+	void (*send_rt)(int proc, const void *data, size_t len);
+	void (*post_data)(int proc, int32_t rreq, void *buf, uint64_t size);
+	int (*progress)(void);
+	int (*wait)(int64_t ns);
+	int (*busy)(void);
+	int (*vote)(const int64_t mine[4], int64_t sum[4]);
+	int (*voting)(void);
+	const char *(*host)(int bind);
+	void (*counts)(uint64_t *sent, uint64_t *recvd);
+	void (*set_upcalls)(const emu_tr_upcalls *u);
+} emu_tr_ops;
+#define EMU_TR_SYMBOL "sibyl_transport"
+#define EMU_TR_MODULE "sibyl-transport.so"
+/* The module to load (SIBYL_TRANSPORT), before any other emu_tr_* call;
+ * NULL: EMU_TR_MODULE, found through the program's run path. */
+void emu_tr_module(const char *path);
+
 #endif /* SIBYL_EMU_TRANSPORT_H */

@@ -94,6 +94,7 @@ int main(int argc, char **argv)
 		emu_p2p_arrived, emu_p2p_cts, emu_p2p_data_done,
 		emu_p2p_send_done, emu_comm_rt_arrived, emu_out_flush
 	};
+	emu_tr_module(set[EMU_S_TRANSPORT].text);
 	emu_tr_set_upcalls(&up);
 
 	if (emu_tr_init(&argc, &argv, &emu.nprocs, &emu.proc, err,

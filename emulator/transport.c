@@ -734,3 +734,27 @@ const char *emu_tr_host(int bind)
 	hwloc_topology_destroy(topo);
 	return tr.host_desc;
 }
+
+/* The module's one exported symbol (emu_transport.h). */
+__attribute__((visibility("default")))
+extern const emu_tr_ops sibyl_transport;
+const emu_tr_ops sibyl_transport = {
+	.abi = EMU_TR_ABI,
+	.size = sizeof(emu_tr_ops),
+	.init = emu_tr_init,
+	.fini = emu_tr_fini,
+	.abort = emu_tr_abort,
+	.send_env = emu_tr_send_env,
+	.send_cts = emu_tr_send_cts,
+	.send_data = emu_tr_send_data,
+	.send_rt = emu_tr_send_rt,
+	.post_data = emu_tr_post_data,
+	.progress = emu_tr_progress,
+	.wait = emu_tr_wait,
+	.busy = emu_tr_busy,
+	.vote = emu_tr_vote,
+	.voting = emu_tr_voting,
+	.host = emu_tr_host,
+	.counts = emu_tr_counts,
+	.set_upcalls = emu_tr_set_upcalls,
+};

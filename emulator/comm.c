@@ -1132,9 +1132,10 @@ int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader,
 	(void)tag;
 	(void)newintercomm;
 	emu_comm_get(r, local_comm, call);
-	emu_mpi_error(r, call, MPI_ERR_COMM, "intercommunicators are not "
-		      "supported by the Sibyl emulator (intracommunicators "
-		      "only: use MPI_Comm_split or MPI_Comm_create)");
+	emu_mpi_error(r, call, MPI_ERR_UNSUPPORTED_OPERATION,
+		      "intercommunicators are not supported by the Sibyl "
+		      "emulator (intracommunicators only: use MPI_Comm_split "
+		      "or MPI_Comm_create)");
 }
 
 /* ================================================================ groups */

@@ -1358,6 +1358,50 @@ int MPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype,
 	return MPI_SUCCESS;
 }
 
+/* The byte count that makes count elements of m: whole copies of the
+ * type, then the fewest bytes of one more that hold the rest. */
+static long long bytes_of_elements(emu_rank *r, const char *call,
+				   const dt_map *m, long long count)
+{
+	if (count < 0)
+		emu_mpi_error(r, call, MPI_ERR_COUNT, "negative count %lld",
+			      count);
+	if (!m->size || !m->nelem)
+		return 0;
+	long long q = count / m->nelem, rem = count % m->nelem;
+	long long bytes = q * m->size;
+	for (uint64_t b = 1; rem && b < (uint64_t)m->size; b++)
+		if (elements_part(m, b) == rem)
+			return bytes + (long long)b;
+	return bytes;
+}
+
+static int set_elements(const char *call, MPI_Status *status,
+			MPI_Datatype datatype, long long count)
+{
+	EMU_API(r, call);
+	if (status == MPI_STATUS_IGNORE)
+		emu_mpi_error(r, call, MPI_ERR_ARG, "status is "
+			      "MPI_STATUS_IGNORE");
+	const dt_map *m = type_arg(r, call, datatype, "datatype");
+	status->sibyl_count = bytes_of_elements(r, call, m, count);
+	return MPI_SUCCESS;
+}
+
+int MPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype,
+			    int count)
+{
+	return set_elements("MPI_Status_set_elements", status, datatype,
+			    count);
+}
+
+int MPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype,
+			      MPI_Count count)
+{
+	return set_elements("MPI_Status_set_elements_x", status, datatype,
+			    count);
+}
+
 /* ------------------------------------------------------------- MPI_Pack */
 
 /* The bytes of count elements of t, as an int (MPI_Pack's positions). */

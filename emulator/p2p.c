@@ -1632,6 +1632,42 @@ int MPI_Test_cancelled(const MPI_Status *status, int *flag)
 	return MPI_SUCCESS;
 }
 
+/* Whether the request is complete, without completing it: its status,
+ * and the request stays (MPI_Wait or MPI_Test still hands it over). */
+int MPI_Request_get_status(MPI_Request request, int *flag,
+			   MPI_Status *status)
+{
+	EMU_API(r, "MPI_Request_get_status");
+	if (request == MPI_REQUEST_NULL) {
+		*flag = 1;
+		empty_status(status);
+		return MPI_SUCCESS;
+	}
+	emu_req *q = req_of(r, "MPI_Request_get_status", request);
+	/* A poll, like MPI_Test: the SEB ends here. */
+	emu_rec_enter(r, EMU_SITE);
+	nbc_turn(r);
+	if (!q->complete)
+		poll_turn(r);
+	*flag = q->complete;
+	emu_rec_leave(r, "MPI_Request_get_status");
+	if (!q->complete || !status)
+		return MPI_SUCCESS;
+	if (req_idle(request) || q->kind == REQ_COLL) {
+		empty_status(status);
+	} else if (q->kind == REQ_RECV) {
+		*status = q->status;
+		if (status->MPI_SOURCE >= 0)
+			status->MPI_SOURCE = source_rank(r, q->comm,
+							 status->MPI_SOURCE);
+		status->sibyl_cancelled = q->cancelled;
+	} else {
+		empty_status(status);
+		status->sibyl_cancelled = q->cancelled;
+	}
+	return MPI_SUCCESS;
+}
+
 /* ------------------------------------------------ persistent requests */
 
 /* mode: 0 standard (or ready), 1 synchronous, 2 buffered. */

@@ -1,7 +1,7 @@
 /*
  * rma.c -- MPI_Alloc_mem/MPI_Free_mem, and the calls of one-sided
  * communication, which the emulator does not provide: each reports
- * MPI_ERR_NOT_SUPPORTED with what to do (the names are declared so that
+ * MPI_ERR_UNSUPPORTED_OPERATION with what to do (the names are declared so that
  * programs that merely mention them compile -- benchmark suites share
  * helper code between their point-to-point, collective and one-sided
  * programs).
@@ -39,7 +39,7 @@ int MPI_Free_mem(void *base)
 
 static int not_supported(emu_rank *r, const char *call)
 {
-	emu_mpi_error(r, call, MPI_ERR_NOT_SUPPORTED, "one-sided "
+	emu_mpi_error(r, call, MPI_ERR_UNSUPPORTED_OPERATION, "one-sided "
 		      "communication (MPI windows, Put, Get, Accumulate) is "
 		      "not emulated by Sibyl; use point-to-point or "
 		      "collective calls instead");

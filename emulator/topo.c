@@ -495,9 +495,9 @@ static int no_graph_create(const char *call, MPI_Comm comm)
 {
 	EMU_API(r, call);
 	emu_comm_get(r, comm, call);
-	emu_mpi_error(r, call, MPI_ERR_TOPOLOGY, "graph topologies are not "
-		      "supported by the Sibyl emulator (Cartesian ones are: "
-		      "MPI_Cart_create)");
+	emu_mpi_error(r, call, MPI_ERR_UNSUPPORTED_OPERATION, "graph "
+		      "topologies are not supported by the Sibyl emulator "
+		      "(Cartesian ones are: MPI_Cart_create)");
 }
 
 static int no_graph(const char *call, MPI_Comm comm)

@@ -156,7 +156,9 @@ typedef struct MPI_Status {
 #define MPI_ERR_IN_STATUS    18
 #define MPI_ERR_PENDING      19
 #define MPI_ERR_NO_MEM       20
-#define MPI_ERR_NOT_SUPPORTED 21
+#define MPI_ERR_UNSUPPORTED_OPERATION 21
+/* Sibyl's earlier name of that class. */
+#define MPI_ERR_NOT_SUPPORTED MPI_ERR_UNSUPPORTED_OPERATION
 #define MPI_ERR_LASTCODE     21
 
 /* ------------------------------------------------------------ functions */
@@ -361,6 +363,7 @@ int MPI_Buffer_detach(void *buffer_addr, int *size);
 #include "sibyl_mpi_comm.h"
 #include "sibyl_mpi_coll.h"
 #include "sibyl_mpi_rma.h"
+#include "sibyl_mpi_more.h"
 
 #ifdef __cplusplus
 }

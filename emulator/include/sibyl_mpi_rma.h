@@ -7,7 +7,7 @@
  * Put/Get/Accumulate, synchronisation) is not emulated: its names are
  * declared so that programs which only mention it (benchmark suites
  * sharing helper code) compile, and every call stops the run with
- * MPI_ERR_NOT_SUPPORTED saying so (or returns that code under
+ * MPI_ERR_UNSUPPORTED_OPERATION saying so (or returns that code under
  * MPI_ERRORS_RETURN).
  */
 #ifndef SIBYL_MPI_RMA_H
@@ -44,7 +44,7 @@ typedef int MPI_Win;
 int MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr);
 int MPI_Free_mem(void *base);
 
-/* Not supported: each of these reports MPI_ERR_NOT_SUPPORTED. */
+/* Not supported: each of these reports MPI_ERR_UNSUPPORTED_OPERATION. */
 #define MPI_Win_create SIBYL_MPI_Win_create
 #define MPI_Win_allocate SIBYL_MPI_Win_allocate
 #define MPI_Win_allocate_shared SIBYL_MPI_Win_allocate_shared

@@ -5,7 +5,7 @@
  * Every rank gets memory with MPI_Alloc_mem (which works), writes and
  * frees it; then, with MPI_ERRORS_RETURN on MPI_COMM_WORLD, rank 0
  * checks that MPI_Win_create returns an error whose class is
- * MPI_ERR_NOT_SUPPORTED under Sibyl; then, with the default handler
+ * MPI_ERR_UNSUPPORTED_OPERATION under Sibyl; then, with the default handler
  * back, rank 0 calls MPI_Win_create again, which must stop the run with
  * a message naming the call and saying that one-sided communication is
  * not emulated.
@@ -36,7 +36,7 @@ int main(int argc, char **argv)
 				    MPI_COMM_SELF, &win);
 		MPI_Error_class(rc, &cls);
 #ifdef SIBYL_MPI
-		if (cls != MPI_ERR_NOT_SUPPORTED) {
+		if (cls != MPI_ERR_UNSUPPORTED_OPERATION) {
 			printf("fault_rma: MPI_Win_create returned class %d\n",
 			       cls);
 			return 1;

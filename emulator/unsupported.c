@@ -1,0 +1,1050 @@
+/*
+ * unsupported.c -- the MPI-3.1 routines that Sibyl does not emulate.
+ *
+ * Each is declared by <mpi.h> (include/sibyl_mpi_more.h), so that a
+ * program calling it compiles and links against Sibyl, never against
+ * another MPI library, and each reports MPI_ERR_UNSUPPORTED_OPERATION at
+ * the call, naming itself and the reason, through the error handler of
+ * MPI_COMM_WORLD: under MPI_ERRORS_ARE_FATAL the run stops with
+ *
+ *   sibyl: rank 0 in MPI_File_open: MPI_ERR_UNSUPPORTED_OPERATION: ...
+ *
+ * and under MPI_ERRORS_RETURN the call returns that class.  The bodies
+ * were generated from the list of MPI-3.1 routines; docs/emulator.md's
+ * table lists every routine as emulated or not, with these reasons.
+ */
+#ifdef HAVE_CONFIG_H
+#include <config.h>
+#endif
+
+#include "emu_private.h"
+
+#define WHY_CREATE_GROUP "creating a communicator over a group without " \
+	"the whole parent is not emulated yet; MPI_Comm_create does it " \
+	"collectively over the parent"
+#define WHY_DPM "dynamic process management (spawn, ports, published " \
+	"names) is not emulated: a Sibyl job has the virtual ranks it " \
+	"started with"
+#define WHY_ERRCLASS "error classes and codes of the program's own are " \
+	"not emulated yet"
+#define WHY_FORTRAN "Fortran statuses are not provided: Sibyl has no " \
+	"Fortran bindings yet"
+#define WHY_GREQ "generalized requests are not emulated"
+#define WHY_IDUP "non-blocking communicator duplication is not " \
+	"emulated yet; MPI_Comm_dup does the same, blocking"
+#define WHY_INFO "info objects are not emulated yet; pass MPI_INFO_NULL"
+#define WHY_IO "MPI-IO is not emulated: a trace has no model of a file " \
+	"system; keep the program's I/O out of the emulated run, or use " \
+	"the C library's"
+#define WHY_MPROBE "matched probes are not emulated yet; MPI_Probe then " \
+	"MPI_Recv with the probed source and tag does the same in a " \
+	"single-threaded rank"
+#define WHY_NBR "neighbourhood collectives are not emulated yet; " \
+	"point-to-point calls to the neighbours do the same"
+#define WHY_RMA "one-sided communication (MPI windows, Put, Get, " \
+	"Accumulate) is not emulated by Sibyl; use point-to-point or " \
+	"collective calls instead"
+#define WHY_TOOL "the MPI tool information interface (MPI_T) is not " \
+	"provided"
+#define WHY_TYPE "this datatype routine is not emulated yet"
+
+static int unsupported(const char *call, const char *why)
+{
+	EMU_API(r, call);
+	return emu_mpi_error(r, call, MPI_ERR_UNSUPPORTED_OPERATION,
+			     "not emulated by this version of Sibyl: %s", why);
+}
+
+/* The parameters are unused on purpose. */
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+
+int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag,
+	                  MPI_Comm *newcomm)
+{
+	return unsupported("MPI_Comm_create_group", WHY_CREATE_GROUP);
+}
+
+int MPI_Close_port(const char *port_name)
+{
+	return unsupported("MPI_Close_port", WHY_DPM);
+}
+
+int MPI_Comm_accept(const char *port_name, MPI_Info info, int root,
+	            MPI_Comm comm, MPI_Comm *newcomm)
+{
+	return unsupported("MPI_Comm_accept", WHY_DPM);
+}
+
+int MPI_Comm_connect(const char *port_name, MPI_Info info, int root,
+	             MPI_Comm comm, MPI_Comm *newcomm)
+{
+	return unsupported("MPI_Comm_connect", WHY_DPM);
+}
+
+int MPI_Comm_disconnect(MPI_Comm *comm)
+{
+	return unsupported("MPI_Comm_disconnect", WHY_DPM);
+}
+
+int MPI_Comm_join(int fd, MPI_Comm *intercomm)
+{
+	return unsupported("MPI_Comm_join", WHY_DPM);
+}
+
+int MPI_Comm_spawn(const char *command, char *argv[], int maxprocs,
+	           MPI_Info info, int root, MPI_Comm comm, MPI_Comm *intercomm,
+	           int array_of_errcodes[])
+{
+	return unsupported("MPI_Comm_spawn", WHY_DPM);
+}
+
+int MPI_Comm_spawn_multiple(int count, char *array_of_commands[],
+	                    char **array_of_argv[], const int array_of_maxprocs[],
+	                    const MPI_Info array_of_info[], int root, MPI_Comm comm,
+	                    MPI_Comm *intercomm, int array_of_errcodes[])
+{
+	return unsupported("MPI_Comm_spawn_multiple", WHY_DPM);
+}
+
+int MPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name)
+{
+	return unsupported("MPI_Lookup_name", WHY_DPM);
+}
+
+int MPI_Open_port(MPI_Info info, char *port_name)
+{
+	return unsupported("MPI_Open_port", WHY_DPM);
+}
+
+int MPI_Publish_name(const char *service_name, MPI_Info info,
+	             const char *port_name)
+{
+	return unsupported("MPI_Publish_name", WHY_DPM);
+}
+
+int MPI_Unpublish_name(const char *service_name, MPI_Info info,
+	               const char *port_name)
+{
+	return unsupported("MPI_Unpublish_name", WHY_DPM);
+}
+
+int MPI_Add_error_class(int *errorclass)
+{
+	return unsupported("MPI_Add_error_class", WHY_ERRCLASS);
+}
+
+int MPI_Add_error_code(int errorclass, int *errorcode)
+{
+	return unsupported("MPI_Add_error_code", WHY_ERRCLASS);
+}
+
+int MPI_Add_error_string(int errorcode, const char *string)
+{
+	return unsupported("MPI_Add_error_string", WHY_ERRCLASS);
+}
+
+int MPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status)
+{
+	return unsupported("MPI_Status_c2f", WHY_FORTRAN);
+}
+
+int MPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status)
+{
+	return unsupported("MPI_Status_f2c", WHY_FORTRAN);
+}
+
+int MPI_Grequest_complete(MPI_Request request)
+{
+	return unsupported("MPI_Grequest_complete", WHY_GREQ);
+}
+
+int MPI_Grequest_start(MPI_Grequest_query_function *query_fn,
+	               MPI_Grequest_free_function *free_fn,
+	               MPI_Grequest_cancel_function *cancel_fn, void *extra_state,
+	               MPI_Request *request)
+{
+	return unsupported("MPI_Grequest_start", WHY_GREQ);
+}
+
+int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
+{
+	return unsupported("MPI_Comm_idup", WHY_IDUP);
+}
+
+int MPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used)
+{
+	return unsupported("MPI_Comm_get_info", WHY_INFO);
+}
+
+int MPI_Comm_set_info(MPI_Comm comm, MPI_Info info)
+{
+	return unsupported("MPI_Comm_set_info", WHY_INFO);
+}
+
+int MPI_Info_create(MPI_Info *info)
+{
+	return unsupported("MPI_Info_create", WHY_INFO);
+}
+
+int MPI_Info_delete(MPI_Info info, const char *key)
+{
+	return unsupported("MPI_Info_delete", WHY_INFO);
+}
+
+int MPI_Info_dup(MPI_Info info, MPI_Info *newinfo)
+{
+	return unsupported("MPI_Info_dup", WHY_INFO);
+}
+
+int MPI_Info_free(MPI_Info *info)
+{
+	return unsupported("MPI_Info_free", WHY_INFO);
+}
+
+int MPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value,
+	         int *flag)
+{
+	return unsupported("MPI_Info_get", WHY_INFO);
+}
+
+int MPI_Info_get_nkeys(MPI_Info info, int *nkeys)
+{
+	return unsupported("MPI_Info_get_nkeys", WHY_INFO);
+}
+
+int MPI_Info_get_nthkey(MPI_Info info, int n, char *key)
+{
+	return unsupported("MPI_Info_get_nthkey", WHY_INFO);
+}
+
+int MPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen,
+	                  int *flag)
+{
+	return unsupported("MPI_Info_get_valuelen", WHY_INFO);
+}
+
+int MPI_Info_set(MPI_Info info, const char *key, const char *value)
+{
+	return unsupported("MPI_Info_set", WHY_INFO);
+}
+
+int MPI_File_call_errhandler(MPI_File fh, int errorcode)
+{
+	return unsupported("MPI_File_call_errhandler", WHY_IO);
+}
+
+int MPI_File_close(MPI_File *fh)
+{
+	return unsupported("MPI_File_close", WHY_IO);
+}
+
+int MPI_File_create_errhandler(MPI_File_errhandler_function *function,
+		MPI_Errhandler *errhandler)
+{
+	return unsupported("MPI_File_create_errhandler", WHY_IO);
+}
+
+int MPI_File_delete(const char *filename, MPI_Info info)
+{
+	return unsupported("MPI_File_delete", WHY_IO);
+}
+
+int MPI_File_get_amode(MPI_File fh, int *amode)
+{
+	return unsupported("MPI_File_get_amode", WHY_IO);
+}
+
+int MPI_File_get_atomicity(MPI_File fh, int *flag)
+{
+	return unsupported("MPI_File_get_atomicity", WHY_IO);
+}
+
+int MPI_File_get_byte_offset(MPI_File fh, MPI_Offset offset, MPI_Offset *disp)
+{
+	return unsupported("MPI_File_get_byte_offset", WHY_IO);
+}
+
+int MPI_File_get_errhandler(MPI_File file, MPI_Errhandler *errhandler)
+{
+	return unsupported("MPI_File_get_errhandler", WHY_IO);
+}
+
+int MPI_File_get_group(MPI_File fh, MPI_Group *group)
+{
+	return unsupported("MPI_File_get_group", WHY_IO);
+}
+
+int MPI_File_get_info(MPI_File fh, MPI_Info *info_used)
+{
+	return unsupported("MPI_File_get_info", WHY_IO);
+}
+
+int MPI_File_get_position(MPI_File fh, MPI_Offset *offset)
+{
+	return unsupported("MPI_File_get_position", WHY_IO);
+}
+
+int MPI_File_get_position_shared(MPI_File fh, MPI_Offset *offset)
+{
+	return unsupported("MPI_File_get_position_shared", WHY_IO);
+}
+
+int MPI_File_get_size(MPI_File fh, MPI_Offset *size)
+{
+	return unsupported("MPI_File_get_size", WHY_IO);
+}
+
+int MPI_File_get_type_extent(MPI_File fh, MPI_Datatype datatype,
+	                     MPI_Aint *extent)
+{
+	return unsupported("MPI_File_get_type_extent", WHY_IO);
+}
+
+int MPI_File_get_view(MPI_File fh, MPI_Offset *disp, MPI_Datatype *etype,
+	              MPI_Datatype *filetype, char *datarep)
+{
+	return unsupported("MPI_File_get_view", WHY_IO);
+}
+
+int MPI_File_iread(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+	           MPI_Request *request)
+{
+	return unsupported("MPI_File_iread", WHY_IO);
+}
+
+int MPI_File_iread_all(MPI_File fh, void *buf, int count,
+	               MPI_Datatype datatype, MPI_Request *request)
+{
+	return unsupported("MPI_File_iread_all", WHY_IO);
+}
+
+int MPI_File_iread_at(MPI_File fh, MPI_Offset offset, void *buf, int count,
+	              MPI_Datatype datatype, MPI_Request *request)
+{
+	return unsupported("MPI_File_iread_at", WHY_IO);
+}
+
+int MPI_File_iread_at_all(MPI_File fh, MPI_Offset offset, void *buf,
+	                  int count, MPI_Datatype datatype, MPI_Request *request)
+{
+	return unsupported("MPI_File_iread_at_all", WHY_IO);
+}
+
+int MPI_File_iread_shared(MPI_File fh, void *buf, int count,
+	                  MPI_Datatype datatype, MPI_Request *request)
+{
+	return unsupported("MPI_File_iread_shared", WHY_IO);
+}
+
+int MPI_File_iwrite(MPI_File fh, const void *buf, int count,
+	            MPI_Datatype datatype, MPI_Request *request)
+{
+	return unsupported("MPI_File_iwrite", WHY_IO);
+}
+
+int MPI_File_iwrite_all(MPI_File fh, const void *buf, int count,
+	                MPI_Datatype datatype, MPI_Request *request)
+{
+	return unsupported("MPI_File_iwrite_all", WHY_IO);
+}
+
+int MPI_File_iwrite_at(MPI_File fh, MPI_Offset offset, const void *buf,
+	               int count, MPI_Datatype datatype, MPI_Request *request)
+{
+	return unsupported("MPI_File_iwrite_at", WHY_IO);
+}
+
+int MPI_File_iwrite_at_all(MPI_File fh, MPI_Offset offset, const void *buf,
+	                   int count, MPI_Datatype datatype, MPI_Request *request)
+{
+	return unsupported("MPI_File_iwrite_at_all", WHY_IO);
+}
+
+int MPI_File_iwrite_shared(MPI_File fh, const void *buf, int count,
+	                   MPI_Datatype datatype, MPI_Request *request)
+{
+	return unsupported("MPI_File_iwrite_shared", WHY_IO);
+}
+
+int MPI_File_open(MPI_Comm comm, const char *filename, int amode,
+	          MPI_Info info, MPI_File *fh)
+{
+	return unsupported("MPI_File_open", WHY_IO);
+}
+
+int MPI_File_preallocate(MPI_File fh, MPI_Offset size)
+{
+	return unsupported("MPI_File_preallocate", WHY_IO);
+}
+
+int MPI_File_read(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+	          MPI_Status *status)
+{
+	return unsupported("MPI_File_read", WHY_IO);
+}
+
+int MPI_File_read_all(MPI_File fh, void *buf, int count,
+	              MPI_Datatype datatype, MPI_Status *status)
+{
+	return unsupported("MPI_File_read_all", WHY_IO);
+}
+
+int MPI_File_read_all_begin(MPI_File fh, void *buf, int count,
+	                    MPI_Datatype datatype)
+{
+	return unsupported("MPI_File_read_all_begin", WHY_IO);
+}
+
+int MPI_File_read_all_end(MPI_File fh, void *buf, MPI_Status *status)
+{
+	return unsupported("MPI_File_read_all_end", WHY_IO);
+}
+
+int MPI_File_read_at(MPI_File fh, MPI_Offset offset, void *buf, int count,
+	             MPI_Datatype datatype, MPI_Status *status)
+{
+	return unsupported("MPI_File_read_at", WHY_IO);
+}
+
+int MPI_File_read_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count,
+	                 MPI_Datatype datatype, MPI_Status *status)
+{
+	return unsupported("MPI_File_read_at_all", WHY_IO);
+}
+
+int MPI_File_read_at_all_begin(MPI_File fh, MPI_Offset offset, void *buf,
+		int count, MPI_Datatype datatype)
+{
+	return unsupported("MPI_File_read_at_all_begin", WHY_IO);
+}
+
+int MPI_File_read_at_all_end(MPI_File fh, void *buf, MPI_Status *status)
+{
+	return unsupported("MPI_File_read_at_all_end", WHY_IO);
+}
+
+int MPI_File_read_ordered(MPI_File fh, void *buf, int count,
+	                  MPI_Datatype datatype, MPI_Status *status)
+{
+	return unsupported("MPI_File_read_ordered", WHY_IO);
+}
+
+int MPI_File_read_ordered_begin(MPI_File fh, void *buf, int count,
+		MPI_Datatype datatype)
+{
+	return unsupported("MPI_File_read_ordered_begin", WHY_IO);
+}
+
+int MPI_File_read_ordered_end(MPI_File fh, void *buf, MPI_Status *status)
+{
+	return unsupported("MPI_File_read_ordered_end", WHY_IO);
+}
+
+int MPI_File_read_shared(MPI_File fh, void *buf, int count,
+	                 MPI_Datatype datatype, MPI_Status *status)
+{
+	return unsupported("MPI_File_read_shared", WHY_IO);
+}
+
+int MPI_File_seek(MPI_File fh, MPI_Offset offset, int whence)
+{
+	return unsupported("MPI_File_seek", WHY_IO);
+}
+
+int MPI_File_seek_shared(MPI_File fh, MPI_Offset offset, int whence)
+{
+	return unsupported("MPI_File_seek_shared", WHY_IO);
+}
+
+int MPI_File_set_atomicity(MPI_File fh, int flag)
+{
+	return unsupported("MPI_File_set_atomicity", WHY_IO);
+}
+
+int MPI_File_set_errhandler(MPI_File file, MPI_Errhandler errhandler)
+{
+	return unsupported("MPI_File_set_errhandler", WHY_IO);
+}
+
+int MPI_File_set_info(MPI_File fh, MPI_Info info)
+{
+	return unsupported("MPI_File_set_info", WHY_IO);
+}
+
+int MPI_File_set_size(MPI_File fh, MPI_Offset size)
+{
+	return unsupported("MPI_File_set_size", WHY_IO);
+}
+
+int MPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype,
+	              MPI_Datatype filetype, const char *datarep, MPI_Info info)
+{
+	return unsupported("MPI_File_set_view", WHY_IO);
+}
+
+int MPI_File_sync(MPI_File fh)
+{
+	return unsupported("MPI_File_sync", WHY_IO);
+}
+
+int MPI_File_write(MPI_File fh, const void *buf, int count,
+	           MPI_Datatype datatype, MPI_Status *status)
+{
+	return unsupported("MPI_File_write", WHY_IO);
+}
+
+int MPI_File_write_all(MPI_File fh, const void *buf, int count,
+	               MPI_Datatype datatype, MPI_Status *status)
+{
+	return unsupported("MPI_File_write_all", WHY_IO);
+}
+
+int MPI_File_write_all_begin(MPI_File fh, const void *buf, int count,
+	                     MPI_Datatype datatype)
+{
+	return unsupported("MPI_File_write_all_begin", WHY_IO);
+}
+
+int MPI_File_write_all_end(MPI_File fh, const void *buf, MPI_Status *status)
+{
+	return unsupported("MPI_File_write_all_end", WHY_IO);
+}
+
+int MPI_File_write_at(MPI_File fh, MPI_Offset offset, const void *buf,
+	              int count, MPI_Datatype datatype, MPI_Status *status)
+{
+	return unsupported("MPI_File_write_at", WHY_IO);
+}
+
+int MPI_File_write_at_all(MPI_File fh, MPI_Offset offset, const void *buf,
+	                  int count, MPI_Datatype datatype, MPI_Status *status)
+{
+	return unsupported("MPI_File_write_at_all", WHY_IO);
+}
+
+int MPI_File_write_at_all_begin(MPI_File fh, MPI_Offset offset,
+		const void *buf, int count, MPI_Datatype datatype)
+{
+	return unsupported("MPI_File_write_at_all_begin", WHY_IO);
+}
+
+int MPI_File_write_at_all_end(MPI_File fh, const void *buf,
+	                      MPI_Status *status)
+{
+	return unsupported("MPI_File_write_at_all_end", WHY_IO);
+}
+
+int MPI_File_write_ordered(MPI_File fh, const void *buf, int count,
+	                   MPI_Datatype datatype, MPI_Status *status)
+{
+	return unsupported("MPI_File_write_ordered", WHY_IO);
+}
+
+int MPI_File_write_ordered_begin(MPI_File fh, const void *buf, int count,
+		MPI_Datatype datatype)
+{
+	return unsupported("MPI_File_write_ordered_begin", WHY_IO);
+}
+
+int MPI_File_write_ordered_end(MPI_File fh, const void *buf,
+		MPI_Status *status)
+{
+	return unsupported("MPI_File_write_ordered_end", WHY_IO);
+}
+
+int MPI_File_write_shared(MPI_File fh, const void *buf, int count,
+	                  MPI_Datatype datatype, MPI_Status *status)
+{
+	return unsupported("MPI_File_write_shared", WHY_IO);
+}
+
+int MPI_Register_datarep(const char *datarep,
+	                 MPI_Datarep_conversion_function *read_conversion_fn,
+	                 MPI_Datarep_conversion_function *write_conversion_fn,
+	                 MPI_Datarep_extent_function *dtype_file_extent_fn,
+	                 void *extra_state)
+{
+	return unsupported("MPI_Register_datarep", WHY_IO);
+}
+
+int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag,
+	        MPI_Message *message, MPI_Status *status)
+{
+	return unsupported("MPI_Improbe", WHY_MPROBE);
+}
+
+int MPI_Imrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message,
+	       MPI_Request *request)
+{
+	return unsupported("MPI_Imrecv", WHY_MPROBE);
+}
+
+int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message,
+	       MPI_Status *status)
+{
+	return unsupported("MPI_Mprobe", WHY_MPROBE);
+}
+
+int MPI_Mrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message,
+	      MPI_Status *status)
+{
+	return unsupported("MPI_Mrecv", WHY_MPROBE);
+}
+
+int MPI_Ineighbor_allgather(const void *sendbuf, int sendcount,
+	                    MPI_Datatype sendtype, void *recvbuf, int recvcount,
+	                    MPI_Datatype recvtype, MPI_Comm comm,
+	                    MPI_Request *request)
+{
+	return unsupported("MPI_Ineighbor_allgather", WHY_NBR);
+}
+
+int MPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount,
+	                     MPI_Datatype sendtype, void *recvbuf,
+	                     const int recvcounts[], const int displs[],
+	                     MPI_Datatype recvtype, MPI_Comm comm,
+	                     MPI_Request *request)
+{
+	return unsupported("MPI_Ineighbor_allgatherv", WHY_NBR);
+}
+
+int MPI_Ineighbor_alltoall(const void *sendbuf, int sendcount,
+	                   MPI_Datatype sendtype, void *recvbuf, int recvcount,
+	                   MPI_Datatype recvtype, MPI_Comm comm,
+	                   MPI_Request *request)
+{
+	return unsupported("MPI_Ineighbor_alltoall", WHY_NBR);
+}
+
+int MPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[],
+	                    const int sdispls[], MPI_Datatype sendtype,
+	                    void *recvbuf, const int recvcounts[],
+	                    const int rdispls[], MPI_Datatype recvtype,
+	                    MPI_Comm comm, MPI_Request *request)
+{
+	return unsupported("MPI_Ineighbor_alltoallv", WHY_NBR);
+}
+
+int MPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
+	                    const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+	                    void *recvbuf, const int recvcounts[],
+	                    const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+	                    MPI_Comm comm, MPI_Request *request)
+{
+	return unsupported("MPI_Ineighbor_alltoallw", WHY_NBR);
+}
+
+int MPI_Neighbor_allgather(const void *sendbuf, int sendcount,
+	                   MPI_Datatype sendtype, void *recvbuf, int recvcount,
+	                   MPI_Datatype recvtype, MPI_Comm comm)
+{
+	return unsupported("MPI_Neighbor_allgather", WHY_NBR);
+}
+
+int MPI_Neighbor_allgatherv(const void *sendbuf, int sendcount,
+	                    MPI_Datatype sendtype, void *recvbuf,
+	                    const int recvcounts[], const int displs[],
+	                    MPI_Datatype recvtype, MPI_Comm comm)
+{
+	return unsupported("MPI_Neighbor_allgatherv", WHY_NBR);
+}
+
+int MPI_Neighbor_alltoall(const void *sendbuf, int sendcount,
+	                  MPI_Datatype sendtype, void *recvbuf, int recvcount,
+	                  MPI_Datatype recvtype, MPI_Comm comm)
+{
+	return unsupported("MPI_Neighbor_alltoall", WHY_NBR);
+}
+
+int MPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[],
+	                   const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+	                   const int recvcounts[], const int rdispls[],
+	                   MPI_Datatype recvtype, MPI_Comm comm)
+{
+	return unsupported("MPI_Neighbor_alltoallv", WHY_NBR);
+}
+
+int MPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[],
+	                   const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+	                   void *recvbuf, const int recvcounts[],
+	                   const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+	                   MPI_Comm comm)
+{
+	return unsupported("MPI_Neighbor_alltoallw", WHY_NBR);
+}
+
+int MPI_Raccumulate(const void *origin_addr, int origin_count,
+	            MPI_Datatype origin_datatype, int target_rank,
+	            MPI_Aint target_disp, int target_count,
+	            MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+	            MPI_Request *request)
+{
+	return unsupported("MPI_Raccumulate", WHY_RMA);
+}
+
+int MPI_Rget(void *origin_addr, int origin_count,
+	     MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+	     int target_count, MPI_Datatype target_datatype, MPI_Win win,
+	     MPI_Request *request)
+{
+	return unsupported("MPI_Rget", WHY_RMA);
+}
+
+int MPI_Rget_accumulate(const void *origin_addr, int origin_count,
+	                MPI_Datatype origin_datatype, void *result_addr,
+	                int result_count, MPI_Datatype result_datatype,
+	                int target_rank, MPI_Aint target_disp, int target_count,
+	                MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+	                MPI_Request *request)
+{
+	return unsupported("MPI_Rget_accumulate", WHY_RMA);
+}
+
+int MPI_Rput(const void *origin_addr, int origin_count,
+	     MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+	     int target_cout, MPI_Datatype target_datatype, MPI_Win win,
+	     MPI_Request *request)
+{
+	return unsupported("MPI_Rput", WHY_RMA);
+}
+
+int MPI_Win_call_errhandler(MPI_Win win, int errorcode)
+{
+	return unsupported("MPI_Win_call_errhandler", WHY_RMA);
+}
+
+int MPI_Win_create_errhandler(MPI_Win_errhandler_function *function,
+	                      MPI_Errhandler *errhandler)
+{
+	return unsupported("MPI_Win_create_errhandler", WHY_RMA);
+}
+
+int MPI_Win_create_keyval(MPI_Win_copy_attr_function *win_copy_attr_fn,
+	                  MPI_Win_delete_attr_function *win_delete_attr_fn,
+	                  int *win_keyval, void *extra_state)
+{
+	return unsupported("MPI_Win_create_keyval", WHY_RMA);
+}
+
+int MPI_Win_delete_attr(MPI_Win win, int win_keyval)
+{
+	return unsupported("MPI_Win_delete_attr", WHY_RMA);
+}
+
+int MPI_Win_free_keyval(int *win_keyval)
+{
+	return unsupported("MPI_Win_free_keyval", WHY_RMA);
+}
+
+int MPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler)
+{
+	return unsupported("MPI_Win_get_errhandler", WHY_RMA);
+}
+
+int MPI_Win_get_info(MPI_Win win, MPI_Info *info_used)
+{
+	return unsupported("MPI_Win_get_info", WHY_RMA);
+}
+
+int MPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen)
+{
+	return unsupported("MPI_Win_get_name", WHY_RMA);
+}
+
+int MPI_Win_set_attr(MPI_Win win, int win_keyval, void *attribute_val)
+{
+	return unsupported("MPI_Win_set_attr", WHY_RMA);
+}
+
+int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
+{
+	return unsupported("MPI_Win_set_errhandler", WHY_RMA);
+}
+
+int MPI_Win_set_info(MPI_Win win, MPI_Info info)
+{
+	return unsupported("MPI_Win_set_info", WHY_RMA);
+}
+
+int MPI_Win_set_name(MPI_Win win, const char *win_name)
+{
+	return unsupported("MPI_Win_set_name", WHY_RMA);
+}
+
+int MPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size,
+	                 int *disp_unit, void *baseptr)
+{
+	return unsupported("MPI_Win_shared_query", WHY_RMA);
+}
+
+int MPI_Win_test(MPI_Win win, int *flag)
+{
+	return unsupported("MPI_Win_test", WHY_RMA);
+}
+
+int MPI_T_category_changed(int *stamp)
+{
+	return unsupported("MPI_T_category_changed", WHY_TOOL);
+}
+
+int MPI_T_category_get_categories(int cat_index, int len, int indices[])
+{
+	return unsupported("MPI_T_category_get_categories", WHY_TOOL);
+}
+
+int MPI_T_category_get_cvars(int cat_index, int len, int indices[])
+{
+	return unsupported("MPI_T_category_get_cvars", WHY_TOOL);
+}
+
+int MPI_T_category_get_index(const char *name, int *category_index)
+{
+	return unsupported("MPI_T_category_get_index", WHY_TOOL);
+}
+
+int MPI_T_category_get_info(int cat_index, char *name, int *name_len,
+	                    char *desc, int *desc_len, int *num_cvars,
+	                    int *num_pvars, int *num_categories)
+{
+	return unsupported("MPI_T_category_get_info", WHY_TOOL);
+}
+
+int MPI_T_category_get_num(int *num_cat)
+{
+	return unsupported("MPI_T_category_get_num", WHY_TOOL);
+}
+
+int MPI_T_category_get_pvars(int cat_index, int len, int indices[])
+{
+	return unsupported("MPI_T_category_get_pvars", WHY_TOOL);
+}
+
+int MPI_T_cvar_get_index(const char *name, int *cvar_index)
+{
+	return unsupported("MPI_T_cvar_get_index", WHY_TOOL);
+}
+
+int MPI_T_cvar_get_info(int cvar_index, char *name, int *name_len,
+	                int *verbosity, MPI_Datatype *datatype, MPI_T_enum *enumtype,
+	                char *desc, int *desc_len, int *bind, int *scope)
+{
+	return unsupported("MPI_T_cvar_get_info", WHY_TOOL);
+}
+
+int MPI_T_cvar_get_num(int *num_cvar)
+{
+	return unsupported("MPI_T_cvar_get_num", WHY_TOOL);
+}
+
+int MPI_T_cvar_handle_alloc(int cvar_index, void *obj_handle,
+	                    MPI_T_cvar_handle *handle, int *count)
+{
+	return unsupported("MPI_T_cvar_handle_alloc", WHY_TOOL);
+}
+
+int MPI_T_cvar_handle_free(MPI_T_cvar_handle *handle)
+{
+	return unsupported("MPI_T_cvar_handle_free", WHY_TOOL);
+}
+
+int MPI_T_cvar_read(MPI_T_cvar_handle handle, void *buf)
+{
+	return unsupported("MPI_T_cvar_read", WHY_TOOL);
+}
+
+int MPI_T_cvar_write(MPI_T_cvar_handle handle, const void *buf)
+{
+	return unsupported("MPI_T_cvar_write", WHY_TOOL);
+}
+
+int MPI_T_enum_get_info(MPI_T_enum enumtype, int *num, char *name,
+	                int *name_len)
+{
+	return unsupported("MPI_T_enum_get_info", WHY_TOOL);
+}
+
+int MPI_T_enum_get_item(MPI_T_enum enumtype, int index, int *value,
+	                char *name, int *name_len)
+{
+	return unsupported("MPI_T_enum_get_item", WHY_TOOL);
+}
+
+int MPI_T_finalize(void)
+{
+	return unsupported("MPI_T_finalize", WHY_TOOL);
+}
+
+int MPI_T_init_thread(int required, int *provided)
+{
+	return unsupported("MPI_T_init_thread", WHY_TOOL);
+}
+
+int MPI_T_pvar_get_index(const char *name, int var_class, int *pvar_index)
+{
+	return unsupported("MPI_T_pvar_get_index", WHY_TOOL);
+}
+
+int MPI_T_pvar_get_info(int pvar_index, char *name, int *name_len,
+	                int *verbosity, int *var_class, MPI_Datatype *datatype,
+	                MPI_T_enum *enumtype, char *desc, int *desc_len, int *bind,
+	                int *readonly, int *continuous, int *atomic)
+{
+	return unsupported("MPI_T_pvar_get_info", WHY_TOOL);
+}
+
+int MPI_T_pvar_get_num(int *num_pvar)
+{
+	return unsupported("MPI_T_pvar_get_num", WHY_TOOL);
+}
+
+int MPI_T_pvar_handle_alloc(MPI_T_pvar_session session, int pvar_index,
+	                    void *obj_handle, MPI_T_pvar_handle *handle, int *count)
+{
+	return unsupported("MPI_T_pvar_handle_alloc", WHY_TOOL);
+}
+
+int MPI_T_pvar_handle_free(MPI_T_pvar_session session,
+	                   MPI_T_pvar_handle *handle)
+{
+	return unsupported("MPI_T_pvar_handle_free", WHY_TOOL);
+}
+
+int MPI_T_pvar_read(MPI_T_pvar_session session, MPI_T_pvar_handle handle,
+	            void *buf)
+{
+	return unsupported("MPI_T_pvar_read", WHY_TOOL);
+}
+
+int MPI_T_pvar_readreset(MPI_T_pvar_session session, MPI_T_pvar_handle handle,
+	                 void *buf)
+{
+	return unsupported("MPI_T_pvar_readreset", WHY_TOOL);
+}
+
+int MPI_T_pvar_reset(MPI_T_pvar_session session, MPI_T_pvar_handle handle)
+{
+	return unsupported("MPI_T_pvar_reset", WHY_TOOL);
+}
+
+int MPI_T_pvar_session_create(MPI_T_pvar_session *session)
+{
+	return unsupported("MPI_T_pvar_session_create", WHY_TOOL);
+}
+
+int MPI_T_pvar_session_free(MPI_T_pvar_session *session)
+{
+	return unsupported("MPI_T_pvar_session_free", WHY_TOOL);
+}
+
+int MPI_T_pvar_start(MPI_T_pvar_session session, MPI_T_pvar_handle handle)
+{
+	return unsupported("MPI_T_pvar_start", WHY_TOOL);
+}
+
+int MPI_T_pvar_stop(MPI_T_pvar_session session, MPI_T_pvar_handle handle)
+{
+	return unsupported("MPI_T_pvar_stop", WHY_TOOL);
+}
+
+int MPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle,
+	             const void *buf)
+{
+	return unsupported("MPI_T_pvar_write", WHY_TOOL);
+}
+
+int MPI_Pack_external(const char datarep[], const void *inbuf, int incount,
+	              MPI_Datatype datatype, void *outbuf, MPI_Aint outsize,
+	              MPI_Aint *position)
+{
+	return unsupported("MPI_Pack_external", WHY_TYPE);
+}
+
+int MPI_Pack_external_size(const char datarep[], int incount,
+	                   MPI_Datatype datatype, MPI_Aint *size)
+{
+	return unsupported("MPI_Pack_external_size", WHY_TYPE);
+}
+
+int MPI_Type_create_darray(int size, int rank, int ndims,
+	                   const int gsize_array[], const int distrib_array[],
+	                   const int darg_array[], const int psize_array[],
+	                   int order, MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+	return unsupported("MPI_Type_create_darray", WHY_TYPE);
+}
+
+int MPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype)
+{
+	return unsupported("MPI_Type_create_f90_complex", WHY_TYPE);
+}
+
+int MPI_Type_create_f90_integer(int r, MPI_Datatype *newtype)
+{
+	return unsupported("MPI_Type_create_f90_integer", WHY_TYPE);
+}
+
+int MPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype)
+{
+	return unsupported("MPI_Type_create_f90_real", WHY_TYPE);
+}
+
+int MPI_Type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn,
+	                   MPI_Type_delete_attr_function *type_delete_attr_fn,
+	                   int *type_keyval, void *extra_state)
+{
+	return unsupported("MPI_Type_create_keyval", WHY_TYPE);
+}
+
+int MPI_Type_create_subarray(int ndims, const int size_array[],
+	                     const int subsize_array[], const int start_array[],
+	                     int order, MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+	return unsupported("MPI_Type_create_subarray", WHY_TYPE);
+}
+
+int MPI_Type_delete_attr(MPI_Datatype type, int type_keyval)
+{
+	return unsupported("MPI_Type_delete_attr", WHY_TYPE);
+}
+
+int MPI_Type_free_keyval(int *type_keyval)
+{
+	return unsupported("MPI_Type_free_keyval", WHY_TYPE);
+}
+
+int MPI_Type_get_attr(MPI_Datatype type, int type_keyval, void *attribute_val,
+	              int *flag)
+{
+	return unsupported("MPI_Type_get_attr", WHY_TYPE);
+}
+
+int MPI_Type_get_contents(MPI_Datatype mtype, int max_integers,
+	                  int max_addresses, int max_datatypes,
+	                  int array_of_integers[], MPI_Aint array_of_addresses[],
+	                  MPI_Datatype array_of_datatypes[])
+{
+	return unsupported("MPI_Type_get_contents", WHY_TYPE);
+}
+
+int MPI_Type_get_envelope(MPI_Datatype type, int *num_integers,
+	                  int *num_addresses, int *num_datatypes, int *combiner)
+{
+	return unsupported("MPI_Type_get_envelope", WHY_TYPE);
+}
+
+int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *type)
+{
+	return unsupported("MPI_Type_match_size", WHY_TYPE);
+}
+
+int MPI_Type_set_attr(MPI_Datatype type, int type_keyval, void *attr_val)
+{
+	return unsupported("MPI_Type_set_attr", WHY_TYPE);
+}
+
+int MPI_Unpack_external(const char datarep[], const void *inbuf,
+	                MPI_Aint insize, MPI_Aint *position, void *outbuf,
+	                int outcount, MPI_Datatype datatype)
+{
+	return unsupported("MPI_Unpack_external", WHY_TYPE);
+}

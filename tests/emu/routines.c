@@ -1,0 +1,149 @@
+/*
+ * routines.c -- one call each of 25 MPI routines across the standard,
+ * under MPI_ERRORS_RETURN: each works (and its result is checked) or
+ * returns MPI_ERR_UNSUPPORTED_OPERATION.  Rank 0 prints one line per
+ * routine, "NAME ok", "NAME unsupported" or "NAME error CLASS", and the
+ * results of the checks ("check NAME: ..."); tests/emu_routines.sh
+ * compares them with what Sibyl documents.  With an argument, rank 0
+ * calls MPI_File_open under MPI_ERRORS_ARE_FATAL, which must stop the
+ * run naming it.
+ *
+ * Ranks: any number >= 2.
+ */
+#include <mpi.h>
+#include <stdio.h>
+#include <string.h>
+
+static int rank, size;
+
+static int report(const char *name, int rc)
+{
+	int cls = rc;
+	MPI_Error_class(rc, &cls);
+	if (rank == 0) {
+		if (rc == MPI_SUCCESS)
+			printf("%s ok\n", name);
+		else if (cls == MPI_ERR_UNSUPPORTED_OPERATION)
+			printf("%s unsupported\n", name);
+		else
+			printf("%s error %d\n", name, cls);
+	}
+	return rc;
+}
+
+static void check(const char *name, int ok)
+{
+	if (rank == 0)
+		printf("check %s: %s\n", name, ok ? "right" : "WRONG");
+}
+
+int main(int argc, char **argv)
+{
+	int right, left, out, in = -1, flag = 0, n = 0;
+	MPI_Request rq[2], b;
+	MPI_Status st;
+	MPI_Comm c = MPI_COMM_NULL;
+	MPI_Errhandler eh;
+	static char room[4096];
+
+	MPI_Init(&argc, &argv);
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &size);
+	if (argc > 1) {
+		if (rank == 0) {
+			MPI_File f;
+			MPI_File_open(MPI_COMM_WORLD, "x", MPI_MODE_RDONLY,
+				      MPI_INFO_NULL, &f);
+			printf("MPI_File_open returned\n");
+			return 1;
+		}
+		MPI_Finalize();
+		return 0;
+	}
+	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+	right = (rank + 1) % size;
+	left = (rank + size - 1) % size;
+	out = rank;
+
+	/* Point to point: persistent, buffered. */
+	report("MPI_Recv_init", MPI_Recv_init(&in, 1, MPI_INT, left, 1,
+					      MPI_COMM_WORLD, &rq[0]));
+	report("MPI_Send_init", MPI_Send_init(&out, 1, MPI_INT, right, 1,
+					      MPI_COMM_WORLD, &rq[1]));
+	report("MPI_Startall", MPI_Startall(2, rq));
+	MPI_Waitall(2, rq, MPI_STATUSES_IGNORE);
+	check("MPI_Startall", in == left);
+	MPI_Request_free(&rq[0]);
+	MPI_Request_free(&rq[1]);
+	report("MPI_Buffer_attach", MPI_Buffer_attach(room, sizeof room));
+	report("MPI_Bsend", MPI_Bsend(&out, 1, MPI_INT, right, 2,
+				      MPI_COMM_WORLD));
+	MPI_Recv(&in, 1, MPI_INT, left, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+	check("MPI_Bsend", in == left);
+	void *got;
+	report("MPI_Buffer_detach", MPI_Buffer_detach(&got, &n));
+	check("MPI_Buffer_detach", got == (void *)room && n == sizeof room);
+
+	/* Non-blocking collective, polled without completing it. */
+	report("MPI_Ibarrier", MPI_Ibarrier(MPI_COMM_WORLD, &b));
+	report("MPI_Request_get_status",
+	       MPI_Request_get_status(b, &flag, MPI_STATUS_IGNORE));
+	while (!flag)
+		MPI_Request_get_status(b, &flag, MPI_STATUS_IGNORE);
+	check("MPI_Request_get_status", b != MPI_REQUEST_NULL);
+	MPI_Wait(&b, MPI_STATUS_IGNORE);
+
+	/* Environment, handles, statuses, error handlers. */
+	report("MPI_Pcontrol", MPI_Pcontrol(1));
+	check("MPI_Comm_f2c", MPI_Comm_f2c(MPI_Comm_c2f(MPI_COMM_WORLD)) ==
+	      MPI_COMM_WORLD);
+	report("MPI_Status_set_elements", MPI_Status_set_elements(&st,
+							MPI_DOUBLE, 3));
+	MPI_Get_elements(&st, MPI_DOUBLE, &n);
+	check("MPI_Status_set_elements", n == 3);
+	report("MPI_Comm_get_parent", MPI_Comm_get_parent(&c));
+	check("MPI_Comm_get_parent", c == MPI_COMM_NULL);
+	report("MPI_Errhandler_get", MPI_Errhandler_get(MPI_COMM_WORLD, &eh));
+	check("MPI_Errhandler_get", eh == MPI_ERRORS_RETURN);
+
+	/* What Sibyl does not emulate. */
+	int sizes[2] = { 4, 4 }, sub[2] = { 2, 2 }, start[2] = { 0, 0 };
+	MPI_Datatype t;
+	MPI_Info info;
+	MPI_File f;
+	MPI_Message msg;
+	MPI_Win w;
+	MPI_Aint packed;
+	int prov, errs[1];
+	report("MPI_Type_create_subarray",
+	       MPI_Type_create_subarray(2, sizes, sub, start, MPI_ORDER_C,
+					MPI_INT, &t));
+	report("MPI_Info_create", MPI_Info_create(&info));
+	report("MPI_File_open", MPI_File_open(MPI_COMM_WORLD, "x",
+					      MPI_MODE_RDONLY, MPI_INFO_NULL,
+					      &f));
+	report("MPI_Comm_spawn", MPI_Comm_spawn("x", MPI_ARGV_NULL, 1,
+						MPI_INFO_NULL, 0,
+						MPI_COMM_SELF, &c, errs));
+	report("MPI_Mprobe", MPI_Mprobe(MPI_ANY_SOURCE, 5, MPI_COMM_WORLD,
+					&msg, &st));
+	report("MPI_Neighbor_alltoall", MPI_Neighbor_alltoall(&out, 1, MPI_INT,
+							      &in, 1, MPI_INT,
+							      MPI_COMM_WORLD));
+	report("MPI_Win_create", MPI_Win_create(room, 64, 1, MPI_INFO_NULL,
+						MPI_COMM_WORLD, &w));
+	report("MPI_T_init_thread", MPI_T_init_thread(MPI_THREAD_SINGLE,
+						      &prov));
+	report("MPI_Comm_idup", MPI_Comm_idup(MPI_COMM_WORLD, &c, &b));
+	report("MPI_Add_error_class", MPI_Add_error_class(&n));
+	report("MPI_Pack_external_size",
+	       MPI_Pack_external_size("external32", 1, MPI_INT, &packed));
+	report("MPI_Intercomm_create", MPI_Intercomm_create(MPI_COMM_WORLD, 0,
+							    MPI_COMM_WORLD, 0,
+							    7, &c));
+	report("MPI_Graph_create", MPI_Graph_create(MPI_COMM_WORLD, 1,
+						    (int[]){ 0 }, (int[]){ 0 },
+						    0, &c));
+	MPI_Finalize();
+	return 0;
+}

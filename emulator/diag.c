@@ -58,7 +58,9 @@ static const char *const err_names[] = {
 	"MPI_ERR_ROOT", "MPI_ERR_GROUP", "MPI_ERR_OP", "MPI_ERR_TOPOLOGY",
 	"MPI_ERR_DIMS", "MPI_ERR_ARG", "MPI_ERR_UNKNOWN", "MPI_ERR_TRUNCATE",
 	"MPI_ERR_OTHER", "MPI_ERR_INTERN", "MPI_ERR_IN_STATUS",
-	"MPI_ERR_PENDING", "MPI_ERR_NO_MEM", "MPI_ERR_UNSUPPORTED_OPERATION"
+	"MPI_ERR_PENDING", "MPI_ERR_NO_MEM", "MPI_ERR_UNSUPPORTED_OPERATION",
+	"MPI_ERR_INFO_KEY", "MPI_ERR_INFO_VALUE", "MPI_ERR_INFO_NOKEY",
+	"MPI_ERR_INFO"
 };
 
 static const char *const err_texts[] = {
@@ -70,8 +72,15 @@ static const char *const err_texts[] = {
 	"unknown error", "message truncated", "known error not in this list",
 	"internal error in the Sibyl emulator",
 	"error code is in status", "pending request", "out of memory",
-	"operation not supported by the Sibyl emulator"
+	"operation not supported by the Sibyl emulator",
+	"info key too long", "info value too long",
+	"no such key in the info object", "invalid info object"
 };
+
+_Static_assert(sizeof err_names / sizeof *err_names == MPI_ERR_LASTCODE + 1,
+	       "an error class without a name");
+_Static_assert(sizeof err_texts / sizeof *err_texts == MPI_ERR_LASTCODE + 1,
+	       "an error class without a text");
 
 int emu_mpi_error(emu_rank *r, const char *call, int code,
 		  const char *fmt, ...)

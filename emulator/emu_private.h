@@ -573,6 +573,8 @@ void emu_p2p_progress_coll(emu_rank *r);
 /* Leaks at the end: active requests and unreceived messages.  Returns
  * the number reported. */
 unsigned long emu_p2p_report_leaks(unsigned long limit);
+/* info.c: free every info object (at the end). */
+void emu_info_fini(void);
 /* What a blocked rank waits for, e.g. "(source=3, tag=0, MPI_COMM_WORLD)"
  * or "for MPI_Irecv(...)". */
 void emu_p2p_describe(const emu_rank *r, char *buf, size_t len);

@@ -183,6 +183,7 @@ int main(int argc, char **argv)
 	emu_priv_fini();
 	emu_coll_fini();
 	emu_op_fini();
+	emu_info_fini();
 	emu_dt_fini();
 	emu_tr_fini();
 	ult_pool_fini();

@@ -32,7 +32,6 @@
 #define WHY_GREQ "generalized requests are not emulated"
 #define WHY_IDUP "non-blocking communicator duplication is not " \
 	"emulated yet; MPI_Comm_dup does the same, blocking"
-#define WHY_INFO "info objects are not emulated yet; pass MPI_INFO_NULL"
 #define WHY_IO "MPI-IO is not emulated: a trace has no model of a file " \
 	"system; keep the program's I/O out of the emulated run, or use " \
 	"the C library's"
@@ -169,63 +168,6 @@ int MPI_Grequest_start(MPI_Grequest_query_function *query_fn,
 int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
 {
 	return unsupported("MPI_Comm_idup", WHY_IDUP);
-}
-
-int MPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used)
-{
-	return unsupported("MPI_Comm_get_info", WHY_INFO);
-}
-
-int MPI_Comm_set_info(MPI_Comm comm, MPI_Info info)
-{
-	return unsupported("MPI_Comm_set_info", WHY_INFO);
-}
-
-int MPI_Info_create(MPI_Info *info)
-{
-	return unsupported("MPI_Info_create", WHY_INFO);
-}
-
-int MPI_Info_delete(MPI_Info info, const char *key)
-{
-	return unsupported("MPI_Info_delete", WHY_INFO);
-}
-
-int MPI_Info_dup(MPI_Info info, MPI_Info *newinfo)
-{
-	return unsupported("MPI_Info_dup", WHY_INFO);
-}
-
-int MPI_Info_free(MPI_Info *info)
-{
-	return unsupported("MPI_Info_free", WHY_INFO);
-}
-
-int MPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value,
-	         int *flag)
-{
-	return unsupported("MPI_Info_get", WHY_INFO);
-}
-
-int MPI_Info_get_nkeys(MPI_Info info, int *nkeys)
-{
-	return unsupported("MPI_Info_get_nkeys", WHY_INFO);
-}
-
-int MPI_Info_get_nthkey(MPI_Info info, int n, char *key)
-{
-	return unsupported("MPI_Info_get_nthkey", WHY_INFO);
-}
-
-int MPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen,
-	                  int *flag)
-{
-	return unsupported("MPI_Info_get_valuelen", WHY_INFO);
-}
-
-int MPI_Info_set(MPI_Info info, const char *key, const char *value)
-{
-	return unsupported("MPI_Info_set", WHY_INFO);
 }
 
 int MPI_File_call_errhandler(MPI_File fh, int errorcode)

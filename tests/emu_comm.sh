@@ -62,7 +62,7 @@ run_native() {
 }
 
 for name in comm_split comm_dup comm_attr comm_group comm_finalize \
-	topo_cart errh_return errh_user; do
+	comm_info topo_cart errh_return errh_user; do
 	emu_build "$name" "$E/$name.c" || continue
 	for np in 1 3; do
 		for ranks in 12 30; do

@@ -159,7 +159,11 @@ typedef struct MPI_Status {
 #define MPI_ERR_UNSUPPORTED_OPERATION 21
 /* Sibyl's earlier name of that class. */
 #define MPI_ERR_NOT_SUPPORTED MPI_ERR_UNSUPPORTED_OPERATION
-#define MPI_ERR_LASTCODE     21
+#define MPI_ERR_INFO_KEY     22
+#define MPI_ERR_INFO_VALUE   23
+#define MPI_ERR_INFO_NOKEY   24
+#define MPI_ERR_INFO         25
+#define MPI_ERR_LASTCODE     25
 
 /* ------------------------------------------------------------ functions */
 

@@ -7,7 +7,8 @@
  * (the runtime keeps Open MPI out of the program's scope as well:
  * emulator/trload.c).  This header holds, first, small routines that work
  * (handle conversions, status setters, the MPI-1 error-handler names,
- * MPI_Pcontrol, MPI_Request_get_status, MPI_Comm_get_parent), then the
+ * MPI_Pcontrol, MPI_Request_get_status, MPI_Comm_get_parent, info
+ * objects), then the
  * routines Sibyl does not emulate: each of them reports
  * MPI_ERR_UNSUPPORTED_OPERATION at the call, naming itself and why,
  * through the communicator's error handler (the run stops with the
@@ -73,6 +74,7 @@ typedef int MPI_Datarep_conversion_function(void *userbuf,
 #define MPI_MAX_PORT_NAME  1024
 #define MPI_MAX_INFO_KEY   36
 #define MPI_MAX_INFO_VAL   256
+#define MPI_INFO_ENV       1        /* predefined, empty */
 #define MPI_MAX_DATAREP_STRING 128
 /* File modes (the one-sided assertions MPI_MODE_NO* use other bits). */
 #define MPI_MODE_CREATE          1
@@ -133,6 +135,44 @@ int MPI_Errhandler_create(MPI_Handler_function *function,
 			  MPI_Errhandler *errhandler);
 int MPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *errhandler);
 int MPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler);
+
+/* Info objects: keys and values of the program's own; hints that Sibyl
+ * uses none of (MPI_Comm_get_info gives an empty object). */
+#define MPI_Comm_get_info SIBYL_MPI_Comm_get_info
+#define PMPI_Comm_get_info SIBYL_MPI_Comm_get_info
+#define MPI_Comm_set_info SIBYL_MPI_Comm_set_info
+#define PMPI_Comm_set_info SIBYL_MPI_Comm_set_info
+#define MPI_Info_create SIBYL_MPI_Info_create
+#define PMPI_Info_create SIBYL_MPI_Info_create
+#define MPI_Info_delete SIBYL_MPI_Info_delete
+#define PMPI_Info_delete SIBYL_MPI_Info_delete
+#define MPI_Info_dup SIBYL_MPI_Info_dup
+#define PMPI_Info_dup SIBYL_MPI_Info_dup
+#define MPI_Info_free SIBYL_MPI_Info_free
+#define PMPI_Info_free SIBYL_MPI_Info_free
+#define MPI_Info_get SIBYL_MPI_Info_get
+#define PMPI_Info_get SIBYL_MPI_Info_get
+#define MPI_Info_get_nkeys SIBYL_MPI_Info_get_nkeys
+#define PMPI_Info_get_nkeys SIBYL_MPI_Info_get_nkeys
+#define MPI_Info_get_nthkey SIBYL_MPI_Info_get_nthkey
+#define PMPI_Info_get_nthkey SIBYL_MPI_Info_get_nthkey
+#define MPI_Info_get_valuelen SIBYL_MPI_Info_get_valuelen
+#define PMPI_Info_get_valuelen SIBYL_MPI_Info_get_valuelen
+#define MPI_Info_set SIBYL_MPI_Info_set
+#define PMPI_Info_set SIBYL_MPI_Info_set
+int MPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used);
+int MPI_Comm_set_info(MPI_Comm comm, MPI_Info info);
+int MPI_Info_create(MPI_Info *info);
+int MPI_Info_delete(MPI_Info info, const char *key);
+int MPI_Info_dup(MPI_Info info, MPI_Info *newinfo);
+int MPI_Info_free(MPI_Info *info);
+int MPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value,
+	         int *flag);
+int MPI_Info_get_nkeys(MPI_Info info, int *nkeys);
+int MPI_Info_get_nthkey(MPI_Info info, int n, char *key);
+int MPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen,
+	                  int *flag);
+int MPI_Info_set(MPI_Info info, const char *key, const char *value);
 
 /* Handles are the same integers in C and Fortran. */
 #define MPI_Comm_c2f(h) ((MPI_Fint)(h))
@@ -265,43 +305,6 @@ int MPI_Grequest_start(MPI_Grequest_query_function *query_fn,
 #define MPI_Comm_idup SIBYL_MPI_Comm_idup
 #define PMPI_Comm_idup SIBYL_MPI_Comm_idup
 int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request);
-
-/* info objects */
-#define MPI_Comm_get_info SIBYL_MPI_Comm_get_info
-#define PMPI_Comm_get_info SIBYL_MPI_Comm_get_info
-#define MPI_Comm_set_info SIBYL_MPI_Comm_set_info
-#define PMPI_Comm_set_info SIBYL_MPI_Comm_set_info
-#define MPI_Info_create SIBYL_MPI_Info_create
-#define PMPI_Info_create SIBYL_MPI_Info_create
-#define MPI_Info_delete SIBYL_MPI_Info_delete
-#define PMPI_Info_delete SIBYL_MPI_Info_delete
-#define MPI_Info_dup SIBYL_MPI_Info_dup
-#define PMPI_Info_dup SIBYL_MPI_Info_dup
-#define MPI_Info_free SIBYL_MPI_Info_free
-#define PMPI_Info_free SIBYL_MPI_Info_free
-#define MPI_Info_get SIBYL_MPI_Info_get
-#define PMPI_Info_get SIBYL_MPI_Info_get
-#define MPI_Info_get_nkeys SIBYL_MPI_Info_get_nkeys
-#define PMPI_Info_get_nkeys SIBYL_MPI_Info_get_nkeys
-#define MPI_Info_get_nthkey SIBYL_MPI_Info_get_nthkey
-#define PMPI_Info_get_nthkey SIBYL_MPI_Info_get_nthkey
-#define MPI_Info_get_valuelen SIBYL_MPI_Info_get_valuelen
-#define PMPI_Info_get_valuelen SIBYL_MPI_Info_get_valuelen
-#define MPI_Info_set SIBYL_MPI_Info_set
-#define PMPI_Info_set SIBYL_MPI_Info_set
-int MPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used);
-int MPI_Comm_set_info(MPI_Comm comm, MPI_Info info);
-int MPI_Info_create(MPI_Info *info);
-int MPI_Info_delete(MPI_Info info, const char *key);
-int MPI_Info_dup(MPI_Info info, MPI_Info *newinfo);
-int MPI_Info_free(MPI_Info *info);
-int MPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value,
-	         int *flag);
-int MPI_Info_get_nkeys(MPI_Info info, int *nkeys);
-int MPI_Info_get_nthkey(MPI_Info info, int n, char *key);
-int MPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen,
-	                  int *flag);
-int MPI_Info_set(MPI_Info info, const char *key, const char *value);
 
 /* MPI-IO */
 #define MPI_File_call_errhandler SIBYL_MPI_File_call_errhandler

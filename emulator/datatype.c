@@ -1123,6 +1123,80 @@ int MPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb,
 	return b_handle(r, call, newtype);
 }
 
+/*
+ * A subarray: the block subsizes[] at starts[] of an array sizes[] of
+ * oldtype, in C (last index fastest) or Fortran order.  Built as the
+ * standard describes it: the fastest dimension contiguous, each slower
+ * one a vector of the faster ones with the array's stride, the whole
+ * moved to the block's start and resized to the whole array (lower bound
+ * 0, extent the array's).
+ */
+int MPI_Type_create_subarray(int ndims, const int array_of_sizes[],
+			     const int array_of_subsizes[],
+			     const int array_of_starts[], int order,
+			     MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+	const char *call = "MPI_Type_create_subarray";
+	EMU_API(r, call);
+	const int *sz = array_of_sizes, *sub = array_of_subsizes,
+		*st = array_of_starts;
+	if (ndims < 1)
+		emu_mpi_error(r, call, MPI_ERR_ARG, "ndims = %d; a subarray "
+			      "has 1 dimension or more", ndims);
+	if (!sz || !sub || !st)
+		emu_mpi_error(r, call, MPI_ERR_ARG, "array_of_%s is NULL",
+			      !sz ? "sizes" : !sub ? "subsizes" : "starts");
+	if (order != MPI_ORDER_C && order != MPI_ORDER_FORTRAN)
+		emu_mpi_error(r, call, MPI_ERR_ARG, "order %d is neither "
+			      "MPI_ORDER_C nor MPI_ORDER_FORTRAN", order);
+	dt_map *m = type_arg(r, call, oldtype, "oldtype");
+	check_out(r, call, newtype, "newtype");
+	for (int d = 0; d < ndims; d++) {
+		if (sz[d] < 1)
+			emu_mpi_error(r, call, MPI_ERR_ARG, "array_of_sizes"
+				      "[%d] = %d is below 1", d, sz[d]);
+		if (sub[d] < 1 || sub[d] > sz[d])
+			emu_mpi_error(r, call, MPI_ERR_ARG, "array_of_subsizes"
+				      "[%d] = %d is not in 1..%d (the size)",
+				      d, sub[d], sz[d]);
+		if (st[d] < 0 || st[d] > sz[d] - sub[d])
+			emu_mpi_error(r, call, MPI_ERR_ARG, "array_of_starts"
+				      "[%d] = %d is not in 0..%d (size - "
+				      "subsize)", d, st[d], sz[d] - sub[d]);
+	}
+	/* Dimension k, fastest first. */
+#define DIM(k) (order == MPI_ORDER_C ? ndims - 1 - (k) : (k))
+	int64_t stride = m->extent, disp = 0;
+	MPI_Datatype t = MPI_DATATYPE_NULL, u;
+	for (int k = 0; k < ndims; k++) {
+		int d = DIM(k);
+		int64_t s2, off;
+		if (__builtin_mul_overflow(stride, (int64_t)sz[d], &s2) ||
+		    __builtin_mul_overflow(stride, (int64_t)st[d], &off) ||
+		    __builtin_add_overflow(disp, off, &disp))
+			emu_mpi_error(r, call, MPI_ERR_ARG, "the array of "
+				      "%d dimensions overflows 64-bit byte "
+				      "offsets", ndims);
+		if (k == 0)
+			MPI_Type_contiguous(sub[d], oldtype, &u);
+		else
+			MPI_Type_create_hvector(sub[d], 1, (MPI_Aint)stride, t,
+						&u);
+		if (k)
+			MPI_Type_free(&t);
+		t = u;
+		stride = s2;
+	}
+#undef DIM
+	int one = 1;
+	MPI_Aint where = (MPI_Aint)disp;
+	MPI_Type_create_struct(1, &one, &where, &t, &u);
+	MPI_Type_free(&t);
+	MPI_Type_create_resized(u, 0, (MPI_Aint)stride, newtype);
+	MPI_Type_free(&u);
+	return MPI_SUCCESS;
+}
+
 int MPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
 	EMU_API(r, "MPI_Type_dup");

@@ -937,13 +937,6 @@ int MPI_Type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn,
 	return unsupported("MPI_Type_create_keyval", WHY_TYPE);
 }
 
-int MPI_Type_create_subarray(int ndims, const int size_array[],
-	                     const int subsize_array[], const int start_array[],
-	                     int order, MPI_Datatype oldtype, MPI_Datatype *newtype)
-{
-	return unsupported("MPI_Type_create_subarray", WHY_TYPE);
-}
-
 int MPI_Type_delete_attr(MPI_Datatype type, int type_keyval)
 {
 	return unsupported("MPI_Type_delete_attr", WHY_TYPE);

@@ -31,7 +31,7 @@ pass() {
 	rm -rf "$tr" "$T/$name.$np.sim"
 }
 
-for name in dt_extent dt_pack dt_random dt_errors dt_p2p; do
+for name in dt_extent dt_pack dt_random dt_errors dt_p2p dt_subarray; do
 	emu_build "$name" "$SIBYL_SRCDIR/tests/emu/$name.c" || continue
 	for np in 1 2; do
 		pass "$name" $np 12

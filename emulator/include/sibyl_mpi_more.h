@@ -174,6 +174,14 @@ int MPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen,
 	                  int *flag);
 int MPI_Info_set(MPI_Info info, const char *key, const char *value);
 
+/* Subarray datatypes (datatype.c). */
+#define MPI_Type_create_subarray SIBYL_MPI_Type_create_subarray
+#define PMPI_Type_create_subarray SIBYL_MPI_Type_create_subarray
+int MPI_Type_create_subarray(int ndims, const int array_of_sizes[],
+			     const int array_of_subsizes[],
+			     const int array_of_starts[], int order,
+			     MPI_Datatype oldtype, MPI_Datatype *newtype);
+
 /* Handles are the same integers in C and Fortran. */
 #define MPI_Comm_c2f(h) ((MPI_Fint)(h))
 #define PMPI_Comm_c2f(h) ((MPI_Fint)(h))
@@ -809,8 +817,6 @@ int MPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle,
 #define PMPI_Type_create_f90_real SIBYL_MPI_Type_create_f90_real
 #define MPI_Type_create_keyval SIBYL_MPI_Type_create_keyval
 #define PMPI_Type_create_keyval SIBYL_MPI_Type_create_keyval
-#define MPI_Type_create_subarray SIBYL_MPI_Type_create_subarray
-#define PMPI_Type_create_subarray SIBYL_MPI_Type_create_subarray
 #define MPI_Type_delete_attr SIBYL_MPI_Type_delete_attr
 #define PMPI_Type_delete_attr SIBYL_MPI_Type_delete_attr
 #define MPI_Type_free_keyval SIBYL_MPI_Type_free_keyval
@@ -842,9 +848,6 @@ int MPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype);
 int MPI_Type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn,
 	                   MPI_Type_delete_attr_function *type_delete_attr_fn,
 	                   int *type_keyval, void *extra_state);
-int MPI_Type_create_subarray(int ndims, const int size_array[],
-	                     const int subsize_array[], const int start_array[],
-	                     int order, MPI_Datatype oldtype, MPI_Datatype *newtype);
 int MPI_Type_delete_attr(MPI_Datatype type, int type_keyval);
 int MPI_Type_free_keyval(int *type_keyval);
 int MPI_Type_get_attr(MPI_Datatype type, int type_keyval, void *attribute_val,

@@ -1535,6 +1535,50 @@ int MPI_Testall(int count, MPI_Request reqs[], int *flag,
 	return MPI_SUCCESS;
 }
 
+/* Wait for (block) or look once for (poll) an unexpected message that a
+ * receive (source, tag) on comm would match; NULL if none (poll only). */
+static emu_msg *probe_wait(emu_rank *r, const char *call, emu_comm *c,
+			   MPI_Comm comm, int source, int tag, int block)
+{
+	int32_t src = source == MPI_ANY_SOURCE ? -1 :
+		emu_comm_world(c, source);
+	emu_msg *m = find_unexpected(r, c->ctx, src, tag);
+	if (!m && !block) {
+		poll_turn(r);
+		m = find_unexpected(r, c->ctx, src, tag);
+	}
+	while (!m && block) {
+		r->blocked_n = -1;
+		r->blocked_src = source;
+		r->blocked_tag = tag;
+		r->blocked_comm = comm;
+		emu_block(r, call);
+		m = find_unexpected(r, c->ctx, src, tag);
+	}
+	r->blocked_n = 0;
+	return m;
+}
+
+static void probe_status(emu_rank *r, MPI_Comm comm, const emu_msg *m,
+			 MPI_Status *status)
+{
+	if (!status)
+		return;
+	status->MPI_SOURCE = source_rank(r, comm, m->env.src);
+	status->MPI_TAG = m->env.tag;
+	status->MPI_ERROR = MPI_SUCCESS;
+	status->sibyl_cancelled = 0;
+	status->sibyl_count = (long long)m->env.size;
+}
+
+static void proc_null_status(MPI_Status *status)
+{
+	if (status) {
+		empty_status(status);
+		status->MPI_SOURCE = MPI_PROC_NULL;
+	}
+}
+
 static int probe_common(const void *site, const char *call, int source, int tag, MPI_Comm comm,
 			int *flag, MPI_Status *status)
 {
@@ -1545,38 +1589,15 @@ static int probe_common(const void *site, const char *call, int source, int tag,
 	if (source == MPI_PROC_NULL) {
 		if (flag)
 			*flag = 1;
-		if (status) {
-			empty_status(status);
-			status->MPI_SOURCE = MPI_PROC_NULL;
-		}
+		proc_null_status(status);
 		emu_rec_leave(r, call);
 		return MPI_SUCCESS;
 	}
-	int32_t src = source == MPI_ANY_SOURCE ? -1 :
-		emu_comm_world(c, source);
-	emu_msg *m = find_unexpected(r, c->ctx, src, tag);
-	if (!m && flag) {
-		poll_turn(r);
-		m = find_unexpected(r, c->ctx, src, tag);
-	}
-	while (!m && !flag) {
-		r->blocked_n = -1;
-		r->blocked_src = source;
-		r->blocked_tag = tag;
-		r->blocked_comm = comm;
-		emu_block(r, call);
-		m = find_unexpected(r, c->ctx, src, tag);
-	}
-	r->blocked_n = 0;
+	emu_msg *m = probe_wait(r, call, c, comm, source, tag, !flag);
 	if (flag)
 		*flag = m != NULL;
-	if (m && status) {
-		status->MPI_SOURCE = source_rank(r, comm, m->env.src);
-		status->MPI_TAG = m->env.tag;
-		status->MPI_ERROR = MPI_SUCCESS;
-		status->sibyl_cancelled = 0;
-		status->sibyl_count = (long long)m->env.size;
-	}
+	if (m)
+		probe_status(r, comm, m, status);
 	emu_rec_leave(r, call);
 	return MPI_SUCCESS;
 }
@@ -1665,6 +1686,142 @@ int MPI_Request_get_status(MPI_Request request, int *flag,
 		empty_status(status);
 		status->sibyl_cancelled = q->cancelled;
 	}
+	return MPI_SUCCESS;
+}
+
+/* ---------------------------------------------------- matched probes */
+
+/*
+ * MPI_Mprobe and MPI_Improbe take the message they find out of the
+ * unexpected queue, so that no other receive can match it, and give a
+ * handle to it; MPI_Mrecv and MPI_Imrecv receive exactly that message.
+ * Handle h is mtab[h - 1] (MPI_MESSAGE_NULL is 0, MPI_MESSAGE_NO_PROC
+ * -1); the handles of a process's ranks share the table.
+ */
+typedef struct emu_mslot {
+	emu_msg *m;             /* NULL: free */
+	emu_rank *owner;
+	MPI_Comm comm;
+	const char *call;
+} emu_mslot;
+
+static emu_mslot *mtab;
+static int nmtab;
+
+static MPI_Message msg_new(emu_rank *r, const char *call, emu_msg *m,
+			   MPI_Comm comm)
+{
+	int i = 0;
+	while (i < nmtab && mtab[i].m)
+		i++;
+	if (i == nmtab) {
+		int cap = nmtab ? 2 * nmtab : 16;
+		emu_mslot *p = realloc(mtab, (size_t)cap * sizeof *p);
+		if (!p)
+			emu_mpi_error(r, call, MPI_ERR_NO_MEM, "out of memory "
+				      "for matched messages");
+		memset(p + nmtab, 0, (size_t)(cap - nmtab) * sizeof *p);
+		mtab = p;
+		nmtab = cap;
+	}
+	mtab[i] = (emu_mslot){ m, r, comm, call };
+	return i + 1;
+}
+
+static int mprobe_common(const void *site, const char *call, int source,
+			 int tag, MPI_Comm comm, int *flag,
+			 MPI_Message *message, MPI_Status *status)
+{
+	EMU_API(r, call);
+	emu_comm *c = emu_comm_get(r, comm, call);
+	check_source_tag(r, call, c, comm, source, tag);
+	emu_rec_enter(r, site);
+	if (source == MPI_PROC_NULL) {
+		if (flag)
+			*flag = 1;
+		*message = MPI_MESSAGE_NO_PROC;
+		proc_null_status(status);
+		emu_rec_leave(r, call);
+		return MPI_SUCCESS;
+	}
+	emu_msg *m = probe_wait(r, call, c, comm, source, tag, !flag);
+	if (flag)
+		*flag = m != NULL;
+	if (m) {
+		unexpected_remove(r, m);
+		probe_status(r, comm, m, status);
+		*message = msg_new(r, call, m, comm);
+	}
+	emu_rec_leave(r, call);
+	return MPI_SUCCESS;
+}
+
+int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message,
+	       MPI_Status *status)
+{
+	return mprobe_common(EMU_SITE, "MPI_Mprobe", source, tag, comm, NULL,
+			     message, status);
+}
+
+int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag,
+		MPI_Message *message, MPI_Status *status)
+{
+	return mprobe_common(EMU_SITE, "MPI_Improbe", source, tag, comm, flag,
+			     message, status);
+}
+
+/* A receive request for the message behind *message, which becomes
+ * MPI_MESSAGE_NULL. */
+static emu_req *mrecv_start(emu_rank *r, const char *call, void *buf,
+			    int count, MPI_Datatype type,
+			    MPI_Message *message)
+{
+	MPI_Message h = *message;
+	if (h == MPI_MESSAGE_NO_PROC) {
+		emu_req *q = recv_setup(r, call, buf, count, type,
+					MPI_PROC_NULL, 0, MPI_COMM_WORLD);
+		recv_go(r, q);
+		*message = MPI_MESSAGE_NULL;
+		return q;
+	}
+	if (h < 1 || h > nmtab || !mtab[h - 1].m || mtab[h - 1].owner != r)
+		emu_mpi_error(r, call, MPI_ERR_REQUEST, "%d is not a message "
+			      "matched by MPI_Mprobe or MPI_Improbe on this "
+			      "rank%s", h, h == MPI_MESSAGE_NULL ? " (it is "
+			      "MPI_MESSAGE_NULL)" : " (received already?)");
+	emu_mslot e = mtab[h - 1];
+	emu_req *q = recv_setup(r, call, buf, count, type,
+				source_rank(r, e.comm, e.m->env.src),
+				e.m->env.tag, e.comm);
+	mtab[h - 1].m = NULL;
+	*message = MPI_MESSAGE_NULL;
+	deliver(q, e.m);
+	return q;
+}
+
+int MPI_Mrecv(void *buf, int count, MPI_Datatype datatype,
+	      MPI_Message *message, MPI_Status *status)
+{
+	EMU_API(r, "MPI_Mrecv");
+	emu_rec_enter(r, EMU_SITE);
+	emu_req *q = mrecv_start(r, "MPI_Mrecv", buf, count, datatype,
+				 message);
+	wait_one(r, "MPI_Mrecv", q);
+	int err = finish(r, q, status);
+	emu_rec_leave(r, "MPI_Mrecv");
+	return err;
+}
+
+int MPI_Imrecv(void *buf, int count, MPI_Datatype datatype,
+	       MPI_Message *message, MPI_Request *request)
+{
+	EMU_API(r, "MPI_Imrecv");
+	emu_rec_enter(r, EMU_SITE);
+	emu_req *q = mrecv_start(r, "MPI_Imrecv", buf, count, datatype,
+				 message);
+	note_post(r, q);
+	*request = q->handle;
+	emu_rec_leave(r, "MPI_Imrecv");
 	return MPI_SUCCESS;
 }
 
@@ -1921,6 +2078,14 @@ unsigned long emu_p2p_report_leaks(unsigned long limit)
 					"never waited for or freed" :
 					"never completed");
 		}
+	for (int i = 0; i < nmtab; i++)
+		if (mtab[i].m && n++ < limit)
+			fprintf(stderr, "sibyl: rank %d: a message from rank "
+				"%d (tag %d, %llu bytes) matched by %s was "
+				"never received\n", mtab[i].owner->world,
+				mtab[i].m->env.src, mtab[i].m->env.tag,
+				(unsigned long long)mtab[i].m->env.size,
+				mtab[i].call);
 	for (uint32_t i = 0; i < emu.count; i++)
 		for (emu_msg *m = emu.ranks[i].unexp_head; m; m = m->next)
 			if (n++ < limit)

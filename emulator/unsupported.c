@@ -35,9 +35,6 @@
 #define WHY_IO "MPI-IO is not emulated: a trace has no model of a file " \
 	"system; keep the program's I/O out of the emulated run, or use " \
 	"the C library's"
-#define WHY_MPROBE "matched probes are not emulated yet; MPI_Probe then " \
-	"MPI_Recv with the probed source and tag does the same in a " \
-	"single-threaded rank"
 #define WHY_NBR "neighbourhood collectives are not emulated yet; " \
 	"point-to-point calls to the neighbours do the same"
 #define WHY_RMA "one-sided communication (MPI windows, Put, Get, " \
@@ -507,30 +504,6 @@ int MPI_Register_datarep(const char *datarep,
 	                 void *extra_state)
 {
 	return unsupported("MPI_Register_datarep", WHY_IO);
-}
-
-int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag,
-	        MPI_Message *message, MPI_Status *status)
-{
-	return unsupported("MPI_Improbe", WHY_MPROBE);
-}
-
-int MPI_Imrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message,
-	       MPI_Request *request)
-{
-	return unsupported("MPI_Imrecv", WHY_MPROBE);
-}
-
-int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message,
-	       MPI_Status *status)
-{
-	return unsupported("MPI_Mprobe", WHY_MPROBE);
-}
-
-int MPI_Mrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message,
-	      MPI_Status *status)
-{
-	return unsupported("MPI_Mrecv", WHY_MPROBE);
 }
 
 int MPI_Ineighbor_allgather(const void *sendbuf, int sendcount,

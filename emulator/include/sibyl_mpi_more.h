@@ -182,6 +182,24 @@ int MPI_Type_create_subarray(int ndims, const int array_of_sizes[],
 			     const int array_of_starts[], int order,
 			     MPI_Datatype oldtype, MPI_Datatype *newtype);
 
+/* Matched probes (p2p.c). */
+#define MPI_Improbe SIBYL_MPI_Improbe
+#define PMPI_Improbe SIBYL_MPI_Improbe
+#define MPI_Imrecv SIBYL_MPI_Imrecv
+#define PMPI_Imrecv SIBYL_MPI_Imrecv
+#define MPI_Mprobe SIBYL_MPI_Mprobe
+#define PMPI_Mprobe SIBYL_MPI_Mprobe
+#define MPI_Mrecv SIBYL_MPI_Mrecv
+#define PMPI_Mrecv SIBYL_MPI_Mrecv
+int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag,
+	        MPI_Message *message, MPI_Status *status);
+int MPI_Imrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message,
+	       MPI_Request *request);
+int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message,
+	       MPI_Status *status);
+int MPI_Mrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message,
+	      MPI_Status *status);
+
 /* Handles are the same integers in C and Fortran. */
 #define MPI_Comm_c2f(h) ((MPI_Fint)(h))
 #define PMPI_Comm_c2f(h) ((MPI_Fint)(h))
@@ -534,24 +552,6 @@ int MPI_Register_datarep(const char *datarep,
 	                 MPI_Datarep_conversion_function *write_conversion_fn,
 	                 MPI_Datarep_extent_function *dtype_file_extent_fn,
 	                 void *extra_state);
-
-/* matched probes */
-#define MPI_Improbe SIBYL_MPI_Improbe
-#define PMPI_Improbe SIBYL_MPI_Improbe
-#define MPI_Imrecv SIBYL_MPI_Imrecv
-#define PMPI_Imrecv SIBYL_MPI_Imrecv
-#define MPI_Mprobe SIBYL_MPI_Mprobe
-#define PMPI_Mprobe SIBYL_MPI_Mprobe
-#define MPI_Mrecv SIBYL_MPI_Mrecv
-#define PMPI_Mrecv SIBYL_MPI_Mrecv
-int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag,
-	        MPI_Message *message, MPI_Status *status);
-int MPI_Imrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message,
-	       MPI_Request *request);
-int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message,
-	       MPI_Status *status);
-int MPI_Mrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message,
-	      MPI_Status *status);
 
 /* neighbourhood collectives */
 #define MPI_Ineighbor_allgather SIBYL_MPI_Ineighbor_allgather

@@ -1535,6 +1535,45 @@ int MPI_Testall(int count, MPI_Request reqs[], int *flag,
 	return MPI_SUCCESS;
 }
 
+/* ---------------------------------------------------- matched probes */
+
+/*
+ * MPI_Mprobe and MPI_Improbe take the message they find out of the
+ * unexpected queue, so that no other receive can match it, and give a
+ * handle to it; MPI_Mrecv and MPI_Imrecv receive exactly that message.
+ * Handle h is mtab[h - 1] (MPI_MESSAGE_NULL is 0, MPI_MESSAGE_NO_PROC
+ * -1); the handles of a process's ranks share the table.
+ */
+typedef struct emu_mslot {
+	emu_msg *m;             /* NULL: free */
+	emu_rank *owner;
+	MPI_Comm comm;
+	const char *call;
+} emu_mslot;
+
+static emu_mslot *mtab;
+static int nmtab;
+
+static MPI_Message msg_new(emu_rank *r, const char *call, emu_msg *m,
+			   MPI_Comm comm)
+{
+	int i = 0;
+	while (i < nmtab && mtab[i].m)
+		i++;
+	if (i == nmtab) {
+		int cap = nmtab ? 2 * nmtab : 16;
+		emu_mslot *p = realloc(mtab, (size_t)cap * sizeof *p);
+		if (!p)
+			emu_mpi_error(r, call, MPI_ERR_NO_MEM, "out of memory "
+				      "for matched messages");
+		memset(p + nmtab, 0, (size_t)(cap - nmtab) * sizeof *p);
+		mtab = p;
+		nmtab = cap;
+	}
+	mtab[i] = (emu_mslot){ m, r, comm, call };
+	return i + 1;
+}
+
 /* Wait for (block) or look once for (poll) an unexpected message that a
  * receive (source, tag) on comm would match; NULL if none (poll only). */
 static emu_msg *probe_wait(emu_rank *r, const char *call, emu_comm *c,
@@ -1579,8 +1618,11 @@ static void proc_null_status(MPI_Status *status)
 	}
 }
 
-static int probe_common(const void *site, const char *call, int source, int tag, MPI_Comm comm,
-			int *flag, MPI_Status *status)
+/* MPI_Probe and MPI_Iprobe (message NULL), MPI_Mprobe and MPI_Improbe:
+ * block until a message matches (flag NULL), or look once. */
+static int probe_common(const void *site, const char *call, int source,
+			int tag, MPI_Comm comm, int *flag,
+			MPI_Message *message, MPI_Status *status)
 {
 	EMU_API(r, call);
 	emu_comm *c = emu_comm_get(r, comm, call);
@@ -1589,6 +1631,8 @@ static int probe_common(const void *site, const char *call, int source, int tag,
 	if (source == MPI_PROC_NULL) {
 		if (flag)
 			*flag = 1;
+		if (message)
+			*message = MPI_MESSAGE_NO_PROC;
 		proc_null_status(status);
 		emu_rec_leave(r, call);
 		return MPI_SUCCESS;
@@ -1598,19 +1642,25 @@ static int probe_common(const void *site, const char *call, int source, int tag,
 		*flag = m != NULL;
 	if (m)
 		probe_status(r, comm, m, status);
+	if (m && message) {
+		unexpected_remove(r, m);
+		*message = msg_new(r, call, m, comm);
+	}
 	emu_rec_leave(r, call);
 	return MPI_SUCCESS;
 }
 
 int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
 {
-	return probe_common(EMU_SITE, "MPI_Probe", source, tag, comm, NULL, status);
+	return probe_common(EMU_SITE, "MPI_Probe", source, tag, comm, NULL, NULL,
+			    status);
 }
 
 int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag,
 	       MPI_Status *status)
 {
-	return probe_common(EMU_SITE, "MPI_Iprobe", source, tag, comm, flag, status);
+	return probe_common(EMU_SITE, "MPI_Iprobe", source, tag, comm, flag, NULL,
+			    status);
 }
 
 int MPI_Request_free(MPI_Request *request)
@@ -1689,85 +1739,18 @@ int MPI_Request_get_status(MPI_Request request, int *flag,
 	return MPI_SUCCESS;
 }
 
-/* ---------------------------------------------------- matched probes */
-
-/*
- * MPI_Mprobe and MPI_Improbe take the message they find out of the
- * unexpected queue, so that no other receive can match it, and give a
- * handle to it; MPI_Mrecv and MPI_Imrecv receive exactly that message.
- * Handle h is mtab[h - 1] (MPI_MESSAGE_NULL is 0, MPI_MESSAGE_NO_PROC
- * -1); the handles of a process's ranks share the table.
- */
-typedef struct emu_mslot {
-	emu_msg *m;             /* NULL: free */
-	emu_rank *owner;
-	MPI_Comm comm;
-	const char *call;
-} emu_mslot;
-
-static emu_mslot *mtab;
-static int nmtab;
-
-static MPI_Message msg_new(emu_rank *r, const char *call, emu_msg *m,
-			   MPI_Comm comm)
-{
-	int i = 0;
-	while (i < nmtab && mtab[i].m)
-		i++;
-	if (i == nmtab) {
-		int cap = nmtab ? 2 * nmtab : 16;
-		emu_mslot *p = realloc(mtab, (size_t)cap * sizeof *p);
-		if (!p)
-			emu_mpi_error(r, call, MPI_ERR_NO_MEM, "out of memory "
-				      "for matched messages");
-		memset(p + nmtab, 0, (size_t)(cap - nmtab) * sizeof *p);
-		mtab = p;
-		nmtab = cap;
-	}
-	mtab[i] = (emu_mslot){ m, r, comm, call };
-	return i + 1;
-}
-
-static int mprobe_common(const void *site, const char *call, int source,
-			 int tag, MPI_Comm comm, int *flag,
-			 MPI_Message *message, MPI_Status *status)
-{
-	EMU_API(r, call);
-	emu_comm *c = emu_comm_get(r, comm, call);
-	check_source_tag(r, call, c, comm, source, tag);
-	emu_rec_enter(r, site);
-	if (source == MPI_PROC_NULL) {
-		if (flag)
-			*flag = 1;
-		*message = MPI_MESSAGE_NO_PROC;
-		proc_null_status(status);
-		emu_rec_leave(r, call);
-		return MPI_SUCCESS;
-	}
-	emu_msg *m = probe_wait(r, call, c, comm, source, tag, !flag);
-	if (flag)
-		*flag = m != NULL;
-	if (m) {
-		unexpected_remove(r, m);
-		probe_status(r, comm, m, status);
-		*message = msg_new(r, call, m, comm);
-	}
-	emu_rec_leave(r, call);
-	return MPI_SUCCESS;
-}
-
 int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message,
 	       MPI_Status *status)
 {
-	return mprobe_common(EMU_SITE, "MPI_Mprobe", source, tag, comm, NULL,
-			     message, status);
+	return probe_common(EMU_SITE, "MPI_Mprobe", source, tag, comm, NULL,
+			    message, status);
 }
 
 int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag,
 		MPI_Message *message, MPI_Status *status)
 {
-	return mprobe_common(EMU_SITE, "MPI_Improbe", source, tag, comm, flag,
-			     message, status);
+	return probe_common(EMU_SITE, "MPI_Improbe", source, tag, comm, flag,
+			    message, status);
 }
 
 /* A receive request for the message behind *message, which becomes

@@ -530,6 +530,9 @@ void emu_rec_enter(emu_rank *r, const void *site);
 /* Leaving it: the ended SEB is written and the next begins, named `call',
  * waiting for the consumed messages (vt: their send times). */
 void emu_rec_leave(emu_rank *r, const char *call);
+/* The end of a poll (MPI_Test, MPI_Iprobe, ...): one that found nothing
+ * (done 0), in an SEB where nothing is recorded yet, ends no SEB. */
+void emu_rec_leave_poll(emu_rank *r, const char *call, int done);
 void emu_rec_consume(emu_rank *r, sibt_msgid id, int64_t vt);
 /* The call completed send `seq' of r: the next SEB lists it as done. */
 void emu_rec_done(emu_rank *r, uint64_t seq);

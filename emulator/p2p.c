@@ -1433,7 +1433,10 @@ static int any_common(const void *site, const char *call, int count, MPI_Request
 		if (i == -2)
 			empty_status(status);
 	}
-	emu_rec_leave(r, call);
+	if (block)
+		emu_rec_leave(r, call);
+	else
+		emu_rec_leave_poll(r, call, i != -1);
 	return err;
 }
 
@@ -1469,7 +1472,10 @@ static int some_common(const void *site, const char *call, int incount, MPI_Requ
 		}
 		*outcount = n;
 	}
-	emu_rec_leave(r, call);
+	if (block)
+		emu_rec_leave(r, call);
+	else
+		emu_rec_leave_poll(r, call, *outcount != 0);
 	return MPI_SUCCESS;
 }
 
@@ -1504,7 +1510,7 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 		if (q->complete)
 			err = finish_handle(r, request, status);
 	}
-	emu_rec_leave(r, "MPI_Test");
+	emu_rec_leave_poll(r, "MPI_Test", *flag);
 	return err;
 }
 
@@ -1528,10 +1534,9 @@ int MPI_Testall(int count, MPI_Request reqs[], int *flag,
 	if (!all_complete(count, reqs))
 		poll_turn(r);
 	*flag = all_complete(count, reqs);
-	if (*flag) {
+	if (*flag)
 		finish_all(r, count, reqs, statuses);
-	}
-	emu_rec_leave(r, call);
+	emu_rec_leave_poll(r, call, *flag);
 	return MPI_SUCCESS;
 }
 
@@ -1646,7 +1651,12 @@ static int probe_common(const void *site, const char *call, int source,
 		unexpected_remove(r, m);
 		*message = msg_new(r, call, m, comm);
 	}
-	emu_rec_leave(r, call);
+	/* A non-blocking probe completes nothing, found or not: the receive
+	 * that follows is what takes the message. */
+	if (flag)
+		emu_rec_leave_poll(r, call, 0);
+	else
+		emu_rec_leave(r, call);
 	return MPI_SUCCESS;
 }
 
@@ -1715,13 +1725,13 @@ int MPI_Request_get_status(MPI_Request request, int *flag,
 		return MPI_SUCCESS;
 	}
 	emu_req *q = req_of(r, "MPI_Request_get_status", request);
-	/* A poll, like MPI_Test: the SEB ends here. */
+	/* A poll, like MPI_Test. */
 	emu_rec_enter(r, EMU_SITE);
 	nbc_turn(r);
 	if (!q->complete)
 		poll_turn(r);
 	*flag = q->complete;
-	emu_rec_leave(r, "MPI_Request_get_status");
+	emu_rec_leave_poll(r, "MPI_Request_get_status", *flag);
 	if (!q->complete || !status)
 		return MPI_SUCCESS;
 	if (req_idle(request) || q->kind == REQ_COLL) {

@@ -454,6 +454,51 @@ void emu_rec_leave(emu_rank *r, const char *call)
 	emu_timing_resume(r);
 }
 
+/*
+ * Polls.  A program that waits by polling (MPI_Test, MPI_Iprobe in a
+ * loop) would end an SEB at every poll: a dense solver at 1,024 ranks
+ * wrote 12.1 M SEBs for 0.66 M messages, and its polling SEBs were 70% of
+ * its predicted busy time.  A poll that finds nothing completes nothing
+ * and consumes nothing, so it ends no SEB when nothing is recorded in the
+ * SEB yet (no message it waits for, no send, print or marker): the SEB
+ * goes on through the loop's unsuccessful polls and ends at the poll that
+ * succeeds (or at any other call), with the total of the iterations as
+ * its duration (each measured and corrected as usual) and the code
+ * region of the loop (from the last unsuccessful poll to the call that
+ * ends it); the SEB after it takes what the successful poll completed.
+ * A non-blocking probe counts as a poll that found nothing even when it
+ * finds a message: the receive that follows takes it.  A receive
+ * completed by polling thus costs two SEBs: the one that ends at the call
+ * that posted it (or at the first probe), and the one that ends at the
+ * poll that finds it complete (or at the receive).
+ */
+void emu_rec_leave_poll(emu_rank *r, const char *call, int done)
+{
+	emu_seb *s = &r->seb;
+
+	if (!done && !s->nsends && !s->nprints && !s->nmarkers &&
+	    !s->nwaits && !s->ndone && !s->nposted && !s->open_posts &&
+	    !s->owned_name && !s->ncons && !s->nnext_done &&
+	    !s->nnext_markers) {
+		/* The iteration is judged now, when its region can be. */
+		if (s->measured && judging() && s->g) {
+			emu_region_add(s->g, &s->span);
+			if (emu_region_judged(s->g)) {
+				uint32_t why;
+				s->dur += scale(emu_region_decide(s->g,
+								  &s->span,
+								  &why)) -
+					s->meas_ps;
+			}
+		}
+		s->site_begin = s->site_end;
+		r->in_call = 0;
+		emu_timing_resume(r);
+		return;
+	}
+	emu_rec_leave(r, call);
+}
+
 void emu_rec_step(emu_rank *r, const char *name, int64_t ps)
 {
 	emu_rec_leave(r, name);

@@ -39,12 +39,31 @@ predicted() {
 # needs: below that only evidence corrects, and a host that takes 50 us
 # from one of them without leaving any moves a 6 ms prediction by 1%.
 hook=3:21:3000,12:31:4000
-emu_run 2 128 "$T/clean.trace" "$T/timing" declared 60 100
-ran "clean emulation"
-expect_grep '^done 60$' "$T/out"
-SIBYL_TEST_INTERFERE=$hook emu_run 2 128 "$T/hook.trace" "$T/timing" \
-	declared 60 100
-ran "emulation with injected interference"
+# clean_and_hooked: the two emulations, and their predictions.
+clean_and_hooked() {
+	emu_run 2 128 "$T/clean.trace" "$T/timing" declared 60 100
+	ran "clean emulation"
+	expect_grep '^done 60$' "$T/out"
+	SIBYL_TEST_INTERFERE=$hook emu_run 2 128 "$T/hook.trace" \
+		"$T/timing" declared 60 100
+	ran "emulation with injected interference"
+	clean=$(predicted "$T/clean.trace")
+	hooked=$(predicted "$T/hook.trace")
+}
+within1() {
+	[ $((100 * hooked)) -le $((101 * clean)) ] &&
+		[ $((100 * hooked)) -ge $((99 * clean)) ]
+}
+clean_and_hooked
+# The set-up SEBs before the loop run once per rank, and under a
+# sanitizer on a loaded host they vary by 100-250 us from run to run (the
+# shadow memory's first touches): a pair of runs on either side of such a
+# swing is made again, once.  A correction that failed would leave the
+# 3 and 4 ms spins in, far beyond 1% both times.
+if ! within1; then
+	echo "emu_timing: corrected $hooked ps, clean $clean ps: once more" >&2
+	clean_and_hooked
+fi
 # The raw run reads the wall clock: the CPU clock (raw's default) leaves
 # out whatever part of a spin the host's scheduler gave to other work,
 # and under load the 3 ms spin kept only 2.2 ms of CPU time.
@@ -53,14 +72,11 @@ SIBYL_TEST_INTERFERE=$hook "$SIBYL" emulate -q --timing raw --clock wall \
 	60 100 >"$T/out" 2>"$T/err"
 emu_status=$?
 ran "--timing raw --clock wall emulation with injected interference"
-clean=$(predicted "$T/clean.trace")
-hooked=$(predicted "$T/hook.trace")
 raw=$(predicted "$T/raw.trace")
 checks=$((checks + 3))
 [ "$clean" -ge 6000000000 ] ||
 	fail "clean prediction $clean ps is below 60 x 100 us"
-[ $((100 * hooked)) -le $((101 * clean)) ] &&
-	[ $((100 * hooked)) -ge $((99 * clean)) ] ||
+within1 ||
 	fail "corrected trace predicts $hooked ps, clean $clean ps (> 1%)"
 [ "$raw" -ge $((clean + 3000000000)) ] ||
 	fail "--timing raw predicts $raw ps: the 3 ms spin is not in it" \

@@ -1049,6 +1049,24 @@ static void req_end(emu_req *q)
 	q->complete = 1;
 }
 
+/* The status of completed request q (not freed by it): a receive's, its
+ * source as a rank of its communicator; an empty one otherwise. */
+static void req_status(emu_rank *r, const emu_req *q, MPI_Status *st)
+{
+	if (!st)
+		return;
+	if (q->kind == REQ_RECV && !(q->persistent && !q->active)) {
+		*st = q->status;
+		if (st->MPI_SOURCE >= 0)
+			st->MPI_SOURCE = source_rank(r, q->comm,
+						     st->MPI_SOURCE);
+	} else {
+		empty_status(st);
+	}
+	if (q->kind != REQ_COLL)
+		st->sibyl_cancelled = q->cancelled;
+}
+
 static int finish(emu_rank *r, emu_req *q, MPI_Status *st)
 {
 	if (q->persistent && !q->active) {
@@ -1068,17 +1086,7 @@ static int finish(emu_rank *r, emu_req *q, MPI_Status *st)
 		emu_rec_consume(r, q->msg, q->msg_vt);
 	if (q->kind == REQ_SEND && q->has_seq)
 		emu_rec_done(r, q->send_seq);
-	if (st) {
-		if (q->kind == REQ_RECV) {
-			*st = q->status;
-			st->MPI_SOURCE = src;
-		} else {
-			st->MPI_ERROR = MPI_SUCCESS;
-			st->sibyl_cancelled = 0;
-			st->sibyl_count = 0;
-		}
-		st->sibyl_cancelled = q->cancelled;
-	}
+	req_status(r, q, st);
 	if (err == MPI_ERR_TRUNCATE) {
 		char what[256];
 		snprintf(what, sizeof what, "a message of %llu bytes from "
@@ -1732,20 +1740,8 @@ int MPI_Request_get_status(MPI_Request request, int *flag,
 		poll_turn(r);
 	*flag = q->complete;
 	emu_rec_leave_poll(r, "MPI_Request_get_status", *flag);
-	if (!q->complete || !status)
-		return MPI_SUCCESS;
-	if (req_idle(request) || q->kind == REQ_COLL) {
-		empty_status(status);
-	} else if (q->kind == REQ_RECV) {
-		*status = q->status;
-		if (status->MPI_SOURCE >= 0)
-			status->MPI_SOURCE = source_rank(r, q->comm,
-							 status->MPI_SOURCE);
-		status->sibyl_cancelled = q->cancelled;
-	} else {
-		empty_status(status);
-		status->sibyl_cancelled = q->cancelled;
-	}
+	if (q->complete)
+		req_status(r, q, status);
 	return MPI_SUCCESS;
 }
 

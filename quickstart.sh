@@ -15,7 +15,7 @@ top=$(pwd)
 
 packages="build-essential autoconf automake libtool pkg-config make
 libopenmpi-dev openmpi-bin libhwloc-dev zlib1g-dev libarchive-dev
-libdw-dev gnuplot-nox"
+libdw-dev gnuplot-nox gfortran"
 
 missing=
 for p in $packages; do

@@ -45,6 +45,13 @@ int emu_priv_stable(const void *p, size_t n);
 void emu_libc_enter(struct emu_rank *r);
 void emu_libc_leave(struct emu_rank *r);
 void emu_libc_free_rank(struct emu_rank *r);
+
+/* lifecycle.c: constructors, destructors and exception state per rank. */
+void emu_life_construct(struct emu_rank *r, int argc, char **argv);
+void emu_life_end(struct emu_rank *r);
+void emu_life_enter(struct emu_rank *r);
+void emu_life_leave(struct emu_rank *r);
+void emu_life_free_rank(struct emu_rank *r);
 /* "copy 12 KiB/rank", "remap ...", "none" for the manifest and docs. */
 const char *emu_priv_describe(void);
 

@@ -236,6 +236,7 @@ typedef struct emu_rank {
 	struct emu_bsend *bsend; /* p2p.c: MPI_Buffer_attach's buffer */
 	void *libc;             /* libc.c: per-rank getopt/rand/strtok state */
 	void *priv;             /* privatize.c: the rank's image of globals */
+	void *life;             /* lifecycle.c: destructors, exceptions */
 	jmp_buf *exit_jb;       /* where emu_rank_exit() ends the rank */
 } emu_rank;
 

@@ -397,16 +397,19 @@ void emu_priv_enter(emu_rank *r)
 		pv->resident = r;
 	}
 	emu_libc_enter(r);
+	emu_life_enter(r);
 }
 
 void emu_priv_leave(emu_rank *r)
 {
+	emu_life_leave(r);
 	emu_libc_leave(r);
 }
 
 void emu_priv_free_rank(emu_rank *r)
 {
 	emu_libc_free_rank(r);
+	emu_life_free_rank(r);
 	if (pv->method == PRIV_COPY) {
 		free(r->priv);
 	} else if (pv->method == PRIV_REMAP && r->priv) {

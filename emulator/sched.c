@@ -24,7 +24,33 @@
 
 #include "emu_private.h"
 
-int sibyl_user_main(int argc, char **argv);
+/*
+ * The program's main(), renamed by <mpi.h> (or sibylcc's -Dmain): C names
+ * it sibyl_user_main whatever its parameters; C++ mangles the name by
+ * them, and a Fortran main program is MAIN__ (libgfortran's main calls
+ * it; Sibyl's runtime sets the arguments up the same way).
+ */
+#define WEAK __attribute__((weak))
+extern int sibyl_user_main(int argc, char **argv) WEAK;
+extern int _Z15sibyl_user_mainiPPc(int argc, char **argv) WEAK;
+extern int _Z15sibyl_user_mainv(void) WEAK;
+extern int _Z15sibyl_user_mainiPPcS0_(int argc, char **argv, char **envp)
+	WEAK;
+extern char **environ;
+
+static int call_main(int argc, char **argv)
+{
+	if (sibyl_user_main)
+		return sibyl_user_main(argc, argv);
+	if (_Z15sibyl_user_mainiPPc)
+		return _Z15sibyl_user_mainiPPc(argc, argv);
+	if (_Z15sibyl_user_mainv)
+		return _Z15sibyl_user_mainv();
+	if (_Z15sibyl_user_mainiPPcS0_)
+		return _Z15sibyl_user_mainiPPcS0_(argc, argv, environ);
+	emu_fatal("the program has no main(): compile the file that defines "
+		  "it with sibylcc or sibylcxx (or include <mpi.h> in it)");
+}
 
 emu_rank *emu_self(const char *call)
 {
@@ -128,8 +154,15 @@ static void rank_main(void *arg)
 	emu_comm_init_rank(r);
 	emu_rec_begin(r);
 	r->exit_jb = &exit_jb;
-	if (setjmp(exit_jb) == 0)
-		r->exit_code = sibyl_user_main(emu.user_argc, argv);
+	if (setjmp(exit_jb) == 0) {
+		/* What the process would run before main. */
+		emu_life_construct(r, emu.user_argc, argv);
+		r->exit_code = call_main(emu.user_argc, argv);
+	}
+	/* And after: an exit() in a handler comes back here and goes on
+	 * with the next. */
+	(void)setjmp(exit_jb);
+	emu_life_end(r);
 	r->exit_jb = NULL;
 	free(argv);
 	if (!r->initialized && emu.rec_lazy && !emu.writer) {

@@ -11,7 +11,7 @@ if [ ! -x "$SIBYLCC" ]; then
 	echo "cli_sibylcc: no $SIBYLCC; skipped" >&2
 	exit 77
 fi
-unset SIBYLCC_CC SIBYLCC_INCDIR SIBYLCC_LIBDIR SIBYLCC_OBJCOPY \
+unset SIBYLCC_CC SIBYLCC_INCDIR SIBYLCC_LIBDIR SIBYLCC_OBJCOPY SIBYLCC_READELF \
 	SIBYLCC_PRIVATIZE
 
 # A compiler that writes its arguments one per line (NUL-free) to $T/args.
@@ -141,13 +141,8 @@ expect_exit 1 fake -showme:nonsense
 PCF="-Dmain=sibyl_user_main -fno-common -g1$SAN"
 # (The pattern matches sibylcc's text, not a variable of ours.)
 # shellcheck disable=SC2016
-OBJCOPY=$(sed -n 's/^sibyl_objcopy="${SIBYLCC_OBJCOPY:-\(.*\)}"$/\1/p' \
-	"$SIBYLCC")
-RENAMES="--rename-section .data=sibylpriv_data\
- --rename-section .data.rel=sibylpriv_data\
- --rename-section .data.rel.local=sibylpriv_data\
- --rename-section .ldata=sibylpriv_data\
- --rename-section .bss=sibylpriv_bss --rename-section .lbss=sibylpriv_bss"
+# The privatization step -show prints: sibylcc itself.
+PRIV="$SIBYLCC -privatize"
 : >"$T/empty.c"
 checks=$((checks + 1))
 cc -c "$T/empty.c" -o "$T/empty.o" || fail "cannot compile an empty object"
@@ -187,11 +182,11 @@ expect_ok pfake -showme:compile
 expect_line_out "'-I$INC' $PCF"
 # -c: the compiler, then objcopy on each object it wrote.
 expect_ok pfake -show -c "a b.c" sub/c.c
-expect_line_out "$T/logcc '-I$INC' $PCF -c 'a b.c' sub/c.c && $OBJCOPY\
- $RENAMES 'a b.o' && $OBJCOPY $RENAMES c.o"
+expect_line_out "$T/logcc '-I$INC' $PCF -c 'a b.c' sub/c.c && $PRIV\
+ 'a b.o' && $PRIV c.o"
 expect_ok pfake -show -c x.c -o "o dir/y.o"
-expect_line_out "$T/logcc '-I$INC' $PCF -c x.c -o 'o dir/y.o' && $OBJCOPY\
- $RENAMES 'o dir/y.o'"
+expect_line_out "$T/logcc '-I$INC' $PCF -c x.c -o 'o dir/y.o' && $PRIV\
+ 'o dir/y.o'"
 rm -f "$LOG"
 expect_ok pfake -c x.c -o "$T/x.o"
 expect_log "$CW|-c|x.c|-o|$T/x.o"

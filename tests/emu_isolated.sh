@@ -6,7 +6,9 @@
 #     imports no MPI, PMPI, ompi_ or opal_ symbol;
 #   - when the program is loaded (its calls are bound then: sibylcc links
 #     with -z now), neither PMPI_Send nor Open MPI's MPI_COMM_WORLD object
-#     is visible to dlsym(RTLD_DEFAULT) from a constructor of the program;
+#     is visible to dlsym(RTLD_DEFAULT) from a constructor of the program
+#     that runs at load time (one with a priority: the others run per
+#     rank, once the runtime has started);
 #     messages travel between 2 processes;
 #   - a call to an MPI routine that Sibyl's <mpi.h> does not rename (here
 #     MPI_Send, declared by the program itself) fails to link, naming it,
@@ -21,8 +23,9 @@ cat >"$T/isolated.c" <<'PROG'
 #include <mpi.h>
 #include <stdio.h>
 static void *send, *world;
-/* What the program's calls could bind to when it is loaded. */
-__attribute__((constructor)) static void look(void)
+/* What the program's calls could bind to when it is loaded (a priority
+ * makes it run then, not at each rank's start). */
+__attribute__((constructor(101))) static void look(void)
 {
 	send = dlsym(RTLD_DEFAULT, "PMPI_Send");
 	world = dlsym(RTLD_DEFAULT, "ompi_mpi_comm_world");

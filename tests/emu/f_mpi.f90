@@ -113,6 +113,7 @@ program f_mpi
   call MPI_ERROR_CLASS(ierr, key, i)
   call check(key == MPI_ERR_RANK, 'MPI_ERR_RANK')
 
+  deallocate(work)
   t1 = MPI_WTIME()
   call check(t1 >= t0, 'MPI_WTIME')
   call MPI_REDUCE(failures, bad, 1, MPI_INTEGER, MPI_SUM, 0, &

@@ -6,7 +6,9 @@
 #                 method (copy, remap, auto) on 1 and 2 processes; with
 #                 SIBYL_PRIVATIZE=none, or built with SIBYLCC_PRIVATIZE=no,
 #                 it fails (the check can fail); built with -c then linked,
-#                 and with -fdata-sections, it passes
+#                 with -fdata-sections, and with -fcommon (its tentative
+#                 definitions are common symbols, placed by the linker
+#                 script), it passes
 #   priv_commbuf  globals as message buffers (p2p and collectives), when
 #                 the runtime's p2p layer translates them (emu_priv_addr)
 #   priv_getopt   getopt/getopt_long/getopt_long_only state per rank
@@ -101,6 +103,16 @@ expect_pass priv_globals 2 10 auto
 expect_ok "$SIBYLCC" -O2 -fdata-sections -ffunction-sections \
 	-Wl,--gc-sections -I"$E" "$E/priv_globals.c" -o "$T/priv_globals"
 expect_pass priv_globals 2 10 copy
+expect_ok "$SIBYLCC" -O2 -fcommon -I"$E" "$E/priv_globals.c" \
+	-o "$T/priv_globals"
+# (only as good as there being commons to place)
+checks=$((checks + 1))
+"${CC:-cc}" -fcommon -c -I"$SIBYLCC_INCDIR" -I"$E" "$E/priv_globals.c" \
+	-o "$T/pg_common.o" 2>/dev/null &&
+	nm "$T/pg_common.o" | grep -q ' C ' ||
+	fail "priv_globals.c has no tentative definition for -fcommon to test"
+expect_pass priv_globals 2 10 copy
+expect_pass priv_globals 1 10 remap
 # A wrong method is refused by the runtime itself too.
 checks=$((checks + 1))
 if SIBYL_PRIVATIZE=bogus SIBYL_RANKS=2 SIBYL_TRACE="$T/bogus.trace" \

@@ -12,8 +12,9 @@
  *    MPI_BUFFER_DETACH (the address is of no use in Fortran), and
  *    MPI_COMM_GET_ATTR and MPI_ATTR_GET (Fortran gets the attribute's
  *    value, C a pointer to it).
- *  - gfortran's STOP and ERROR STOP: libgfortran ends the process with
- *    the C library's exit(), which would end every rank of the process;
+ *  - gfortran's STOP, ERROR STOP and EXIT intrinsic: libgfortran ends
+ *    the process with the C library's exit(), which would end every rank
+ *    of the process;
  *    here a rank's STOP ends that rank as exit() does (libc.c): after
  *    MPI_Finalize with its code, before it stopping the emulation with a
  *    report.  The messages are libgfortran's.
@@ -24,6 +25,7 @@
 
 #include <dlfcn.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <unistd.h>
 
@@ -255,4 +257,25 @@ void _gfortran_error_stop_string(const char *s, size_t len, bool quiet)
 		((stop_str_fn)gfortran_next("_gfortran_error_stop_string"))(
 			s, len, quiet);
 	stop_rank("ERROR STOP", s, len, quiet, 1);
+}
+
+/* The EXIT intrinsic (CALL EXIT(status), a GNU extension SNAP uses):
+ * libgfortran flushes its units and calls the C library's exit(). */
+typedef void (*exit_i4_fn)(int32_t *);
+typedef void (*exit_i8_fn)(int64_t *);
+
+F_API void _gfortran_exit_i4(int32_t *status);
+void _gfortran_exit_i4(int32_t *status)
+{
+	if (!emu.current)
+		((exit_i4_fn)gfortran_next("_gfortran_exit_i4"))(status);
+	exit(status ? (int)*status : 0);
+}
+
+F_API void _gfortran_exit_i8(int64_t *status);
+void _gfortran_exit_i8(int64_t *status)
+{
+	if (!emu.current)
+		((exit_i8_fn)gfortran_next("_gfortran_exit_i8"))(status);
+	exit(status ? (int)*status : 0);
 }

@@ -14,7 +14,8 @@
 #    (the test can fail); compiled with -c then linked.
 #  - STOP after MPI_Finalize ends the rank with its code (the emulation's
 #    status, as for exit()); STOP before it stops the emulation naming the
-#    rank.
+#    rank; CALL EXIT after MPI_Finalize ends the rank (all four ranks
+#    finish, each with its status).
 #  - A routine without a Fortran binding fails to link, naming it; the
 #    mpi_f08 module is not there and the compiler names it.
 #  - sibylfort --help, -showme:compile; no Open MPI symbol in a program.
@@ -108,6 +109,7 @@ program stops
   call MPI_BARRIER(MPI_COMM_WORLD, ierr)
   call MPI_FINALIZE(ierr)
   if (rank == 2) stop 3
+  if (arg == 'exit') call exit(rank)
 end program stops
 PROG
 fort_build stops "$T/stops.f90" && {
@@ -123,6 +125,12 @@ fort_build stops "$T/stops.f90" && {
 	[ "$emu_status" -ne 0 ] || fail "STOP before MPI_Finalize exited 0"
 	expect_grep "^STOP rank one leaves\$" "$T/err"
 	expect_grep "rank 1 called exit\(0\) without MPI_Finalize" "$T/err"
+	# CALL EXIT after MPI_Finalize: each rank ends with its status.
+	emu_run 2 4 "$T/stops.trace" "$T/stops" exit
+	expect_grep "rank 1 ended with status 1 after MPI_Finalize" "$T/err"
+	checks=$((checks + 1))
+	[ -e "$T/stops.trace.partial" ] || [ -e "$T/stops.trace" ] ||
+		fail "CALL EXIT: no trace"
 }
 
 # No binding: the link names the routine.  No mpi_f08: the compiler

@@ -57,6 +57,7 @@ import math
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -74,6 +75,27 @@ def log(msg):
     print("apps: " + msg, file=sys.stderr, flush=True)
 
 
+def call(cmd, cwd, env, out, timeout):
+    """Run CMD in a session of its own, output to the file OUT; on
+    timeout, stop the whole session (mpirun and the ranks' processes
+    with it: SIGTERM, then SIGKILL) and raise TimeoutExpired."""
+    p = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=out,
+                         stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        return p.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        for sig in (signal.SIGTERM, signal.SIGKILL):
+            try:
+                os.killpg(p.pid, sig)
+                p.wait(timeout=30)
+                break
+            except ProcessLookupError:
+                break
+            except subprocess.TimeoutExpired:
+                continue
+        raise
+
+
 def sh(cmd, cwd, env, logfile, timeout):
     """Run CMD (a list) in CWD, output appended to LOGFILE; raise Failure
     with the log's tail when it fails."""
@@ -81,8 +103,7 @@ def sh(cmd, cwd, env, logfile, timeout):
         f.write("$ %s\n" % " ".join(cmd))
         f.flush()
         try:
-            rc = subprocess.call(cmd, cwd=cwd, env=env, stdout=f,
-                                 stderr=subprocess.STDOUT, timeout=timeout)
+            rc = call(cmd, cwd, env, f, timeout)
         except subprocess.TimeoutExpired:
             raise Failure("%s: timed out after %d s" % (cmd[0], timeout))
     if rc != 0:
@@ -100,8 +121,7 @@ def timed(cmd, cwd, env, outfile, timeout):
     t0 = time.monotonic()
     with open(outfile, "w") as f:
         try:
-            rc = subprocess.call(full, cwd=cwd, env=env, stdout=f,
-                                 stderr=subprocess.STDOUT, timeout=timeout)
+            rc = call(full, cwd, env, f, timeout)
         except subprocess.TimeoutExpired:
             return None, time.monotonic() - t0, None
     wall, rss = time.monotonic() - t0, None
@@ -572,7 +592,9 @@ def run_app(app, src, args, nat, sib, sibyl):
                       errors="replace") as f:
                 lines = [ln for ln in f.read().splitlines()
                          if ln.startswith("sibyl")]
-            s["why"] = lines[-1] if lines else "exit %s" % rc
+            s["why"] = ("timed out after %d s" % args.timeout
+                        if rc is None else lines[-1] if lines
+                        else "exit %s" % rc)
         if os.path.isdir(trace):
             shutil.rmtree(trace)
         r["scale"].append(s)
@@ -609,7 +631,8 @@ def table(results, markdown):
             if not s:
                 return "-"
             return ("passed" if s.get("verified") else "FAILED") + \
-                ("" if s.get("status") == 0 else
+                ("" if s.get("status") == 0 else " (timed out)"
+                 if s.get("status") is None else
                  " (exit %s)" % s.get("status"))
         big = [s for s in r["scale"] if s.get("status") == 0 and
                s.get("verified")]

@@ -47,7 +47,7 @@ void emu_libc_leave(struct emu_rank *r);
 void emu_libc_free_rank(struct emu_rank *r);
 
 /* lifecycle.c: constructors, destructors and exception state per rank. */
-void emu_life_construct(struct emu_rank *r, int argc, char **argv);
+void emu_life_construct(int argc, char **argv);
 void emu_life_end(struct emu_rank *r);
 void emu_life_enter(struct emu_rank *r);
 void emu_life_leave(struct emu_rank *r);

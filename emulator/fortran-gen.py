@@ -39,7 +39,7 @@ HEADERS = ["mpi.h", "sibyl_mpi_dt.h", "sibyl_mpi_comm.h",
 # Routines fortran_rt.c binds by hand.
 BY_HAND = {"MPI_Init", "MPI_Init_thread", "MPI_Pcontrol", "MPI_Wtime",
            "MPI_Wtick", "MPI_Aint_add", "MPI_Aint_diff",
-           "MPI_Buffer_detach"}
+           "MPI_Buffer_detach", "MPI_Comm_get_attr", "MPI_Attr_get"}
 # Handles and other C types passed by value that are a Fortran INTEGER.
 INT_BY_VALUE = {"int", "const int", "MPI_Comm", "MPI_Datatype", "MPI_Group",
                 "MPI_Request", "MPI_Op", "MPI_Info", "MPI_Win", "MPI_File",
@@ -59,8 +59,8 @@ CALLBACKS = {"MPI_User_function *", "MPI_Comm_errhandler_function *",
              "MPI_Handler_function *", "MPI_File_errhandler_function *",
              "MPI_Win_errhandler_function *"}
 # Attribute values: Fortran passes and gets the value, C a pointer to it.
-# MPI_Comm_get_attr and MPI_Attr_get (the predefined attributes) are bound
-# by hand; attribute keys cannot be made from Fortran (the callbacks), so
+# MPI_Comm_get_attr and MPI_Attr_get (the predefined attributes) are in
+# BY_HAND; attribute keys cannot be made from Fortran (the callbacks), so
 # the others have nothing to work on.
 NOT_BOUND = {
     "MPI_Comm_set_attr": "attribute keys cannot be created from Fortran",
@@ -70,7 +70,6 @@ NOT_BOUND = {
     "MPI_Win_set_attr": "attribute keys cannot be created from Fortran",
     "MPI_Win_get_attr": "attribute keys cannot be created from Fortran",
 }
-BY_HAND |= {"MPI_Comm_get_attr", "MPI_Attr_get"}
 # Out parameters holding an index into an array of requests: 0-based in
 # C, 1-based in Fortran.
 INDEX_OUT = {"MPI_Waitany": "index", "MPI_Testany": "index",

@@ -91,9 +91,8 @@ static life_state *life_of(emu_rank *r)
 	return r->life;
 }
 
-void emu_life_construct(emu_rank *r, int argc, char **argv)
+void emu_life_construct(int argc, char **argv)
 {
-	(void)r;
 	for (const init_fn *f = __start_sibylpriv_init;
 	     f && f < __stop_sibylpriv_init; f++)
 		if (*f && *f != (init_fn)-1)
@@ -102,12 +101,15 @@ void emu_life_construct(emu_rank *r, int argc, char **argv)
 
 void emu_life_end(emu_rank *r)
 {
+	size_t nfini = __start_sibylpriv_fini ?
+		(size_t)(__stop_sibylpriv_fini - __start_sibylpriv_fini) : 0;
+	/* Nothing registered, nothing to run: no state to make. */
+	if (!r->life && nfini == 0)
+		return;
 	life_state *s = life_of(r);
 	if (!s->ending) {
 		s->ending = 1;
-		s->fini_left = __start_sibylpriv_fini ?
-			(size_t)(__stop_sibylpriv_fini -
-				 __start_sibylpriv_fini) : 0;
+		s->fini_left = nfini;
 	}
 	/* Each entry is taken off before it runs: an exit() inside one
 	 * comes back here (sched.c) and goes on with the next. */

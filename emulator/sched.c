@@ -156,7 +156,7 @@ static void rank_main(void *arg)
 	r->exit_jb = &exit_jb;
 	if (setjmp(exit_jb) == 0) {
 		/* What the process would run before main. */
-		emu_life_construct(r, emu.user_argc, argv);
+		emu_life_construct(emu.user_argc, argv);
 		r->exit_code = call_main(emu.user_argc, argv);
 	}
 	/* And after: an exit() in a handler comes back here and goes on

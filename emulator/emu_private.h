@@ -178,6 +178,7 @@ typedef struct emu_seb {
 	struct emu_region *g;   /* their region, once it ended (or NULL) */
 	const char *rounds;     /* a collective's round: the call's name */
 	int64_t meas_ps, wall_ps;
+	int64_t seg0;           /* dur when the measured part began */
 	emu_span span;          /* what timing saw */
 	uint8_t measured;       /* the SEB ended in emu_rec_enter */
 } emu_seb;

@@ -140,6 +140,30 @@ void emu_rec_begin(emu_rank *r)
 	emu_timing_begin(r);
 }
 
+/*
+ * A print's offset is read on the wall clock (emu_rec_print), but the
+ * measured part of the SEB keeps the CPU time when the thread was off its
+ * core: a print made after the host took the core would then fall after
+ * the SEB's end, even after the next SEB's prints.  The prints of the
+ * part that just ended (all of the SEB's: polls merge only SEBs without
+ * prints) are compressed, in order, into what the SEB now lasts.
+ */
+static void fit_prints(emu_seb *s)
+{
+	int64_t room = s->dur - s->seg0, top = 0;
+	for (uint32_t i = 0; i < s->nprints; i++)
+		if (s->prints[i].offset - s->seg0 > top)
+			top = s->prints[i].offset - s->seg0;
+	if (top <= room)
+		return;
+	for (uint32_t i = 0; i < s->nprints; i++) {
+		int64_t rel = s->prints[i].offset - s->seg0;
+		if (rel > 0)
+			s->prints[i].offset = s->seg0 + (int64_t)llround(
+				(double)rel * (double)room / (double)top);
+	}
+}
+
 void emu_rec_enter(emu_rank *r, const void *site)
 {
 	emu_seb *s = &r->seb;
@@ -152,6 +176,7 @@ void emu_rec_enter(emu_rank *r, const void *site)
 	s->meas_ps = scale(s->span.kept);
 	s->wall_ps = scale(s->span.wall);
 	s->dur += s->meas_ps;
+	fit_prints(s);
 	s->site_end = site;
 	if (!emu.timing_raw)
 		s->g = emu_region_ended(s->site_begin, site, NULL,
@@ -447,6 +472,7 @@ void emu_rec_leave(emu_rank *r, const char *call)
 		s->start_vt = s->vt_seen;
 	s->cons_vt = 0;
 	s->dur = 0;
+	s->seg0 = 0;
 	s->name = call;
 	/* The next SEB begins where the call was made. */
 	s->site_begin = s->site_end;
@@ -491,6 +517,7 @@ void emu_rec_leave_poll(emu_rank *r, const char *call, int done)
 					s->meas_ps;
 			}
 		}
+		s->seg0 = s->dur;
 		s->site_begin = s->site_end;
 		r->in_call = 0;
 		emu_timing_resume(r);

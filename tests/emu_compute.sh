@@ -53,4 +53,27 @@ a, b, c = d[3] - 10**7, d[4] - 10**7, d[5] - 10**7
 mean = (a + b) / 2
 sys.exit(0 if mean > 0 and 0.5 * mean <= c <= 2 * mean else 1)
 PY
+# A print after the thread left its core (50 ms asleep: the SEB keeps its
+# CPU time) stays inside its SEB and before the next SEB's prints.
+emu_build print_offcpu "$SIBYL_SRCDIR/tests/emu/print_offcpu.c" || finish
+expect_ok "$SIBYL" emulate -q --ranks 2 -o "$T/p.trace" -- "$T/print_offcpu"
+expect_ok "$SIBYL" trace dump --json --pe 0 "$T/p.trace"
+python3 - "$T/out" <<'PY' || fail "a print lies beyond the end of its SEB"
+import json, sys
+for s in map(json.loads, open(sys.argv[1])):
+    for p in s.get("prints", []):
+        if not 0 <= p["offset_ps"] <= s["duration_ps"]:
+            print(s, file=sys.stderr)
+            sys.exit(1)
+PY
+expect_ok "$SIBYL" sim -q "$T/p.trace" -o "$T/p.sim"
+python3 - "$T/p.sim/prints.txt" <<'PY' || fail "the prints of rank 0 are out of order in virtual time: $(cat "$T/p.sim/prints.txt")"
+import sys
+t = {}
+for line in open(sys.argv[1]):
+    f = line.split()
+    if f[3] == "0":
+        t[f[4]] = int(f[0])
+sys.exit(0 if t["a"] <= t["b"] <= t["c"] else 1)
+PY
 finish

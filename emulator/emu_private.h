@@ -428,6 +428,8 @@ int emu_layout_fixed(void);
 /* The same, with fresh readings of the CPU clock and faults. */
 void emu_stamp_fresh(emu_stamp *t);
 void emu_stamp_since(const emu_stamp *t, emu_span *sp);
+/* What the SEB begun at t computed so far: wall or CPU time, as kept. */
+int64_t emu_stamp_peek(const emu_stamp *t);
 /* The runtime allocated memory (it may have page-faulted): the next
  * stamp reads the CPU clock and the fault count itself, so that those
  * faults are not charged to the SEB that begins next. */

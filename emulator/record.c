@@ -638,7 +638,7 @@ int64_t emu_rec_vtime(emu_rank *r)
 {
 	int64_t t = r->seb.start_vt + r->seb.dur;
 	if (!r->in_call && r->state == RS_RUNNING)
-		t += scale(emu_now_ns() - r->resume.wall);
+		t += scale(emu_stamp_peek(&r->resume));
 	if (t > r->seb.vt_seen)
 		r->seb.vt_seen = t;
 	return t;
@@ -662,8 +662,8 @@ void emu_rec_print(emu_rank *r, const char *text, size_t len)
 		emu_fatal("out of memory recording a print");
 	memcpy(copy, text, len);
 	GROW(s->prints, s->nprints, s->cprints);
-	s->prints[s->nprints].offset = s->dur + scale(emu_now_ns() -
-						      r->resume.wall);
+	s->prints[s->nprints].offset = s->dur +
+				       scale(emu_stamp_peek(&r->resume));
 	s->prints[s->nprints].text = copy;
 	s->prints[s->nprints].len = (uint32_t)len;
 	s->nprints++;

@@ -54,9 +54,12 @@ mean = (a + b) / 2
 sys.exit(0 if mean > 0 and 0.5 * mean <= c <= 2 * mean else 1)
 PY
 # A print after the thread left its core (50 ms asleep: the SEB keeps its
-# CPU time) stays inside its SEB and before the next SEB's prints.
+# CPU time) stays inside its SEB and before the next SEB's prints;
+# MPI_Wtime does not count the sleep either (50 ms of wall time, a few
+# microseconds of CPU time: 10 ms is far from both).
 emu_build print_offcpu "$SIBYL_SRCDIR/tests/emu/print_offcpu.c" || finish
 expect_ok "$SIBYL" emulate -q --ranks 2 -o "$T/p.trace" -- "$T/print_offcpu"
+expect_grep '^slept 0\.00[0-9]{4}$' "$T/out"
 expect_ok "$SIBYL" trace dump --json --pe 0 "$T/p.trace"
 python3 - "$T/out" <<'PY' || fail "a print lies beyond the end of its SEB"
 import json, sys

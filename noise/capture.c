@@ -373,9 +373,24 @@ int noise_capture_run(const noise_capture_opts *o, noise_capture **out,
 	}
 	for (uint32_t i = 0; i < n; i++) {
 		noise_capture_core *c = &cap->cores[i];
+		int64_t away = 0;
 		for (uint64_t k = 0; k < c->ndetours; k++) {
+			away += c->duration_ps[k];
 			c->start_ps[k] *= 1000;
 			c->duration_ps[k] *= 1000;
+		}
+		/* Other work held the core from the start to the end: the
+		 * loop never ran, and the capture says nothing of the
+		 * host's own noise (a model of it would never run). */
+		if (away >= dur_ns) {
+			char a[32];
+			sib_errf(err, errlen, "core %" PRIu32 " never ran the "
+				  "measuring loop during the %s capture: other "
+				  "work held it throughout; capture when the "
+				  "cores are idle, or for longer (--duration)",
+				  c->core, noise_fmt_ns(a, sizeof a,
+							o->duration_ps));
+			goto out_with_cap;
 		}
 	}
 	*out = cap;

@@ -639,9 +639,12 @@ int64_t emu_rec_vtime(emu_rank *r)
 	int64_t t = r->seb.start_vt + r->seb.dur;
 	if (!r->in_call && r->state == RS_RUNNING)
 		t += scale(emu_stamp_peek(&r->resume));
+	/* The peek switches to the CPU clock when the thread was off its
+	 * core, and that clock is extrapolated from its last reading: a
+	 * later read may come out a little earlier.  Time never goes back. */
 	if (t > r->seb.vt_seen)
 		r->seb.vt_seen = t;
-	return t;
+	return r->seb.vt_seen;
 }
 
 void emu_rec_marker(emu_rank *r, uint32_t kind, int64_t value)
@@ -662,8 +665,11 @@ void emu_rec_print(emu_rank *r, const char *text, size_t len)
 		emu_fatal("out of memory recording a print");
 	memcpy(copy, text, len);
 	GROW(s->prints, s->nprints, s->cprints);
-	s->prints[s->nprints].offset = s->dur +
-				       scale(emu_stamp_peek(&r->resume));
+	int64_t off = s->dur + scale(emu_stamp_peek(&r->resume));
+	/* In order, as emu_rec_vtime's times. */
+	if (s->nprints && off < s->prints[s->nprints - 1].offset)
+		off = s->prints[s->nprints - 1].offset;
+	s->prints[s->nprints].offset = off;
 	s->prints[s->nprints].text = copy;
 	s->prints[s->nprints].len = (uint32_t)len;
 	s->nprints++;

@@ -39,7 +39,7 @@ typedef struct kv_obj {
 
 /* Keyvals are shared by the process (emu.attr). */
 #define KEYVAL_FIRST 16
-#define KEYVAL_PREDEF_LAST MPI_APPNUM
+#define KEYVAL_PREDEF_LAST MPI_LASTUSEDCODE
 
 static kv_obj *kv_lookup(int k)
 {
@@ -75,9 +75,10 @@ static kv_obj *kv_get(emu_rank *r, int k, const char *call, int *predef)
 	return kv;
 }
 
-static int *predef_value(int k)
+static int *predef_value(emu_rank *r, int k)
 {
 	switch (k) {
+	case MPI_LASTUSEDCODE: return emu_err_lastused(r);
 	case MPI_TAG_UB: return &emu.attr.tag_ub;
 	case MPI_HOST: return &emu.attr.host;
 	case MPI_IO: return &emu.attr.io;
@@ -332,7 +333,7 @@ static int get_attr(const char *call, MPI_Comm comm, int k, void *val,
 		emu_mpi_error(r, call, MPI_ERR_ARG, "NULL %s pointer",
 			      val ? "flag" : "attribute_val");
 	if (predef) {
-		*(void **)val = predef_value(k);
+		*(void **)val = predef_value(r, k);
 		*flag = 1;
 		return MPI_SUCCESS;
 	}

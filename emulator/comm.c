@@ -493,10 +493,22 @@ static void comm_destroy(emu_rank *r, MPI_Comm h)
 
 /* ------------------------------------------------- context agreement */
 
-/* One round: send v to comm rank `to' and receive into *in from comm rank
+/* Who agrees: the members of communicator c, or of group g (c then gives
+ * the context the messages go on), in the order of their ranks. */
+typedef struct agree_set {
+	const emu_comm *c;
+	const emu_group *g;
+} agree_set;
+
+static int32_t agree_world(const agree_set *a, int i)
+{
+	return a->g ? emu_group_world(a->g, i) : emu_comm_world(a->c, i);
+}
+
+/* One round: send v to member `to' and receive into *in from member
  * `from' (-1: no such part).  A round that sends after one that received
  * starts a new SEB, so the trace has the round's dependencies. */
-static void agree_round(emu_rank *r, emu_comm *c, MPI_Comm h, int tag,
+static void agree_round(emu_rank *r, const agree_set *a, MPI_Comm h, int tag,
 			const char *call, int to, int32_t v, int from,
 			int32_t *in, int *step)
 {
@@ -507,11 +519,11 @@ static void agree_round(emu_rank *r, emu_comm *c, MPI_Comm h, int tag,
 	}
 	if (from >= 0)
 		rq = emu_p2p_irecv_raw(r, call, in, sizeof *in,
-				       emu_comm_world(c, from), c->ctx + 1,
+				       agree_world(a, from), a->c->ctx + 1,
 				       tag, h);
 	if (to >= 0)
 		sq = emu_p2p_isend_raw(r, call, &v, sizeof v,
-				       emu_comm_world(c, to), c->ctx + 1, tag,
+				       agree_world(a, to), a->c->ctx + 1, tag,
 				       h);
 	if (sq) {
 		emu_p2p_wait(r, call, sq);
@@ -524,16 +536,15 @@ static void agree_round(emu_rank *r, emu_comm *c, MPI_Comm h, int tag,
 	}
 }
 
-/* The context of a new communicator made from c (handle h): the largest
- * next_ctx of c's members, by recursive doubling (the ranks beyond the
- * largest power of two fold into the others first).  Collective over c,
- * inside call (the SEB has ended); tag: the collective sequence number
- * the operation took. */
-static int32_t agree_ctx(emu_rank *r, emu_comm *c, MPI_Comm h, uint32_t seq,
-			 const char *call)
+/* The context of a new communicator: the largest next_ctx of the n
+ * members of a (r is member me), by recursive doubling (the members
+ * beyond the largest power of two fold into the others first), on
+ * a->c's collective context with `tag'.  Inside call (the SEB has
+ * ended). */
+static int32_t agree_members(emu_rank *r, const agree_set *a, int n, int me,
+			     MPI_Comm h, int tag, const char *call)
 {
-	int n = emu_comm_size(c), me = c->rank, step = 0;
-	int tag = (int)(seq & INT_MAX);
+	int step = 0;
 	int32_t v = r->next_ctx, in = 0;
 	int pof2 = 1;
 
@@ -541,22 +552,22 @@ static int32_t agree_ctx(emu_rank *r, emu_comm *c, MPI_Comm h, uint32_t seq,
 		pof2 *= 2;
 	int rem = n - pof2;
 	if (me >= pof2) {
-		agree_round(r, c, h, tag, call, me - pof2, v, me - pof2, &in,
+		agree_round(r, a, h, tag, call, me - pof2, v, me - pof2, &in,
 			    &step);
 		v = in;
 	} else {
 		if (me < rem) {
-			agree_round(r, c, h, tag, call, -1, 0, me + pof2, &in,
+			agree_round(r, a, h, tag, call, -1, 0, me + pof2, &in,
 				    &step);
 			v = in > v ? in : v;
 		}
 		for (int mask = 1; mask < pof2; mask <<= 1) {
-			agree_round(r, c, h, tag, call, me ^ mask, v,
+			agree_round(r, a, h, tag, call, me ^ mask, v,
 				    me ^ mask, &in, &step);
 			v = in > v ? in : v;
 		}
 		if (me < rem)
-			agree_round(r, c, h, tag, call, me + pof2, v, -1, &in,
+			agree_round(r, a, h, tag, call, me + pof2, v, -1, &in,
 				    &step);
 	}
 	if (v > INT32_MAX - 4)
@@ -564,6 +575,16 @@ static int32_t agree_ctx(emu_rank *r, emu_comm *c, MPI_Comm h, uint32_t seq,
 			      "its 2^30 communicator contexts");
 	r->next_ctx = v + 2;
 	return v;
+}
+
+/* The context of a new communicator made from c (handle h), collective
+ * over c; seq: the collective sequence number the operation took. */
+static int32_t agree_ctx(emu_rank *r, emu_comm *c, MPI_Comm h, uint32_t seq,
+			 const char *call)
+{
+	agree_set a = {c, NULL};
+	return agree_members(r, &a, emu_comm_size(c), c->rank, h,
+			     (int)(seq & INT_MAX), call);
 }
 
 /* ============================================================ Comm_split */
@@ -979,6 +1000,46 @@ int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 	if (me >= 0)
 		nh = comm_install(r, comm_new(g, me, ctx, c->errhandler,
 					      NULL));
+	emu_rec_leave(r, call);
+	*newcomm = nh;
+	return MPI_SUCCESS;
+}
+
+/*
+ * MPI_Comm_create_group: collective over the group's members only.  They
+ * agree on the context among themselves, on the parent's collective
+ * context with a tag of their own: -2 - tag, below every collective's
+ * (a sequence number, never negative) and MPI_ANY_TAG, so that the
+ * parent's other members, which do not take part, and its collectives
+ * never match these messages, and concurrent calls with different tags
+ * do not match each other's.
+ */
+int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag,
+			  MPI_Comm *newcomm)
+{
+	const char *call = "MPI_Comm_create_group";
+	EMU_API(r, call);
+	emu_comm *c = emu_comm_get(r, comm, call);
+	emu_group *g = group_get(r, group, call);
+	check_ptr(r, call, newcomm, "newcomm pointer");
+	if (tag < 0 || tag > MPI_TAG_UB_VALUE)
+		emu_mpi_error(r, call, MPI_ERR_TAG, "tag %d is outside 0.."
+			      "MPI_TAG_UB (%d)", tag, MPI_TAG_UB_VALUE);
+	if (g->size && !group_subset(g, c))
+		emu_mpi_error(r, call, MPI_ERR_GROUP, "the group (size %d) "
+			      "has members that are not in %s", g->size,
+			      emu_comm_describe(r, comm));
+	int me = g->size ? emu_group_rank_of(g, r->world) : -1;
+	if (me < 0) {
+		/* Not a member: MPI_COMM_NULL, and nothing to agree. */
+		*newcomm = MPI_COMM_NULL;
+		return MPI_SUCCESS;
+	}
+	emu_rec_enter(r, EMU_SITE);
+	agree_set a = {c, g};
+	int32_t ctx = agree_members(r, &a, g->size, me, comm, -2 - tag, call);
+	MPI_Comm nh = comm_install(r, comm_new(g, me, ctx, c->errhandler,
+					       NULL));
 	emu_rec_leave(r, call);
 	*newcomm = nh;
 	return MPI_SUCCESS;

@@ -123,23 +123,169 @@ int emu_api_failed(emu_rank *r, const char *call)
 	return r->err_code;
 }
 
+/*
+ * Error classes and codes of the program's own (MPI_Add_error_class,
+ * _code, _string).  The calls are local: each virtual rank has its own
+ * table, as each process of a real run has, so ranks that add their
+ * classes in the same order get the same values.  User codes follow
+ * MPI_ERR_LASTCODE; classes and codes share that numbering.
+ */
+typedef struct emu_errs {
+	int n, cap;
+	int *class_of;          /* of code MPI_ERR_LASTCODE + 1 + i */
+	char **text;            /* MPI_Add_error_string's, or NULL */
+	int lastused;           /* the MPI_LASTUSEDCODE attribute's value */
+} emu_errs;
+
+static emu_errs *errs_of(emu_rank *r)
+{
+	if (!r->errs) {
+		r->errs = calloc(1, sizeof(emu_errs));
+		if (!r->errs)
+			emu_fatal("out of memory");
+		((emu_errs *)r->errs)->lastused = MPI_ERR_LASTCODE;
+	}
+	return r->errs;
+}
+
+/* The index of a user code of r in its table, or -1. */
+static int user_code(emu_rank *r, int code)
+{
+	emu_errs *e = r ? r->errs : NULL;
+	int i = code - MPI_ERR_LASTCODE - 1;
+	return e && i >= 0 && i < e->n ? i : -1;
+}
+
+int *emu_err_lastused(emu_rank *r)
+{
+	return &errs_of(r)->lastused;
+}
+
+const char *emu_err_user_text(emu_rank *r, int code)
+{
+	int i = user_code(r, code);
+	return i < 0 ? NULL : ((emu_errs *)r->errs)->text[i] ?
+		((emu_errs *)r->errs)->text[i] : "";
+}
+
+void emu_err_free_rank(emu_rank *r)
+{
+	emu_errs *e = r->errs;
+	if (!e)
+		return;
+	for (int i = 0; i < e->n; i++)
+		free(e->text[i]);
+	free(e->text);
+	free(e->class_of);
+	free(e);
+	r->errs = NULL;
+}
+
+static int add_code(emu_rank *r, const char *call, int class)
+{
+	emu_errs *e = errs_of(r);
+	if (e->n >= INT32_MAX / 2 - MPI_ERR_LASTCODE)
+		emu_mpi_error(r, call, MPI_ERR_OTHER, "too many error codes");
+	if (e->n == e->cap) {
+		int cap = e->cap ? 2 * e->cap : 8;
+		int *c = realloc(e->class_of, (size_t)cap * sizeof *c);
+		if (c)
+			e->class_of = c;
+		char **t = c ? realloc(e->text, (size_t)cap * sizeof *t) : NULL;
+		if (!t)
+			emu_mpi_error(r, call, MPI_ERR_NO_MEM, "out of memory");
+		e->text = t;
+		e->cap = cap;
+	}
+	int code = MPI_ERR_LASTCODE + 1 + e->n;
+	e->class_of[e->n] = class < 0 ? code : class;
+	e->text[e->n] = NULL;
+	e->n++;
+	e->lastused = code;
+	return code;
+}
+
+int MPI_Add_error_class(int *errorclass)
+{
+	const char *call = "MPI_Add_error_class";
+	EMU_API(r, call);
+	if (!errorclass)
+		emu_mpi_error(r, call, MPI_ERR_ARG, "NULL errorclass pointer");
+	*errorclass = add_code(r, call, -1);
+	return MPI_SUCCESS;
+}
+
+int MPI_Add_error_code(int errorclass, int *errorcode)
+{
+	const char *call = "MPI_Add_error_code";
+	EMU_API(r, call);
+	int i = user_code(r, errorclass);
+	if (!errorcode)
+		emu_mpi_error(r, call, MPI_ERR_ARG, "NULL errorcode pointer");
+	if ((errorclass < 0 || errorclass > MPI_ERR_LASTCODE) &&
+	    (i < 0 || ((emu_errs *)r->errs)->class_of[i] != errorclass))
+		emu_mpi_error(r, call, MPI_ERR_ARG, "%d is not an error class "
+			      "(a predefined one, or one MPI_Add_error_class "
+			      "gave this rank)", errorclass);
+	*errorcode = add_code(r, call, errorclass);
+	return MPI_SUCCESS;
+}
+
+int MPI_Add_error_string(int errorcode, const char *string)
+{
+	const char *call = "MPI_Add_error_string";
+	EMU_API(r, call);
+	int i = user_code(r, errorcode);
+	if (i < 0)
+		emu_mpi_error(r, call, MPI_ERR_ARG, "%d is not an error code "
+			      "or class MPI_Add_error_class or "
+			      "MPI_Add_error_code gave this rank%s", errorcode,
+			      errorcode >= 0 && errorcode <= MPI_ERR_LASTCODE ?
+			      " (the strings of predefined ones are fixed)" :
+			      "");
+	if (!string)
+		emu_mpi_error(r, call, MPI_ERR_ARG, "NULL string");
+	size_t len = strlen(string);
+	if (len >= MPI_MAX_ERROR_STRING)
+		emu_mpi_error(r, call, MPI_ERR_ARG, "the string has %zu "
+			      "characters; at most %d fit (MPI_MAX_ERROR_STRING "
+			      "- 1)", len, MPI_MAX_ERROR_STRING - 1);
+	char *copy = strdup(string);
+	if (!copy)
+		emu_mpi_error(r, call, MPI_ERR_NO_MEM, "out of memory");
+	emu_errs *e = r->errs;
+	free(e->text[i]);
+	e->text[i] = copy;
+	return MPI_SUCCESS;
+}
+
 int MPI_Error_string(int errorcode, char *string, int *resultlen)
 {
 	const char *s = errorcode >= 0 && errorcode <= MPI_ERR_LASTCODE ?
 		err_texts[errorcode] : NULL;
+	const char *user = emu.current ?
+		emu_err_user_text(emu.current, errorcode) : NULL;
 	int n;
 	if (s)
 		n = snprintf(string, MPI_MAX_ERROR_STRING, "%s: %s",
 			     err_names[errorcode], s);
+	else if (user)
+		n = snprintf(string, MPI_MAX_ERROR_STRING, "%s", user);
 	else
 		n = snprintf(string, MPI_MAX_ERROR_STRING, "unknown error "
 			     "code %d", errorcode);
 	*resultlen = n < MPI_MAX_ERROR_STRING ? n : MPI_MAX_ERROR_STRING - 1;
-	return s ? MPI_SUCCESS : MPI_ERR_ARG;
+	return s || user ? MPI_SUCCESS : MPI_ERR_ARG;
 }
 
 int MPI_Error_class(int errorcode, int *errorclass)
 {
+	emu_rank *r = emu.current;
+	int i = user_code(r, errorcode);
+	if (i >= 0) {
+		*errorclass = ((emu_errs *)r->errs)->class_of[i];
+		return MPI_SUCCESS;
+	}
 	if (errorcode < 0 || errorcode > MPI_ERR_LASTCODE)
 		return MPI_ERR_ARG;
 	*errorclass = errorcode;

@@ -238,6 +238,7 @@ typedef struct emu_rank {
 	void *libc;             /* libc.c: per-rank getopt/rand/strtok state */
 	void *priv;             /* privatize.c: the rank's image of globals */
 	void *life;             /* lifecycle.c: destructors, exceptions */
+	void *errs;             /* diag.c: the program's error classes */
 	jmp_buf *exit_jb;       /* where emu_rank_exit() ends the rank */
 } emu_rank;
 
@@ -470,6 +471,12 @@ const char *emu_region_name(emu_region *g);
 int emu_mpi_error(emu_rank *r, const char *call, int code,
 		  const char *fmt, ...) __attribute__((format(printf, 4, 5),
 						      noreturn));
+/* The error classes and codes the program added (MPI_Add_error_*): the
+ * text of one of r's (NULL when `code' is not one of them), where the
+ * MPI_LASTUSEDCODE attribute of r lives, and the table's end. */
+const char *emu_err_user_text(emu_rank *r, int code);
+int *emu_err_lastused(emu_rank *r);
+void emu_err_free_rank(emu_rank *r);
 /* Every public MPI function that reports errors begins with
  *     EMU_API(r, "MPI_X");
  * which declares `emu_rank *r' (the calling rank).  When some

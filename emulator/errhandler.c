@@ -180,11 +180,21 @@ int MPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
 	EMU_API(r, call);
 	emu_comm *c = emu_comm_get(r, comm, call);
 	errh *e = errh_user(c->errhandler);
-	if (c->errhandler == MPI_ERRORS_ARE_FATAL)
+	if (c->errhandler == MPI_ERRORS_ARE_FATAL) {
+		/* A code of the program's own: its class and string. */
+		const char *text = emu_err_user_text(r, errorcode);
+		char own[MPI_MAX_ERROR_STRING + 64] = "";
+		int class = errorcode;
+		if (text) {
+			MPI_Error_class(errorcode, &class);
+			snprintf(own, sizeof own, " (the program's own, of "
+				 "class %d: \"%s\")", class, text);
+		}
 		emu_mpi_error(r, call, errorcode >= 0 && errorcode <=
 			      MPI_ERR_LASTCODE ? errorcode : MPI_ERR_UNKNOWN,
-			      "the program raised error code %d on %s",
-			      errorcode, emu_comm_describe(r, comm));
+			      "the program raised error code %d%s on %s",
+			      errorcode, own, emu_comm_describe(r, comm));
+	}
 	if (e)
 		run_user_errhandler(r, e, comm, errorcode);
 	return MPI_SUCCESS;

@@ -181,6 +181,7 @@ static void rank_main(void *arg)
 		r->finalized = 1;
 	}
 	emu_comm_free_rank(r);
+	emu_err_free_rank(r);
 }
 
 static void run(emu_rank *r)

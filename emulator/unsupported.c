@@ -19,16 +19,9 @@
 
 #include "emu_private.h"
 
-#define WHY_CREATE_GROUP "creating a communicator over a group without " \
-	"the whole parent is not emulated yet; MPI_Comm_create does it " \
-	"collectively over the parent"
 #define WHY_DPM "dynamic process management (spawn, ports, published " \
 	"names) is not emulated: a Sibyl job has the virtual ranks it " \
 	"started with"
-#define WHY_ERRCLASS "error classes and codes of the program's own are " \
-	"not emulated yet"
-#define WHY_FORTRAN "Fortran statuses are not provided: Sibyl has no " \
-	"Fortran bindings yet"
 #define WHY_GREQ "generalized requests are not emulated"
 #define WHY_IDUP "non-blocking communicator duplication is not " \
 	"emulated yet; MPI_Comm_dup does the same, blocking"
@@ -53,12 +46,6 @@ static int unsupported(const char *call, const char *why)
 
 /* The parameters are unused on purpose. */
 #pragma GCC diagnostic ignored "-Wunused-parameter"
-
-int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag,
-	                  MPI_Comm *newcomm)
-{
-	return unsupported("MPI_Comm_create_group", WHY_CREATE_GROUP);
-}
 
 int MPI_Close_port(const char *port_name)
 {
@@ -122,31 +109,6 @@ int MPI_Unpublish_name(const char *service_name, MPI_Info info,
 	               const char *port_name)
 {
 	return unsupported("MPI_Unpublish_name", WHY_DPM);
-}
-
-int MPI_Add_error_class(int *errorclass)
-{
-	return unsupported("MPI_Add_error_class", WHY_ERRCLASS);
-}
-
-int MPI_Add_error_code(int errorclass, int *errorcode)
-{
-	return unsupported("MPI_Add_error_code", WHY_ERRCLASS);
-}
-
-int MPI_Add_error_string(int errorcode, const char *string)
-{
-	return unsupported("MPI_Add_error_string", WHY_ERRCLASS);
-}
-
-int MPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status)
-{
-	return unsupported("MPI_Status_c2f", WHY_FORTRAN);
-}
-
-int MPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status)
-{
-	return unsupported("MPI_Status_f2c", WHY_FORTRAN);
 }
 
 int MPI_Grequest_complete(MPI_Request request)

@@ -8,7 +8,7 @@
 #     MPI_ERR_UNSUPPORTED_OPERATION (emulator/unsupported.c, the one-sided
 #     calls of emulator/rma.c, and the graph-topology and intercommunicator
 #     constructors);
-#   - tests/emu/routines.c calls 25 routines across the standard under
+#   - tests/emu/routines.c calls 30 routines across the standard under
 #     MPI_ERRORS_RETURN, at 4 ranks on 2 processes: each works, with its
 #     result checked, or returns MPI_ERR_UNSUPPORTED_OPERATION, as the
 #     table says; under the default handler an unsupported call stops the
@@ -71,7 +71,7 @@ emulated = set(re.findall(r"`(MPI_\w+)`",
                           re.search(r"^\| \*\*emulated\*\*.*$", sec,
                                     re.M).group(0)))
 calls = [l.split() for l in out if l and not l.startswith("check ")]
-assert len(calls) >= 25, len(calls)
+assert len(calls) >= 30, len(calls)
 for name, result, *rest in calls:
     want = "ok" if name in emulated else "unsupported"
     assert result == want, (name, result, rest, "want", want)
@@ -87,5 +87,12 @@ emu_run 2 4 "$T/fatal.trace" "$T/routines" fatal
 [ "$emu_status" -ne 0 ] || fail "an unsupported call under " \
 	"MPI_ERRORS_ARE_FATAL did not stop the run"
 expect_grep "rank 0 in MPI_File_open: MPI_ERR_UNSUPPORTED_OPERATION: not emulated by this version of Sibyl: MPI-IO is not emulated" \
+	"$T/err"
+# An error code of the program's own, raised under the default handler:
+# the run stops with its class and string.
+checks=$((checks + 1))
+emu_run 2 4 "$T/user.trace" "$T/routines" usercode
+[ "$emu_status" -ne 0 ] || fail "a raised error code did not stop the run"
+expect_grep 'rank 1 in MPI_Comm_call_errhandler: MPI_ERR_UNKNOWN: the program raised error code 27 \(the program.s own, of class 26: "disk on fire"\) on MPI_COMM_WORLD' \
 	"$T/err"
 finish

@@ -44,6 +44,7 @@
 #define MPI_WTIME_IS_GLOBAL 4  /* 1: MPI_Wtime is the virtual time */
 #define MPI_UNIVERSE_SIZE   5  /* the virtual world size */
 #define MPI_APPNUM          6  /* 0 */
+#define MPI_LASTUSEDCODE    7  /* the rank's last MPI_Add_error_* code */
 
 /* ---------------------------------------------------------------- types */
 

@@ -315,6 +315,12 @@ int MPI_Add_error_string(int errorcode, const char *string);
 #define PMPI_Status_f2c SIBYL_MPI_Status_f2c
 int MPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status);
 int MPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status);
+/* A Fortran MPI_STATUS_IGNORE / MPI_STATUSES_IGNORE, as C code that a
+ * Fortran program calls sees it. */
+extern int sibyl_mpif_status_ignore_[6];
+extern int sibyl_mpif_statuses_ignore_[6];
+#define MPI_F_STATUS_IGNORE ((MPI_Fint *)sibyl_mpif_status_ignore_)
+#define MPI_F_STATUSES_IGNORE ((MPI_Fint *)sibyl_mpif_statuses_ignore_)
 
 /* generalized requests */
 #define MPI_Grequest_complete SIBYL_MPI_Grequest_complete

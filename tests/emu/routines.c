@@ -1,12 +1,13 @@
 /*
- * routines.c -- one call each of 25 MPI routines across the standard,
+ * routines.c -- one call each of 30 MPI routines across the standard,
  * under MPI_ERRORS_RETURN: each works (and its result is checked) or
  * returns MPI_ERR_UNSUPPORTED_OPERATION.  Rank 0 prints one line per
  * routine, "NAME ok", "NAME unsupported" or "NAME error CLASS", and the
  * results of the checks ("check NAME: ..."); tests/emu_routines.sh
  * compares them with what Sibyl documents.  With an argument, rank 0
  * calls MPI_File_open under MPI_ERRORS_ARE_FATAL, which must stop the
- * run naming it.
+ * run naming it; with "usercode", rank 1 raises an error code of its own
+ * (class, code and string added) under MPI_ERRORS_ARE_FATAL.
  *
  * Ranks: any number >= 2.
  */
@@ -49,6 +50,16 @@ int main(int argc, char **argv)
 	MPI_Init(&argc, &argv);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &size);
+	if (argc > 1 && !strcmp(argv[1], "usercode")) {
+		int cls, code;
+		MPI_Add_error_class(&cls);
+		MPI_Add_error_code(cls, &code);
+		MPI_Add_error_string(code, "disk on fire");
+		if (rank == 1)
+			MPI_Comm_call_errhandler(MPI_COMM_WORLD, code);
+		MPI_Finalize();
+		return 0;
+	}
 	if (argc > 1) {
 		if (rank == 0) {
 			MPI_File f;
@@ -138,7 +149,54 @@ int main(int argc, char **argv)
 	report("MPI_T_init_thread", MPI_T_init_thread(MPI_THREAD_SINGLE,
 						      &prov));
 	report("MPI_Comm_idup", MPI_Comm_idup(MPI_COMM_WORLD, &c, &b));
+	/* Error classes and codes of the program's own, per rank. */
+	int code = -1, cls = -1, *last = NULL, len = 0;
+	char text[MPI_MAX_ERROR_STRING];
 	report("MPI_Add_error_class", MPI_Add_error_class(&n));
+	report("MPI_Add_error_code", MPI_Add_error_code(n, &code));
+	report("MPI_Add_error_string", MPI_Add_error_string(code,
+							    "disk on fire"));
+	MPI_Error_class(code, &cls);
+	MPI_Error_string(code, text, &len);
+	MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_LASTUSEDCODE, &last, &flag);
+	check("MPI_Add_error_code", n > MPI_ERR_LASTCODE && code > n &&
+	      cls == n && flag && *last == code && len == 12 &&
+	      !strcmp(text, "disk on fire"));
+	check("MPI_Add_error_string", MPI_Add_error_string(MPI_ERR_ARG, "x")
+	      == MPI_ERR_ARG && MPI_Add_error_code(code + 5, &cls) ==
+	      MPI_ERR_ARG);
+
+	/* A communicator over the even ranks, made by them alone. */
+	MPI_Group wg, eg;
+	MPI_Comm ec = MPI_COMM_NULL;
+	int er = -1, es = 0;
+	MPI_Comm_group(MPI_COMM_WORLD, &wg);
+	MPI_Group_range_incl(wg, 1, (int[][3]){ { 0, size - 1, 2 } }, &eg);
+	if (rank % 2 == 0) {
+		report("MPI_Comm_create_group",
+		       MPI_Comm_create_group(MPI_COMM_WORLD, eg, 9, &ec));
+		MPI_Comm_rank(ec, &er);
+		MPI_Comm_size(ec, &es);
+		int sum = 0;
+		MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, ec);
+		check("MPI_Comm_create_group", er == rank / 2 &&
+		      es == (size + 1) / 2 && sum == es * (es - 1));
+		MPI_Comm_free(&ec);
+	}
+	MPI_Group_free(&eg);
+	MPI_Group_free(&wg);
+
+	/* A status through its Fortran form. */
+	MPI_Fint fst[6];
+	MPI_Status back;
+	st.MPI_SOURCE = 3;
+	st.MPI_TAG = 4;
+	report("MPI_Status_c2f", MPI_Status_c2f(&st, fst));
+	report("MPI_Status_f2c", MPI_Status_f2c(fst, &back));
+	MPI_Get_elements(&back, MPI_DOUBLE, &n);
+	check("MPI_Status_f2c", back.MPI_SOURCE == 3 && back.MPI_TAG == 4 &&
+	      n == 3 && MPI_Status_c2f(MPI_STATUS_IGNORE, fst) ==
+	      MPI_ERR_ARG);
 	report("MPI_Pack_external_size",
 	       MPI_Pack_external_size("external32", 1, MPI_INT, &packed));
 	report("MPI_Intercomm_create", MPI_Intercomm_create(MPI_COMM_WORLD, 0,

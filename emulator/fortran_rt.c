@@ -47,34 +47,31 @@ F_COMMON int sibyl_mpif_weights_empty_[1];
 _Static_assert(sizeof(MPI_Status) == 6 * sizeof(MPI_Fint),
 	       "MPI_STATUS_SIZE is not the C status's size");
 
+/* Refuse what the conversions cannot read or write: NULL, and the
+ * IGNORE sentinels of either language. */
+static void statuses_real(emu_rank *r, const char *call, const void *c,
+			  const void *f)
+{
+	if (!c || c == MPI_STATUS_IGNORE || c == MPI_STATUSES_IGNORE)
+		emu_mpi_error(r, call, MPI_ERR_ARG, "the C status is %s",
+			      c ? "MPI_STATUS(ES)_IGNORE" : "NULL");
+	if (!f || f == MPI_F_STATUS_IGNORE || f == MPI_F_STATUSES_IGNORE)
+		emu_mpi_error(r, call, MPI_ERR_ARG, "the Fortran status is %s",
+			      f ? "MPI_F_STATUS(ES)_IGNORE" : "NULL");
+}
+
 int MPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status)
 {
-	const char *call = "MPI_Status_c2f";
-	EMU_API(r, call);
-	if (!c_status || c_status == MPI_STATUS_IGNORE ||
-	    c_status == MPI_STATUSES_IGNORE)
-		emu_mpi_error(r, call, MPI_ERR_ARG, "the C status is %s",
-			      c_status ? "MPI_STATUS(ES)_IGNORE" : "NULL");
-	if (!f_status || f_status == MPI_F_STATUS_IGNORE ||
-	    f_status == MPI_F_STATUSES_IGNORE)
-		emu_mpi_error(r, call, MPI_ERR_ARG, "the Fortran status is %s",
-			      f_status ? "MPI_F_STATUS(ES)_IGNORE" : "NULL");
+	EMU_API(r, "MPI_Status_c2f");
+	statuses_real(r, "MPI_Status_c2f", c_status, f_status);
 	memcpy(f_status, c_status, sizeof *c_status);
 	return MPI_SUCCESS;
 }
 
 int MPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status)
 {
-	const char *call = "MPI_Status_f2c";
-	EMU_API(r, call);
-	if (!f_status || f_status == MPI_F_STATUS_IGNORE ||
-	    f_status == MPI_F_STATUSES_IGNORE)
-		emu_mpi_error(r, call, MPI_ERR_ARG, "the Fortran status is %s",
-			      f_status ? "MPI_F_STATUS(ES)_IGNORE" : "NULL");
-	if (!c_status || c_status == MPI_STATUS_IGNORE ||
-	    c_status == MPI_STATUSES_IGNORE)
-		emu_mpi_error(r, call, MPI_ERR_ARG, "the C status is %s",
-			      c_status ? "MPI_STATUS(ES)_IGNORE" : "NULL");
+	EMU_API(r, "MPI_Status_f2c");
+	statuses_real(r, "MPI_Status_f2c", c_status, f_status);
 	memcpy(c_status, f_status, sizeof *c_status);
 	return MPI_SUCCESS;
 }

@@ -469,7 +469,15 @@ void emu_coll_fini(void)
 
 static emu_comm *comm_of(emu_rank *r, const char *call, MPI_Comm comm)
 {
-	return emu_comm_get(r, comm, call);
+	emu_comm *c = emu_comm_get(r, comm, call);
+	if (c->remote)
+		emu_mpi_error(r, call, MPI_ERR_UNSUPPORTED_OPERATION, "%s is "
+			      "an intercommunicator: collectives over "
+			      "intercommunicators are not emulated by this "
+			      "version of Sibyl; merge it (MPI_Intercomm_merge) "
+			      "and use the intracommunicator",
+			      emu_comm_describe(r, comm));
+	return c;
 }
 
 static void check_count(emu_rank *r, const char *call, int count,

@@ -474,6 +474,9 @@ static void comm_drop(emu_comm *c)
 	emu_attr_drop_all(c);
 	emu_group_unref(c->group);
 	c->group = NULL;
+	if (c->remote)
+		emu_group_unref(c->remote);
+	c->remote = NULL;
 	if (c->topo)
 		emu_topo_unref(c->topo);
 	c->topo = NULL;
@@ -490,6 +493,12 @@ static void comm_destroy(emu_rank *r, MPI_Comm h)
 	free(c);
 	emu_errh_update_return(r);
 }
+
+/* Intercommunicators (below). */
+static emu_comm *intra_get(emu_rank *r, MPI_Comm h, const char *call);
+static emu_comm *intra_only(emu_rank *r, MPI_Comm h, const char *call);
+static int32_t agree_inter(emu_rank *r, emu_comm *c, MPI_Comm h,
+			   const char *call, int32_t *flags);
 
 /* ------------------------------------------------- context agreement */
 
@@ -509,7 +518,7 @@ static int32_t agree_world(const agree_set *a, int i)
  * `from' (-1: no such part).  A round that sends after one that received
  * starts a new SEB, so the trace has the round's dependencies. */
 static void agree_round(emu_rank *r, const agree_set *a, MPI_Comm h, int tag,
-			const char *call, int to, int32_t v, int from,
+			const char *call, int to, const int32_t *v, int from,
 			int32_t *in, int *step)
 {
 	emu_req *rq = NULL, *sq = NULL;
@@ -518,11 +527,11 @@ static void agree_round(emu_rank *r, const agree_set *a, MPI_Comm h, int tag,
 		*step = 0;
 	}
 	if (from >= 0)
-		rq = emu_p2p_irecv_raw(r, call, in, sizeof *in,
+		rq = emu_p2p_irecv_raw(r, call, in, 2 * sizeof *in,
 				       agree_world(a, from), a->c->ctx + 1,
 				       tag, h);
 	if (to >= 0)
-		sq = emu_p2p_isend_raw(r, call, &v, sizeof v,
+		sq = emu_p2p_isend_raw(r, call, v, 2 * sizeof *v,
 				       agree_world(a, to), a->c->ctx + 1, tag,
 				       h);
 	if (sq) {
@@ -536,45 +545,59 @@ static void agree_round(emu_rank *r, const agree_set *a, MPI_Comm h, int tag,
 	}
 }
 
+/* Combine what a round brought: the larger context, the union of the
+ * flags. */
+static void agree_fold(int32_t *v, const int32_t *in)
+{
+	if (in[0] > v[0])
+		v[0] = in[0];
+	v[1] |= in[1];
+}
+
 /* The context of a new communicator: the largest next_ctx of the n
  * members of a (r is member me), by recursive doubling (the members
  * beyond the largest power of two fold into the others first), on
  * a->c's collective context with `tag'.  Inside call (the SEB has
- * ended). */
+ * ended).  *flags: this member's flags in, the union of all members'
+ * out (NULL: none). */
 static int32_t agree_members(emu_rank *r, const agree_set *a, int n, int me,
-			     MPI_Comm h, int tag, const char *call)
+			     MPI_Comm h, int tag, const char *call,
+			     int32_t *flags)
 {
 	int step = 0;
-	int32_t v = r->next_ctx, in = 0;
+	int32_t v[2] = { r->next_ctx, flags ? *flags : 0 }, in[2] = { 0, 0 };
 	int pof2 = 1;
 
 	while (pof2 <= n / 2)
 		pof2 *= 2;
 	int rem = n - pof2;
 	if (me >= pof2) {
-		agree_round(r, a, h, tag, call, me - pof2, v, me - pof2, &in,
+		agree_round(r, a, h, tag, call, me - pof2, v, me - pof2, in,
 			    &step);
-		v = in;
+		v[0] = in[0];
+		v[1] = in[1];
 	} else {
 		if (me < rem) {
-			agree_round(r, a, h, tag, call, -1, 0, me + pof2, &in,
+			agree_round(r, a, h, tag, call, -1, v, me + pof2, in,
 				    &step);
-			v = in > v ? in : v;
+			agree_fold(v, in);
 		}
 		for (int mask = 1; mask < pof2; mask <<= 1) {
 			agree_round(r, a, h, tag, call, me ^ mask, v,
-				    me ^ mask, &in, &step);
-			v = in > v ? in : v;
+				    me ^ mask, in, &step);
+			agree_fold(v, in);
 		}
 		if (me < rem)
-			agree_round(r, a, h, tag, call, me + pof2, v, -1, &in,
+			agree_round(r, a, h, tag, call, me + pof2, v, -1, in,
 				    &step);
 	}
-	if (v > INT32_MAX - 4)
+	if (v[0] > INT32_MAX - 4)
 		emu_mpi_error(r, call, MPI_ERR_OTHER, "the job has used up "
 			      "its 2^30 communicator contexts");
-	r->next_ctx = v + 2;
-	return v;
+	r->next_ctx = v[0] + 2;
+	if (flags)
+		*flags = v[1];
+	return v[0];
 }
 
 /* The context of a new communicator made from c (handle h), collective
@@ -584,7 +607,7 @@ static int32_t agree_ctx(emu_rank *r, emu_comm *c, MPI_Comm h, uint32_t seq,
 {
 	agree_set a = {c, NULL};
 	return agree_members(r, &a, emu_comm_size(c), c->rank, h,
-			     (int)(seq & INT_MAX), call);
+			     (int)(seq & INT_MAX), call, NULL);
 }
 
 /* ============================================================ Comm_split */
@@ -866,7 +889,7 @@ static emu_group *split_result(split_inst *s, int color)
 MPI_Comm emu_comm_split(emu_rank *r, MPI_Comm h, int color, int key,
 			emu_topo *topo, const char *call, const void *site)
 {
-	emu_comm *c = emu_comm_get(r, h, call);
+	emu_comm *c = intra_only(r, h, call);
 	if (color < 0 && color != MPI_UNDEFINED)
 		emu_mpi_error(r, call, MPI_ERR_ARG, "color %d is negative "
 			      "(and not MPI_UNDEFINED)", color);
@@ -937,11 +960,15 @@ static int comm_dup(const void *site, const char *call, MPI_Comm comm, MPI_Comm 
 	EMU_API(r, call);
 	emu_comm *c = emu_comm_get(r, comm, call);
 	check_ptr(r, call, newcomm, "newcomm pointer");
-	uint32_t seq = c->coll_seq++;
 	emu_rec_enter(r, site);
-	int32_t ctx = agree_ctx(r, c, comm, seq, call);
+	int32_t ctx = c->remote ? agree_inter(r, c, comm, call, NULL) :
+		agree_ctx(r, c, comm, c->coll_seq++, call);
 	emu_comm *nc = comm_new(c->group, c->rank, ctx, c->errhandler,
 				c->topo);
+	if (c->remote) {
+		emu_group_ref(c->remote);
+		nc->remote = c->remote;
+	}
 	MPI_Comm nh = comm_install(r, nc);
 	emu_rec_leave(r, call);
 	/* The callbacks run as the program's code: they may call MPI. */
@@ -985,7 +1012,7 @@ int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 {
 	const char *call = "MPI_Comm_create";
 	EMU_API(r, call);
-	emu_comm *c = emu_comm_get(r, comm, call);
+	emu_comm *c = intra_only(r, comm, call);
 	emu_group *g = group_get(r, group, call);
 	check_ptr(r, call, newcomm, "newcomm pointer");
 	if (g->size && !group_subset(g, c))
@@ -1019,7 +1046,7 @@ int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag,
 {
 	const char *call = "MPI_Comm_create_group";
 	EMU_API(r, call);
-	emu_comm *c = emu_comm_get(r, comm, call);
+	emu_comm *c = intra_get(r, comm, call);
 	emu_group *g = group_get(r, group, call);
 	check_ptr(r, call, newcomm, "newcomm pointer");
 	if (tag < 0 || tag > MPI_TAG_UB_VALUE)
@@ -1037,7 +1064,8 @@ int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag,
 	}
 	emu_rec_enter(r, EMU_SITE);
 	agree_set a = {c, g};
-	int32_t ctx = agree_members(r, &a, g->size, me, comm, -2 - tag, call);
+	int32_t ctx = agree_members(r, &a, g->size, me, comm, -2 - tag, call,
+				    NULL);
 	MPI_Comm nh = comm_install(r, comm_new(g, me, ctx, c->errhandler,
 					       NULL));
 	emu_rec_leave(r, call);
@@ -1091,8 +1119,27 @@ int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
 		*result = MPI_IDENT;
 		return MPI_SUCCESS;
 	}
+	if (!a->remote != !b->remote) {
+		*result = MPI_UNEQUAL;
+		return MPI_SUCCESS;
+	}
 	int g = group_compare(a->group, b->group);
+	if (a->remote) {
+		/* Intercommunicators: the worse of the two groups'. */
+		int h = group_compare(a->remote, b->remote);
+		g = h > g ? h : g;
+	}
 	*result = g == MPI_IDENT ? MPI_CONGRUENT : g;
+	return MPI_SUCCESS;
+}
+
+/* A new group handle of r for g (MPI_Comm_group, MPI_Comm_remote_group). */
+static int give_group(emu_rank *r, const char *call, emu_group *g,
+		      MPI_Group *group)
+{
+	check_ptr(r, call, group, "group pointer");
+	emu_group_ref(g);
+	*group = group_install(r, g);
 	return MPI_SUCCESS;
 }
 
@@ -1100,11 +1147,7 @@ int MPI_Comm_group(MPI_Comm comm, MPI_Group *group)
 {
 	const char *call = "MPI_Comm_group";
 	EMU_API(r, call);
-	emu_comm *c = emu_comm_get(r, comm, call);
-	check_ptr(r, call, group, "group pointer");
-	emu_group_ref(c->group);
-	*group = group_install(r, c->group);
-	return MPI_SUCCESS;
+	return give_group(r, call, emu_comm_get(r, comm, call)->group, group);
 }
 
 int MPI_Comm_set_name(MPI_Comm comm, const char *comm_name)
@@ -1142,61 +1185,242 @@ int MPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen)
 
 /* ---------------------------------------------------- intercommunicators */
 
+/*
+ * An intercommunicator is a communicator whose `remote' group is set:
+ * point-to-point ranks name the remote group (emu_comm_peers), both groups
+ * share its context, and its collective context carries what the two
+ * groups agree on together (MPI_Comm_dup, MPI_Intercomm_merge) over the
+ * union of the groups, in a fixed order: the group whose first member has
+ * the lower world rank first.  Collectives over an intercommunicator are
+ * not emulated (coll.c says so at the call).
+ */
+
+/* c, which must not be an intercommunicator for `call': MPI_ERR_COMM
+ * for a call that takes an intracommunicator, or (`defined') one that
+ * MPI defines on intercommunicators too but Sibyl emulates on
+ * intracommunicators only (splitting, MPI_Comm_create). */
+static emu_comm *intra_check(emu_rank *r, MPI_Comm h, const char *call,
+			     int defined)
+{
+	emu_comm *c = emu_comm_get(r, h, call);
+	if (c->remote)
+		emu_mpi_error(r, call, defined ? MPI_ERR_UNSUPPORTED_OPERATION
+			      : MPI_ERR_COMM, "%s is an intercommunicator: %s "
+			      "%s", emu_comm_describe(r, h), call, defined ?
+			      "over one is not emulated by this version of "
+			      "Sibyl; merge it first (MPI_Intercomm_merge)" :
+			      "takes an intracommunicator");
+	return c;
+}
+
+static emu_comm *intra_get(emu_rank *r, MPI_Comm h, const char *call)
+{
+	return intra_check(r, h, call, 0);
+}
+
+static emu_comm *intra_only(emu_rank *r, MPI_Comm h, const char *call)
+{
+	return intra_check(r, h, call, 1);
+}
+
+static emu_comm *inter_get(emu_rank *r, MPI_Comm h, const char *call)
+{
+	emu_comm *c = emu_comm_get(r, h, call);
+	if (!c->remote)
+		emu_mpi_error(r, call, MPI_ERR_COMM, "%s is not an "
+			      "intercommunicator", emu_comm_describe(r, h));
+	return c;
+}
+
+/* The world ranks of groups a then b (malloc'd), and where r is. */
+static int32_t *join_groups(const emu_group *a, const emu_group *b,
+			    int32_t world, int *me)
+{
+	int32_t *w = xcalloc((size_t)a->size + (size_t)b->size, sizeof *w);
+	for (int i = 0; i < a->size; i++)
+		w[i] = emu_group_world(a, i);
+	for (int i = 0; i < b->size; i++)
+		w[a->size + i] = emu_group_world(b, i);
+	for (int i = 0; i < a->size + b->size; i++)
+		if (w[i] == world)
+			*me = i;
+	return w;
+}
+
+/* Agree on a new context over both groups of intercommunicator c (handle
+ * h), and on the union of the members' flags. */
+static int32_t agree_inter(emu_rank *r, emu_comm *c, MPI_Comm h,
+			   const char *call, int32_t *flags)
+{
+	int lo_first = emu_group_world(c->group, 0) <
+		emu_group_world(c->remote, 0);
+	int me = -1;
+	int32_t *w = lo_first ?
+		join_groups(c->group, c->remote, r->world, &me) :
+		join_groups(c->remote, c->group, r->world, &me);
+	int n = c->group->size + c->remote->size;
+	emu_group *u = group_make(w, n);
+	agree_set a = {c, u};
+	uint32_t seq = c->coll_seq++;
+	int32_t ctx = agree_members(r, &a, n, me, h, (int)(seq & INT_MAX),
+				    call, flags);
+	emu_group_unref(u);
+	return ctx;
+}
+
 int MPI_Comm_test_inter(MPI_Comm comm, int *flag)
 {
 	const char *call = "MPI_Comm_test_inter";
 	EMU_API(r, call);
-	emu_comm_get(r, comm, call);
+	emu_comm *c = emu_comm_get(r, comm, call);
 	check_ptr(r, call, flag, "flag pointer");
-	*flag = 0;
+	*flag = c->remote != NULL;
 	return MPI_SUCCESS;
-}
-
-static int no_inter(const char *call, MPI_Comm comm)
-{
-	EMU_API(r, call);
-	emu_comm_get(r, comm, call);
-	emu_mpi_error(r, call, MPI_ERR_COMM, "%s is not an "
-		      "intercommunicator; the Sibyl emulator supports "
-		      "intracommunicators only", emu_comm_describe(r, comm));
 }
 
 int MPI_Comm_remote_size(MPI_Comm comm, int *size)
 {
-	(void)size;
-	return no_inter("MPI_Comm_remote_size", comm);
+	const char *call = "MPI_Comm_remote_size";
+	EMU_API(r, call);
+	emu_comm *c = inter_get(r, comm, call);
+	check_ptr(r, call, size, "size pointer");
+	*size = c->remote->size;
+	return MPI_SUCCESS;
 }
 
 int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group)
 {
-	(void)group;
-	return no_inter("MPI_Comm_remote_group", comm);
+	const char *call = "MPI_Comm_remote_group";
+	EMU_API(r, call);
+	return give_group(r, call, inter_get(r, comm, call)->remote, group);
 }
 
-int MPI_Intercomm_merge(MPI_Comm intercomm, int high,
-			MPI_Comm *newintracomm)
-{
-	(void)high;
-	(void)newintracomm;
-	return no_inter("MPI_Intercomm_merge", intercomm);
-}
-
+/*
+ * MPI_Intercomm_create, as MPI describes it: the local groups agree on
+ * their largest free context (MPI_Allreduce over local_comm), the two
+ * leaders swap it, their group's size and its members over peer_comm
+ * with `tag' (MPI_Sendrecv: the standard's own traffic on peer_comm), and
+ * each leader broadcasts what it got over its local_comm.  The calls are
+ * MPI's own, so the trace records them as such.
+ */
 int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader,
 			 MPI_Comm peer_comm, int remote_leader, int tag,
 			 MPI_Comm *newintercomm)
 {
 	const char *call = "MPI_Intercomm_create";
 	EMU_API(r, call);
-	(void)local_leader;
-	(void)peer_comm;
-	(void)remote_leader;
-	(void)tag;
-	(void)newintercomm;
-	emu_comm_get(r, local_comm, call);
-	emu_mpi_error(r, call, MPI_ERR_UNSUPPORTED_OPERATION,
-		      "intercommunicators are not supported by the Sibyl "
-		      "emulator (intracommunicators only: use MPI_Comm_split "
-		      "or MPI_Comm_create)");
+	emu_comm *lc = intra_get(r, local_comm, call);
+	check_ptr(r, call, newintercomm, "newintercomm pointer");
+	int n = emu_comm_size(lc), rc;
+	if (local_leader < 0 || local_leader >= n)
+		emu_mpi_error(r, call, MPI_ERR_RANK, "local_leader %d is not "
+			      "a rank of %s (size %d)", local_leader,
+			      emu_comm_describe(r, local_comm), n);
+	if (tag < 0 || tag > MPI_TAG_UB_VALUE)
+		emu_mpi_error(r, call, MPI_ERR_TAG, "tag %d is not in 0..%d",
+			      tag, MPI_TAG_UB_VALUE);
+	int leader = lc->rank == local_leader;
+	if (leader) {
+		emu_comm *pc = intra_get(r, peer_comm, call);
+		if (remote_leader < 0 || remote_leader >= emu_comm_size(pc) ||
+		    remote_leader == pc->rank)
+			emu_mpi_error(r, call, MPI_ERR_RANK, "remote_leader "
+				      "%d is not another rank of %s (size %d"
+				      ", this leader is rank %d)",
+				      remote_leader,
+				      emu_comm_describe(r, peer_comm),
+				      emu_comm_size(pc), pc->rank);
+	}
+	int32_t v = r->next_ctx, mine[2], theirs[2] = { 0, 0 };
+	if ((rc = MPI_Allreduce(&v, &mine[0], 1, MPI_INT, MPI_MAX,
+				local_comm)))
+		return rc;
+	mine[1] = n;
+	if (leader && (rc = MPI_Sendrecv(mine, 2, MPI_INT, remote_leader,
+					 tag, theirs, 2, MPI_INT,
+					 remote_leader, tag, peer_comm,
+					 MPI_STATUS_IGNORE)))
+		return rc;
+	if ((rc = MPI_Bcast(theirs, 2, MPI_INT, local_leader, local_comm)))
+		return rc;
+	int rn = theirs[1];
+	if (rn <= 0)
+		emu_mpi_error(r, call, MPI_ERR_INTERN, "the remote leader "
+			      "sent a group of %d members", rn);
+	int32_t *lw = NULL, *rw = xcalloc((size_t)rn, sizeof *rw);
+	if (leader) {
+		lw = xcalloc((size_t)n, sizeof *lw);
+		for (int i = 0; i < n; i++)
+			lw[i] = emu_comm_world(lc, i);
+		rc = MPI_Sendrecv(lw, n, MPI_INT, remote_leader, tag, rw, rn,
+				  MPI_INT, remote_leader, tag, peer_comm,
+				  MPI_STATUS_IGNORE);
+		free(lw);
+	}
+	if (!rc)
+		rc = MPI_Bcast(rw, rn, MPI_INT, local_leader, local_comm);
+	if (rc) {
+		free(rw);
+		return rc;
+	}
+	for (int i = 0; i < rn; i++)
+		if (rw[i] < 0 || (uint32_t)rw[i] >= emu.nranks ||
+		    emu_comm_rank_of(lc, rw[i]) >= 0) {
+			int32_t w = rw[i];
+			free(rw);
+			emu_mpi_error(r, call, MPI_ERR_COMM, "world rank %d "
+				      "is in both groups: the local and remote "
+				      "groups of an intercommunicator must be "
+				      "disjoint", w);
+		}
+	int32_t ctx = mine[0] > theirs[0] ? mine[0] : theirs[0];
+	if (ctx > INT32_MAX - 4) {
+		free(rw);
+		emu_mpi_error(r, call, MPI_ERR_OTHER, "the job has used up "
+			      "its 2^30 communicator contexts");
+	}
+	if (r->next_ctx < ctx + 2)
+		r->next_ctx = ctx + 2;
+	emu_comm *nc = comm_new(lc->group, lc->rank, ctx, lc->errhandler,
+				NULL);
+	nc->remote = group_make(rw, rn);
+	*newintercomm = comm_install(r, nc);
+	emu_errh_update_return(r);
+	return MPI_SUCCESS;
+}
+
+/* Both groups agree on the context and on who passed `high' (flag 1: a
+ * member of the first group of the agreement's order, 2: of the second);
+ * the group with high false comes first, or, when both passed the same,
+ * the first of that order. */
+int MPI_Intercomm_merge(MPI_Comm intercomm, int high,
+			MPI_Comm *newintracomm)
+{
+	const char *call = "MPI_Intercomm_merge";
+	EMU_API(r, call);
+	emu_comm *c = inter_get(r, intercomm, call);
+	check_ptr(r, call, newintracomm, "newintracomm pointer");
+	int lo_first = emu_group_world(c->group, 0) <
+		emu_group_world(c->remote, 0);
+	int32_t flags = high ? (lo_first ? 1 : 2) : 0;
+	emu_rec_enter(r, EMU_SITE);
+	int32_t ctx = agree_inter(r, c, intercomm, call, &flags);
+	/* Local first when its high is false and the remote's true, or
+	 * when they are equal and it is first in the order. */
+	int lh = high != 0, rh = (flags & (lo_first ? 2 : 1)) != 0;
+	int local_first = lh != rh ? !lh : lo_first;
+	int me = -1;
+	int32_t *w = local_first ?
+		join_groups(c->group, c->remote, r->world, &me) :
+		join_groups(c->remote, c->group, r->world, &me);
+	emu_group *g = group_make(w, c->group->size + c->remote->size);
+	MPI_Comm nh = comm_install(r, comm_new(g, me, ctx, c->errhandler,
+					       NULL));
+	emu_group_unref(g);
+	emu_rec_leave(r, call);
+	emu_errh_update_return(r);
+	*newintracomm = nh;
+	return MPI_SUCCESS;
 }
 
 /* ================================================================ groups */

@@ -59,6 +59,8 @@ typedef struct emu_comm {
 	MPI_Errhandler errhandler; /* MPI_ERRORS_ARE_FATAL, MPI_ERRORS_RETURN
 	                              or one of MPI_Comm_create_errhandler */
 	emu_topo *topo;        /* Cartesian topology, or NULL */
+	emu_group *remote;     /* an intercommunicator's remote group, or
+	                          NULL (an intracommunicator) */
 	struct emu_attr *attrs;
 	char *name;            /* MPI_Comm_set_name, or NULL */
 } emu_comm;
@@ -86,6 +88,12 @@ static inline int32_t emu_group_world(const emu_group *g, int i)
 static inline int32_t emu_comm_world(const emu_comm *c, int i)
 {
 	return emu_group_world(c->group, i);
+}
+/* The group that point-to-point ranks of c name: an intercommunicator's
+ * remote group, an intracommunicator's own. */
+static inline emu_group *emu_comm_peers(const emu_comm *c)
+{
+	return c->remote ? c->remote : c->group;
 }
 /* Rank of world rank w in the group, or -1 (MPI_UNDEFINED for callers
  * that report it).  O(1) when w == NULL, else O(log n) through a reverse

@@ -60,7 +60,7 @@ int MPI_Comm_size(MPI_Comm comm, int *size)
 static int source_rank(emu_rank *r, MPI_Comm comm, int32_t w)
 {
 	emu_comm *c = emu_comm_lookup(r, comm);
-	int i = c ? emu_comm_rank_of(c, w) : -1;
+	int i = c ? emu_group_rank_of(emu_comm_peers(c), w) : -1;
 	return i >= 0 ? i : w;
 }
 
@@ -756,10 +756,12 @@ static emu_req *send_setup(emu_rank *r, const char *call, const void *buf,
 	if (tag < 0 || tag > MPI_TAG_UB_VALUE)
 		emu_mpi_error(r, call, MPI_ERR_TAG, "tag %d is not in 0..%d",
 			      tag, MPI_TAG_UB_VALUE);
-	if (dest != MPI_PROC_NULL && (dest < 0 || dest >= emu_comm_size(c)))
+	const emu_group *peers = emu_comm_peers(c);
+	if (dest != MPI_PROC_NULL && (dest < 0 || dest >= peers->size))
 		emu_mpi_error(r, call, MPI_ERR_RANK, "destination %d is not "
-			      "a rank of %s (size %d)", dest,
-			      emu_comm_describe(r, comm), emu_comm_size(c));
+			      "a rank of %s%s (size %d)", dest, c->remote ?
+			      "the remote group of " : "",
+			      emu_comm_describe(r, comm), peers->size);
 
 	emu_req *q = req_new(r, REQ_SEND, call);
 	q->comm = comm;
@@ -772,7 +774,7 @@ static emu_req *send_setup(emu_rank *r, const char *call, const void *buf,
 	q->cap = bytes;
 	q->ssend = (uint8_t)ssend;
 	if (dest != MPI_PROC_NULL)
-		q->peer_world = emu_comm_world(c, dest);
+		q->peer_world = emu_group_world(peers, dest);
 	return q;
 }
 
@@ -898,11 +900,13 @@ static void check_source_tag(emu_rank *r, const char *call, emu_comm *c,
 		emu_mpi_error(r, call, MPI_ERR_TAG, "tag %d is not "
 			      "MPI_ANY_TAG nor in 0..%d", tag,
 			      MPI_TAG_UB_VALUE);
+	const emu_group *peers = emu_comm_peers(c);
 	if (source != MPI_PROC_NULL && source != MPI_ANY_SOURCE &&
-	    (source < 0 || source >= emu_comm_size(c)))
+	    (source < 0 || source >= peers->size))
 		emu_mpi_error(r, call, MPI_ERR_RANK, "source %d is not a rank "
-			      "of %s (size %d)", source,
-			      emu_comm_describe(r, comm), emu_comm_size(c));
+			      "of %s%s (size %d)", source, c->remote ?
+			      "the remote group of " : "",
+			      emu_comm_describe(r, comm), peers->size);
 }
 
 /* Post receive q (set up by the caller) from world rank src (-1: any):
@@ -940,7 +944,7 @@ static emu_req *recv_setup(emu_rank *r, const char *call, void *buf,
 	if (source == MPI_PROC_NULL)
 		return q;
 	q->peer_world = source == MPI_ANY_SOURCE ? -1 :
-		emu_comm_world(c, source);
+		emu_group_world(emu_comm_peers(c), source);
 	if (bytes && !emu_dt_contiguous(type) && !(q->pack = malloc(bytes)))
 		emu_mpi_error(r, call, MPI_ERR_NO_MEM, "no memory for a "
 			      "%llu-byte receive", (unsigned long long)bytes);
@@ -1593,7 +1597,7 @@ static emu_msg *probe_wait(emu_rank *r, const char *call, emu_comm *c,
 			   MPI_Comm comm, int source, int tag, int block)
 {
 	int32_t src = source == MPI_ANY_SOURCE ? -1 :
-		emu_comm_world(c, source);
+		emu_group_world(emu_comm_peers(c), source);
 	emu_msg *m = find_unexpected(r, c->ctx, src, tag);
 	if (!m && !block) {
 		poll_turn(r);

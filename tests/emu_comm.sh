@@ -1,5 +1,5 @@
 #!/bin/sh
-# Communicators, groups, attributes, error handlers and Cartesian
+# Communicators, intercommunicators, groups, attributes, error handlers and Cartesian
 # topologies under the emulator (tests/emu/comm_*.c, topo_*.c, errh_*.c).
 # Each self-checking program runs on 12 and 30 virtual ranks on 1 and 3
 # processes (so members of a new communicator sit in several processes)
@@ -61,7 +61,7 @@ run_native() {
 	fi
 }
 
-for name in comm_split comm_dup comm_attr comm_group comm_finalize \
+for name in comm_split comm_dup comm_attr comm_group comm_finalize comm_inter \
 	comm_info topo_cart errh_return errh_user; do
 	emu_build "$name" "$E/$name.c" || continue
 	for np in 1 3; do

@@ -177,8 +177,11 @@ static void classes(emu_test *t)
 		     MPI_ERR_DIMS, "MPI_Cart_create larger than the world");
 	expect_class(t, MPI_Comm_remote_size(c, &x), MPI_ERR_COMM,
 		     "MPI_Comm_remote_size");
-	expect_class(t, MPI_Intercomm_create(c, 0, c, 0, 0, &nc),
-		     MPI_ERR_UNSUPPORTED_OPERATION, "MPI_Intercomm_create");
+	expect_class(t, MPI_Intercomm_create(c, n, c, 0, 0, &nc),
+		     MPI_ERR_RANK, "MPI_Intercomm_create with local_leader "
+		     "size");
+	expect_class(t, MPI_Intercomm_merge(c, 0, &nc), MPI_ERR_COMM,
+		     "MPI_Intercomm_merge of an intracommunicator");
 	expect_class(t, MPI_Graph_create(c, 1, (const int[]){ 0 },
 					 (const int[]){ 0 }, 0, &nc),
 		     MPI_ERR_UNSUPPORTED_OPERATION, "MPI_Graph_create");

@@ -199,9 +199,26 @@ int main(int argc, char **argv)
 	      MPI_ERR_ARG);
 	report("MPI_Pack_external_size",
 	       MPI_Pack_external_size("external32", 1, MPI_INT, &packed));
-	report("MPI_Intercomm_create", MPI_Intercomm_create(MPI_COMM_WORLD, 0,
-							    MPI_COMM_WORLD, 0,
-							    7, &c));
+	/* An intercommunicator between the even and the odd ranks:
+	 * point-to-point across works, a collective over it does not. */
+	MPI_Comm half, ic;
+	int peer = -1, rs = 0, lr = -1;
+	MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &half);
+	MPI_Comm_rank(half, &lr);
+	report("MPI_Intercomm_create",
+	       MPI_Intercomm_create(half, 0, MPI_COMM_WORLD, rank % 2 ? 0 : 1,
+				    7, &ic));
+	MPI_Comm_remote_size(ic, &rs);
+	if (lr == 0)
+		MPI_Sendrecv(&rank, 1, MPI_INT, 0, 1, &peer, 1, MPI_INT, 0, 1,
+			     ic, MPI_STATUS_IGNORE);
+	check("MPI_Intercomm_create", rs == size / 2 + (rank % 2 ? size % 2 : 0)
+	      && (lr != 0 || peer == (rank % 2 ? 0 : 1)));
+	MPI_Error_class(MPI_Barrier(ic), &n);
+	check("MPI_Barrier on an intercommunicator",
+	      n == MPI_ERR_UNSUPPORTED_OPERATION);
+	MPI_Comm_free(&ic);
+	MPI_Comm_free(&half);
 	report("MPI_Graph_create", MPI_Graph_create(MPI_COMM_WORLD, 1,
 						    (int[]){ 0 }, (int[]){ 0 },
 						    0, &c));

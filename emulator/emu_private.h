@@ -66,7 +66,7 @@ typedef struct emu_msg {
 	int src_proc;        /* process the message came from */
 } emu_msg;
 
-enum emu_req_kind { REQ_FREE = 0, REQ_SEND, REQ_RECV, REQ_COLL };
+enum emu_req_kind { REQ_FREE = 0, REQ_SEND, REQ_RECV, REQ_COLL, REQ_GREQ };
 
 typedef struct emu_req {
 	struct emu_req *next, *prev;  /* posted-receive queue */
@@ -96,7 +96,8 @@ typedef struct emu_req {
 	void *pack;                   /* packed copy of a non-contiguous
 	                                 buffer (send) or landing area
 	                                 (receive), or NULL */
-	void *coll;                   /* REQ_COLL: coll.c's schedule */
+	void *coll;                   /* REQ_COLL: coll.c's schedule;
+	                                 REQ_GREQ: p2p.c's callbacks */
 	sibt_msgid msg;               /* message the completing SEB waits for */
 	int64_t msg_vt;               /* its send time (virtual, ps) */
 	/* Format 1.2: a send's sequence number, for the SEB after its

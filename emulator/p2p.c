@@ -130,6 +130,8 @@ static void bsend_give_back(emu_req *q)
 		emu_wake(q->owner);
 }
 
+static void greq_release(emu_req *q);
+
 static void req_release(emu_req *q)
 {
 	free(q->tmp);
@@ -142,6 +144,8 @@ static void req_release(emu_req *q)
 	q->pack = NULL;
 	if (q->kind == REQ_COLL && q->coll)
 		emu.p2p.coll->release(q);
+	if (q->kind == REQ_GREQ)
+		greq_release(q);
 	q->coll = NULL;
 	q->kind = REQ_FREE;
 	q->next = emu.p2p.free_reqs;
@@ -1015,6 +1019,10 @@ void emu_p2p_describe(const emu_rank *r, char *buf, size_t len)
 	buf[0] = 0;
 	if (q && q->kind == REQ_COLL) {
 		emu.p2p.coll->describe(q, buf, len);
+	} else if (q && q->kind == REQ_GREQ) {
+		snprintf(buf, len, "for a generalized request (only "
+			 "MPI_Grequest_complete completes it, and no other "
+			 "thread of the rank can call it)");
 	} else if (q) {
 		int same = r->blocked_in && strcmp(r->blocked_in, q->call) == 0;
 		fmt_peer(peer, sizeof peer, q->peer, MPI_ANY_SOURCE);
@@ -1055,8 +1063,14 @@ static void req_end(emu_req *q)
 
 /* The status of completed request q (not freed by it): a receive's, its
  * source as a rank of its communicator; an empty one otherwise. */
-static void req_status(emu_rank *r, const emu_req *q, MPI_Status *st)
+static int greq_query(emu_rank *r, emu_req *q, MPI_Status *st);
+
+static void req_status(emu_rank *r, emu_req *q, MPI_Status *st)
 {
+	if (q->kind == REQ_GREQ) {
+		greq_query(r, q, st);
+		return;
+	}
 	if (!st)
 		return;
 	if (q->kind == REQ_RECV && !(q->persistent && !q->active)) {
@@ -1081,6 +1095,11 @@ static int finish(emu_rank *r, emu_req *q, MPI_Status *st)
 		empty_status(st);
 		req_release(q);
 		return MPI_SUCCESS;
+	}
+	if (q->kind == REQ_GREQ) {
+		int err = greq_query(r, q, st);
+		req_release(q);         /* runs free_fn */
+		return err;
 	}
 	int err = q->kind == REQ_RECV ? q->status.MPI_ERROR : MPI_SUCCESS;
 	int src = q->status.MPI_SOURCE;
@@ -1697,6 +1716,8 @@ int MPI_Request_free(MPI_Request *request)
 	return MPI_SUCCESS;
 }
 
+static void greq_cancel(emu_rank *r, emu_req *q);
+
 int MPI_Cancel(MPI_Request *request)
 {
 	EMU_API(r, "MPI_Cancel");
@@ -1707,6 +1728,10 @@ int MPI_Cancel(MPI_Request *request)
 		emu_mpi_error(r, "MPI_Cancel", MPI_ERR_REQUEST, "the request "
 			      "of %s is a non-blocking collective, which MPI "
 			      "does not allow to cancel", q->call);
+	if (q->kind == REQ_GREQ) {
+		greq_cancel(r, q);
+		return MPI_SUCCESS;
+	}
 	if (q->kind == REQ_RECV && q->posted) {
 		posted_remove(r, q);
 		q->cancelled = 1;
@@ -2068,7 +2093,7 @@ unsigned long emu_p2p_report_leaks(unsigned long limit)
 			}
 			if (n++ >= limit)
 				continue;
-			if (q->kind == REQ_COLL)
+			if (q->kind == REQ_COLL || q->kind == REQ_GREQ)
 				fprintf(stderr, "sibyl: rank %d: the request "
 					"of %s was never completed\n",
 					q->owner->world, q->call);
@@ -2109,4 +2134,91 @@ unsigned long emu_p2p_report_leaks(unsigned long limit)
 			unwaited == 1 ? " was" : "s were", why);
 	}
 	return n;
+}
+
+/* ------------------------------------------------ generalized requests */
+
+/*
+ * MPI_Grequest_start makes a request that only MPI_Grequest_complete
+ * completes; the program's callbacks fill its status (query_fn, at each
+ * wait, test or MPI_Request_get_status that finds it complete), release
+ * its state (free_fn, once, when the request is freed: handed over by a
+ * wait or test, or MPI_Request_free'd and complete) and hear of
+ * MPI_Cancel (cancel_fn).  They run as the program's code.  A rank that
+ * waits for one it has not completed waits forever, as MPI says (only
+ * another thread could complete it, and Sibyl provides
+ * MPI_THREAD_FUNNELED): the deadlock report names the request.  The trace
+ * records nothing of them: no message is involved.
+ */
+typedef struct greq {
+	MPI_Grequest_query_function *query;
+	MPI_Grequest_free_function *free;
+	MPI_Grequest_cancel_function *cancel;
+	void *extra;
+} greq;
+
+static void greq_release(emu_req *q)
+{
+	greq *g = q->coll;
+	if (g && g->free)
+		g->free(g->extra);
+	free(g);
+}
+
+static int greq_query(emu_rank *r, emu_req *q, MPI_Status *st)
+{
+	MPI_Status tmp;
+	greq *g = q->coll;
+	(void)r;
+	if (!st)
+		st = &tmp;
+	empty_status(st);
+	int err = g->query ? g->query(g->extra, st) : MPI_SUCCESS;
+	st->MPI_ERROR = err;
+	return err;
+}
+
+static void greq_cancel(emu_rank *r, emu_req *q)
+{
+	greq *g = q->coll;
+	(void)r;
+	if (g->cancel)
+		g->cancel(g->extra, q->complete);
+}
+
+int MPI_Grequest_start(MPI_Grequest_query_function *query_fn,
+		       MPI_Grequest_free_function *free_fn,
+		       MPI_Grequest_cancel_function *cancel_fn,
+		       void *extra_state, MPI_Request *request)
+{
+	const char *call = "MPI_Grequest_start";
+	EMU_API(r, call);
+	if (!request)
+		emu_mpi_error(r, call, MPI_ERR_ARG, "NULL request pointer");
+	greq *g = malloc(sizeof *g);
+	if (!g)
+		emu_mpi_error(r, call, MPI_ERR_NO_MEM, "no memory for a "
+			      "generalized request");
+	*g = (greq){ query_fn, free_fn, cancel_fn, extra_state };
+	emu_req *q = req_new(r, REQ_GREQ, call);
+	q->coll = g;
+	q->peer = MPI_PROC_NULL;
+	*request = q->handle;
+	return MPI_SUCCESS;
+}
+
+int MPI_Grequest_complete(MPI_Request request)
+{
+	const char *call = "MPI_Grequest_complete";
+	EMU_API(r, call);
+	emu_req *q = req_of(r, call, request);
+	if (q->kind != REQ_GREQ)
+		emu_mpi_error(r, call, MPI_ERR_REQUEST, "the request of %s is "
+			      "not a generalized request (MPI_Grequest_start)",
+			      q->call);
+	if (q->complete)
+		emu_mpi_error(r, call, MPI_ERR_REQUEST, "the generalized "
+			      "request is complete already");
+	req_done(q);
+	return MPI_SUCCESS;
 }

@@ -22,7 +22,6 @@
 #define WHY_DPM "dynamic process management (spawn, ports, published " \
 	"names) is not emulated: a Sibyl job has the virtual ranks it " \
 	"started with"
-#define WHY_GREQ "generalized requests are not emulated"
 #define WHY_IDUP "non-blocking communicator duplication is not " \
 	"emulated yet; MPI_Comm_dup does the same, blocking"
 #define WHY_IO "MPI-IO is not emulated: a trace has no model of a file " \
@@ -109,19 +108,6 @@ int MPI_Unpublish_name(const char *service_name, MPI_Info info,
 	               const char *port_name)
 {
 	return unsupported("MPI_Unpublish_name", WHY_DPM);
-}
-
-int MPI_Grequest_complete(MPI_Request request)
-{
-	return unsupported("MPI_Grequest_complete", WHY_GREQ);
-}
-
-int MPI_Grequest_start(MPI_Grequest_query_function *query_fn,
-	               MPI_Grequest_free_function *free_fn,
-	               MPI_Grequest_cancel_function *cancel_fn, void *extra_state,
-	               MPI_Request *request)
-{
-	return unsupported("MPI_Grequest_start", WHY_GREQ);
 }
 
 int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)

@@ -529,6 +529,7 @@ enum { H_FREE = 0, H_LIVE, H_FREED };
 typedef struct dt_handle {
 	dt_map *map;         /* NULL when H_FREE */
 	char *name;          /* MPI_Type_set_name, or NULL */
+	struct emu_attr *attrs; /* MPI_Type_set_attr's, newest first */
 	uint32_t pending;    /* emu_dt_retain()s not yet released */
 	int32_t next_free;   /* free list, by slot index; -1 ends it */
 	uint8_t state;
@@ -616,6 +617,7 @@ static MPI_Datatype handle_new(emu_rank *r, const char *call, dt_map *m)
 		emu.dt.free_tail = -1;
 	h->map = m;
 	h->name = NULL;
+	h->attrs = NULL;
 	h->pending = 0;
 	h->next_free = -1;
 	h->state = H_LIVE;
@@ -632,6 +634,8 @@ static void handle_release(dt_handle *h)
 		return;
 	map_unref(h->map);
 	free(h->name);
+	/* Their delete callbacks ran at MPI_Type_free. */
+	emu_attr_drop_list(&h->attrs);
 	h->map = NULL;
 	h->name = NULL;
 	h->state = H_FREE;
@@ -872,6 +876,16 @@ const char *emu_dt_name(MPI_Datatype t)
 	return b;
 }
 
+void emu_dt_attr_check(emu_rank *r, const char *call, MPI_Datatype t)
+{
+	type_arg(r, call, t, "datatype");
+}
+
+struct emu_attr **emu_dt_attrs(MPI_Datatype t)
+{
+	return is_basic(t) ? &emu.dt.basic_attrs[t] : &slot(t)->attrs;
+}
+
 void emu_dt_retain(MPI_Datatype t)
 {
 	dt_handle *h = slot(t);
@@ -894,6 +908,7 @@ void emu_dt_fini(void)
 		if (emu.dt.handles[i].state != H_FREE)
 			map_unref(emu.dt.handles[i].map);
 		free(emu.dt.handles[i].name);
+		emu_attr_drop_list(&emu.dt.handles[i].attrs);
 	}
 	free(emu.dt.handles);
 	emu.dt.handles = NULL;
@@ -905,6 +920,7 @@ void emu_dt_fini(void)
 		emu.dt.basic_maps[t] = NULL;
 		free(emu.dt.basic_names[t]);
 		emu.dt.basic_names[t] = NULL;
+		emu_attr_drop_list(&emu.dt.basic_attrs[t]);
 	}
 	if (emu.dt.nmaps)
 		emu_warn("internal: %u datatype maps still referenced at the "
@@ -1199,13 +1215,25 @@ int MPI_Type_create_subarray(int ndims, const int array_of_sizes[],
 
 int MPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-	EMU_API(r, "MPI_Type_dup");
-	dt_map *m = type_arg(r, "MPI_Type_dup", oldtype, "oldtype");
-	check_out(r, "MPI_Type_dup", newtype, "newtype");
+	const char *call = "MPI_Type_dup";
+	EMU_API(r, call);
+	dt_map *m = type_arg(r, call, oldtype, "oldtype");
+	check_out(r, call, newtype, "newtype");
 	m->refs++;
-	MPI_Datatype t = handle_new(r, "MPI_Type_dup", m);
+	MPI_Datatype t = handle_new(r, call, m);
 	dt_handle *o = slot(oldtype);
 	slot(t)->committed = o ? o->committed : 1;
+	/* The copy callbacks run as the program's code: they may call MPI
+	 * (and move the table of handles). */
+	int key = 0;
+	int rc = emu_attr_type_copy_all(oldtype, t, &key);
+	if (rc != MPI_SUCCESS) {
+		emu_attr_type_delete_all(r, t, call);
+		dt_handle *h = slot(t);
+		h->state = H_FREED;
+		handle_release(h);
+		emu_attr_callback_failed(r, call, "copy", key, rc);
+	}
 	*newtype = t;
 	return MPI_SUCCESS;
 }
@@ -1231,6 +1259,9 @@ int MPI_Type_free(MPI_Datatype *datatype)
 			      "predefined datatype and cannot be freed",
 			      prims[t].name);
 	type_arg(r, "MPI_Type_free", t, "datatype");
+	/* Its attributes go first, by their delete callbacks (which may
+	 * use the type). */
+	emu_attr_type_delete_all(r, t, "MPI_Type_free");
 	dt_handle *h = slot(t);
 	h->state = H_FREED;
 	handle_release(h);

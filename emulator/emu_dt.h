@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 struct emu_rank;
+struct emu_attr;
 
 /* Bytes of data in one element of t, or -1 if t is not a datatype. */
 int64_t emu_dt_size(MPI_Datatype t);
@@ -55,6 +56,12 @@ void emu_dt_release(MPI_Datatype t);
 MPI_Datatype emu_dt_basic(MPI_Datatype t, int64_t *n);
 /* "MPI_DOUBLE", "derived datatype 41", ... for messages. */
 const char *emu_dt_name(MPI_Datatype t);
+/* For attr.c: t exists (committed or not), else an MPI_ERR_TYPE error
+ * naming `call'; the head of t's attribute list (a predefined type's
+ * are the process's), valid until the program's code runs again (an
+ * attribute callback may move it). */
+void emu_dt_attr_check(struct emu_rank *r, const char *call, MPI_Datatype t);
+struct emu_attr **emu_dt_attrs(MPI_Datatype t);
 /* Free the table at the end of the run. */
 void emu_dt_fini(void);
 
@@ -82,6 +89,7 @@ typedef struct emu_dt_state {
 	uint32_t nhandles, chandles;
 	int32_t free_head, free_tail; /* free slots, -1: none */
 	char *basic_names[SIBYL_MPI_NBASIC_TYPES]; /* renamed basics */
+	struct emu_attr *basic_attrs[SIBYL_MPI_NBASIC_TYPES];
 	struct emu_dt_build build;
 	/* emu_dt_name's answers: the last four stay valid. */
 	char names[4][MPI_MAX_OBJECT_NAME + 32];

@@ -903,29 +903,6 @@ int MPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype)
 	return unsupported("MPI_Type_create_f90_real", WHY_TYPE);
 }
 
-int MPI_Type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn,
-	                   MPI_Type_delete_attr_function *type_delete_attr_fn,
-	                   int *type_keyval, void *extra_state)
-{
-	return unsupported("MPI_Type_create_keyval", WHY_TYPE);
-}
-
-int MPI_Type_delete_attr(MPI_Datatype type, int type_keyval)
-{
-	return unsupported("MPI_Type_delete_attr", WHY_TYPE);
-}
-
-int MPI_Type_free_keyval(int *type_keyval)
-{
-	return unsupported("MPI_Type_free_keyval", WHY_TYPE);
-}
-
-int MPI_Type_get_attr(MPI_Datatype type, int type_keyval, void *attribute_val,
-	              int *flag)
-{
-	return unsupported("MPI_Type_get_attr", WHY_TYPE);
-}
-
 int MPI_Type_get_contents(MPI_Datatype mtype, int max_integers,
 	                  int max_addresses, int max_datatypes,
 	                  int array_of_integers[], MPI_Aint array_of_addresses[],
@@ -943,11 +920,6 @@ int MPI_Type_get_envelope(MPI_Datatype type, int *num_integers,
 int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *type)
 {
 	return unsupported("MPI_Type_match_size", WHY_TYPE);
-}
-
-int MPI_Type_set_attr(MPI_Datatype type, int type_keyval, void *attr_val)
-{
-	return unsupported("MPI_Type_set_attr", WHY_TYPE);
 }
 
 int MPI_Unpack_external(const char datarep[], const void *inbuf,

@@ -99,6 +99,11 @@ typedef int MPI_Datarep_conversion_function(void *userbuf,
 #define MPI_TYPECLASS_INTEGER 1
 #define MPI_TYPECLASS_REAL    2
 #define MPI_TYPECLASS_COMPLEX 3
+/* Datatype attribute callbacks: no copy, copy the value, no action (the
+ * communicator's functions: MPI_Datatype and MPI_Comm are both int). */
+#define MPI_TYPE_NULL_COPY_FN   SIBYL_MPI_COMM_NULL_COPY_FN
+#define MPI_TYPE_DUP_FN         SIBYL_MPI_COMM_DUP_FN
+#define MPI_TYPE_NULL_DELETE_FN SIBYL_MPI_COMM_NULL_DELETE_FN
 
 /* ------------------------------------------------- routines that work */
 
@@ -181,6 +186,26 @@ int MPI_Type_create_subarray(int ndims, const int array_of_sizes[],
 			     const int array_of_subsizes[],
 			     const int array_of_starts[], int order,
 			     MPI_Datatype oldtype, MPI_Datatype *newtype);
+
+/* More datatype routines (datatype.c; attributes: attr.c). */
+#define MPI_Type_create_keyval SIBYL_MPI_Type_create_keyval
+#define PMPI_Type_create_keyval SIBYL_MPI_Type_create_keyval
+#define MPI_Type_delete_attr SIBYL_MPI_Type_delete_attr
+#define PMPI_Type_delete_attr SIBYL_MPI_Type_delete_attr
+#define MPI_Type_free_keyval SIBYL_MPI_Type_free_keyval
+#define PMPI_Type_free_keyval SIBYL_MPI_Type_free_keyval
+#define MPI_Type_get_attr SIBYL_MPI_Type_get_attr
+#define PMPI_Type_get_attr SIBYL_MPI_Type_get_attr
+#define MPI_Type_set_attr SIBYL_MPI_Type_set_attr
+#define PMPI_Type_set_attr SIBYL_MPI_Type_set_attr
+int MPI_Type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn,
+	                   MPI_Type_delete_attr_function *type_delete_attr_fn,
+	                   int *type_keyval, void *extra_state);
+int MPI_Type_delete_attr(MPI_Datatype type, int type_keyval);
+int MPI_Type_free_keyval(int *type_keyval);
+int MPI_Type_get_attr(MPI_Datatype type, int type_keyval, void *attribute_val,
+	              int *flag);
+int MPI_Type_set_attr(MPI_Datatype type, int type_keyval, void *attr_val);
 
 /* Matched probes (p2p.c). */
 #define MPI_Improbe SIBYL_MPI_Improbe
@@ -815,22 +840,12 @@ int MPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle,
 #define PMPI_Type_create_f90_integer SIBYL_MPI_Type_create_f90_integer
 #define MPI_Type_create_f90_real SIBYL_MPI_Type_create_f90_real
 #define PMPI_Type_create_f90_real SIBYL_MPI_Type_create_f90_real
-#define MPI_Type_create_keyval SIBYL_MPI_Type_create_keyval
-#define PMPI_Type_create_keyval SIBYL_MPI_Type_create_keyval
-#define MPI_Type_delete_attr SIBYL_MPI_Type_delete_attr
-#define PMPI_Type_delete_attr SIBYL_MPI_Type_delete_attr
-#define MPI_Type_free_keyval SIBYL_MPI_Type_free_keyval
-#define PMPI_Type_free_keyval SIBYL_MPI_Type_free_keyval
-#define MPI_Type_get_attr SIBYL_MPI_Type_get_attr
-#define PMPI_Type_get_attr SIBYL_MPI_Type_get_attr
 #define MPI_Type_get_contents SIBYL_MPI_Type_get_contents
 #define PMPI_Type_get_contents SIBYL_MPI_Type_get_contents
 #define MPI_Type_get_envelope SIBYL_MPI_Type_get_envelope
 #define PMPI_Type_get_envelope SIBYL_MPI_Type_get_envelope
 #define MPI_Type_match_size SIBYL_MPI_Type_match_size
 #define PMPI_Type_match_size SIBYL_MPI_Type_match_size
-#define MPI_Type_set_attr SIBYL_MPI_Type_set_attr
-#define PMPI_Type_set_attr SIBYL_MPI_Type_set_attr
 #define MPI_Unpack_external SIBYL_MPI_Unpack_external
 #define PMPI_Unpack_external SIBYL_MPI_Unpack_external
 int MPI_Pack_external(const char datarep[], const void *inbuf, int incount,
@@ -845,13 +860,6 @@ int MPI_Type_create_darray(int size, int rank, int ndims,
 int MPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype);
 int MPI_Type_create_f90_integer(int r, MPI_Datatype *newtype);
 int MPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype);
-int MPI_Type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn,
-	                   MPI_Type_delete_attr_function *type_delete_attr_fn,
-	                   int *type_keyval, void *extra_state);
-int MPI_Type_delete_attr(MPI_Datatype type, int type_keyval);
-int MPI_Type_free_keyval(int *type_keyval);
-int MPI_Type_get_attr(MPI_Datatype type, int type_keyval, void *attribute_val,
-	              int *flag);
 int MPI_Type_get_contents(MPI_Datatype mtype, int max_integers,
 	                  int max_addresses, int max_datatypes,
 	                  int array_of_integers[], MPI_Aint array_of_addresses[],
@@ -859,7 +867,6 @@ int MPI_Type_get_contents(MPI_Datatype mtype, int max_integers,
 int MPI_Type_get_envelope(MPI_Datatype type, int *num_integers,
 	                  int *num_addresses, int *num_datatypes, int *combiner);
 int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *type);
-int MPI_Type_set_attr(MPI_Datatype type, int type_keyval, void *attr_val);
 int MPI_Unpack_external(const char datarep[], const void *inbuf,
 	                MPI_Aint insize, MPI_Aint *position, void *outbuf,
 	                int outcount, MPI_Datatype datatype);

@@ -9,8 +9,9 @@
  * not 10^6 runs), plus its bounds.  Maps are immutable and shared: a new
  * type is flattened into a scratch builder, hashed, and an identical
  * existing map is reused -- 131,072 ranks creating the same halo type
- * cost one map and a 32-byte handle each.  Nothing refers to a child's
- * map, so freeing a type never affects types built from it.
+ * cost one map, and a 48-byte handle and the constructor's arguments
+ * each.  Nothing refers to a child's map, so freeing a type never
+ * affects types built from it.
  *
  * Bounds are computed as Open MPI and MPICH compute them, which is MPI-3.1
  * 4.1.6-4.1.7 in all but contrived cases: a constructor adds blocks of
@@ -27,7 +28,9 @@
  * any handle, as the ranks share the program's globals).  A freed slot
  * is reused only after every other free slot (FIFO), so a stale handle
  * is caught as freed for as long as possible; a slot a pending operation
- * retains (emu_dt_retain) outlives MPI_Type_free until it is released.
+ * retains (emu_dt_retain) outlives MPI_Type_free until it is released,
+ * and so does the slot of a type another type's constructor names (see
+ * dt_env: MPI_Type_get_contents returns it).
  *
  * Pair types.  MPI_DOUBLE_INT and friends are the C struct {T a; int b;}:
  * their data is sizeof(T) + sizeof(int) bytes, their extent the struct's
@@ -124,6 +127,9 @@ static int is_basic(MPI_Datatype t)
 
 /* ------------------------------------------------------------------ maps */
 
+typedef struct emu_dt_node dt_node;
+typedef struct emu_dt_table dt_table;
+
 typedef struct dt_run {
 	int64_t disp;   /* bytes from the element's origin */
 	int64_t len;    /* bytes: len / prims[prim].size primitives */
@@ -132,8 +138,7 @@ typedef struct dt_run {
 } dt_run;
 
 typedef struct dt_map {
-	struct dt_map *hnext;   /* hash chain */
-	uint64_t hash;
+	dt_node node;           /* in emu.dt.maps (first) */
 	uint32_t refs;          /* handles (and basic slots) using it */
 	uint32_t nruns;
 	/* What the hash covers starts here. */
@@ -162,33 +167,50 @@ static uint64_t hash_bytes(uint64_t h, const void *p, size_t n)
 	return h;
 }
 
+/* The hash tables (emu_dt.h). */
+static void table_unlink(dt_table *t, dt_node *x)
+{
+	dt_node **pp = &t->b[x->hash & (t->nb - 1)];
+	while (*pp != x)
+		pp = &(*pp)->hnext;
+	*pp = x->hnext;
+	t->n--;
+}
+
+static void table_insert(dt_table *t, dt_node *x)
+{
+	if (t->n >= t->nb) {
+		uint32_t n = t->nb ? t->nb * 2 : 256;
+		dt_node **b = calloc(n, sizeof *b);
+		if (!b)
+			emu_fatal("out of memory for the datatype table");
+		for (uint32_t i = 0; i < t->nb; i++)
+			for (dt_node *y = t->b[i], *next; y; y = next) {
+				next = y->hnext;
+				y->hnext = b[y->hash & (n - 1)];
+				b[y->hash & (n - 1)] = y;
+			}
+		free(t->b);
+		t->b = b;
+		t->nb = n;
+	}
+	x->hnext = t->b[x->hash & (t->nb - 1)];
+	t->b[x->hash & (t->nb - 1)] = x;
+	t->n++;
+}
+
+/* The first of the chain where hash h would be, or NULL. */
+static dt_node *table_chain(const dt_table *t, uint64_t h)
+{
+	return t->nb ? t->b[h & (t->nb - 1)] : NULL;
+}
+
 static void map_unref(dt_map *m)
 {
 	if (--m->refs)
 		return;
-	dt_map **pp = &emu.dt.buckets[m->hash & (emu.dt.nbuckets - 1)];
-	while (*pp != m)
-		pp = &(*pp)->hnext;
-	*pp = m->hnext;
-	emu.dt.nmaps--;
+	table_unlink(&emu.dt.maps, &m->node);
 	free(m);
-}
-
-static void rehash(void)
-{
-	uint32_t n = emu.dt.nbuckets ? emu.dt.nbuckets * 2 : 256;
-	dt_map **b = calloc(n, sizeof *b);
-	if (!b)
-		emu_fatal("out of memory for the datatype table");
-	for (uint32_t i = 0; i < emu.dt.nbuckets; i++)
-		for (dt_map *m = emu.dt.buckets[i], *next; m; m = next) {
-			next = m->hnext;
-			m->hnext = b[m->hash & (n - 1)];
-			b[m->hash & (n - 1)] = m;
-		}
-	free(emu.dt.buckets);
-	emu.dt.buckets = b;
-	emu.dt.nbuckets = n;
 }
 
 /* ------------------------------------------------------------ building */
@@ -455,17 +477,16 @@ static dt_map *b_finish(void)
 	uint64_t h = hash_bytes(0xcbf29ce484222325ULL,
 				(const char *)&key + MAP_KEY_OFF, MAP_KEY_LEN);
 	h = hash_bytes(h, B->runs, B->n * sizeof *B->runs);
-	if (emu.dt.nbuckets)
-		for (dt_map *m = emu.dt.buckets[h & (emu.dt.nbuckets - 1)];
-		     m; m = m->hnext)
-			if (m->hash == h && m->nruns == B->n &&
-			    !memcmp((const char *)m + MAP_KEY_OFF,
-				    (const char *)&key + MAP_KEY_OFF,
-				    MAP_KEY_LEN) &&
-			    !memcmp(m->runs, B->runs, B->n * sizeof *B->runs)) {
-				m->refs++;
-				return m;
-			}
+	for (dt_node *x = table_chain(&emu.dt.maps, h); x; x = x->hnext) {
+		dt_map *m = (dt_map *)x;
+		if (x->hash == h && m->nruns == B->n &&
+		    !memcmp((const char *)m + MAP_KEY_OFF,
+			    (const char *)&key + MAP_KEY_OFF, MAP_KEY_LEN) &&
+		    !memcmp(m->runs, B->runs, B->n * sizeof *B->runs)) {
+			m->refs++;
+			return m;
+		}
+	}
 	dt_map *m = malloc(sizeof *m + B->n * sizeof *B->runs);
 	if (!m) {
 		b_fail(MPI_ERR_NO_MEM, "there is no memory for its type map");
@@ -473,14 +494,10 @@ static dt_map *b_finish(void)
 	}
 	memcpy(m, &key, sizeof key);
 	memcpy(m->runs, B->runs, B->n * sizeof *B->runs);
-	m->hash = h;
+	m->node.hash = h;
 	m->refs = 1;
 	m->nruns = B->n;
-	if (emu.dt.nmaps >= emu.dt.nbuckets)
-		rehash();
-	m->hnext = emu.dt.buckets[h & (emu.dt.nbuckets - 1)];
-	emu.dt.buckets[h & (emu.dt.nbuckets - 1)] = m;
-	emu.dt.nmaps++;
+	table_insert(&emu.dt.maps, &m->node);
 	return m;
 }
 
@@ -529,13 +546,42 @@ enum { H_FREE = 0, H_LIVE, H_FREED };
 typedef struct dt_handle {
 	dt_map *map;         /* NULL when H_FREE */
 	char *name;          /* MPI_Type_set_name, or NULL */
+	struct dt_env *env;  /* its constructor (get_contents); NULL for
+	                        the steps of subarray types */
 	struct emu_attr *attrs; /* MPI_Type_set_attr's, newest first */
-	uint32_t pending;    /* emu_dt_retain()s not yet released */
+	uint32_t pending;    /* emu_dt_retain()s not yet released, and the
+	                        constructors (dt_env) that name it */
 	int32_t next_free;   /* free list, by slot index; -1 ends it */
 	uint8_t state;
 	uint8_t committed;
 	uint8_t used;        /* has been a datatype (for messages) */
 } dt_handle;
+
+/*
+ * Constructors.  Each type the program gets keeps how it was made, for
+ * MPI_Type_get_envelope and MPI_Type_get_contents: the combiner and the
+ * arguments exactly as given (the integers, the addresses, the
+ * datatypes).  A derived datatype among them stays in the table, with
+ * its own constructor, until the types naming it are gone, even after
+ * the program frees it: its slot is retained (`pending'), as for a
+ * pending operation.  MPI_Type_get_contents returns a new handle for
+ * each of them, sharing its map and its constructor.  Constructors are
+ * shared like maps (hashed, an identical one reused): the ranks that
+ * build the same indexed type of predefined types keep its arguments
+ * once.
+ */
+typedef struct dt_env {
+	dt_node node;         /* in emu.dt.envs (first) */
+	struct dt_env *next;  /* env_unref's list of those to drop */
+	uint32_t refs;        /* handles using it */
+	int32_t combiner;
+	int32_t ni, na, nd;
+	MPI_Aint a[];         /* na addresses, then nd datatypes, then ni
+	                         integers (ENV_D, ENV_I) */
+} dt_env;
+
+#define ENV_D(e) ((MPI_Datatype *)((e)->a + (e)->na))
+#define ENV_I(e) ((int *)(ENV_D(e) + (e)->nd))
 
 
 static dt_handle *slot(MPI_Datatype t)
@@ -617,6 +663,7 @@ static MPI_Datatype handle_new(emu_rank *r, const char *call, dt_map *m)
 		emu.dt.free_tail = -1;
 	h->map = m;
 	h->name = NULL;
+	h->env = NULL;
 	h->attrs = NULL;
 	h->pending = 0;
 	h->next_free = -1;
@@ -626,18 +673,18 @@ static MPI_Datatype handle_new(emu_rank *r, const char *call, dt_map *m)
 	return SIBYL_MPI_NBASIC_TYPES + i;
 }
 
-/* Give the slot back once neither the program nor a pending operation
- * refers to it. */
-static void handle_release(dt_handle *h)
+/* Free slot h (its map, name and attributes; its attributes' delete
+ * callbacks ran at MPI_Type_free) and return its constructor, for the
+ * caller to drop. */
+static dt_env *slot_free(dt_handle *h)
 {
-	if (h->state == H_LIVE || h->pending)
-		return;
+	dt_env *e = h->env;
 	map_unref(h->map);
 	free(h->name);
-	/* Their delete callbacks ran at MPI_Type_free. */
 	emu_attr_drop_list(&h->attrs);
 	h->map = NULL;
 	h->name = NULL;
+	h->env = NULL;
 	h->state = H_FREE;
 	h->next_free = -1;
 	int32_t i = (int32_t)(h - emu.dt.handles);
@@ -646,6 +693,144 @@ static void handle_release(dt_handle *h)
 	else
 		emu.dt.free_head = i;
 	emu.dt.free_tail = i;
+	return e;
+}
+
+/* One handle fewer uses constructor e: at the last, the datatypes it
+ * names are released, and those of theirs that nothing else holds are
+ * freed in turn (a worklist, not recursion: a chain of types built one
+ * from the other may be long, and ranks have small stacks). */
+static void env_unref(dt_env *e)
+{
+	dt_env *todo = NULL;
+	if (e && --e->refs == 0) {
+		e->next = todo;
+		todo = e;
+	}
+	while (todo) {
+		e = todo;
+		todo = e->next;
+		table_unlink(&emu.dt.envs, &e->node);
+		for (int32_t k = 0; k < e->nd; k++) {
+			dt_handle *h = slot(ENV_D(e)[k]);
+			if (!h || !h->pending)
+				continue;
+			if (--h->pending || h->state == H_LIVE)
+				continue;
+			dt_env *c = slot_free(h);
+			if (c && --c->refs == 0) {
+				c->next = todo;
+				todo = c;
+			}
+		}
+		free(e);
+	}
+}
+
+/* Give the slot back once neither the program, a pending operation nor
+ * a type's constructor refers to it. */
+static void handle_release(dt_handle *h)
+{
+	if (h->state == H_LIVE || h->pending)
+		return;
+	env_unref(slot_free(h));
+}
+
+/* Free type t, which the program never saw (a step of a subarray). */
+static void type_drop(MPI_Datatype t)
+{
+	dt_handle *h = slot(t);
+	h->state = H_FREED;
+	handle_release(h);
+}
+
+/* The integers of a constructor, in pieces (n ints at v). */
+typedef struct ipiece {
+	int64_t n;
+	const int *v;
+} ipiece;
+
+/* The constructor `comb' with the ints of the np pieces, na addresses
+ * and nd datatypes is e's. */
+static int env_is(const dt_env *e, uint64_t h, int comb, int np,
+		  const ipiece *ip, int64_t ni, int64_t na, const MPI_Aint *a,
+		  int64_t nd, const MPI_Datatype *d)
+{
+	if (e->node.hash != h || e->combiner != comb || e->ni != ni ||
+	    e->na != na || e->nd != nd ||
+	    (na && memcmp(e->a, a, (size_t)na * sizeof *a)) ||
+	    (nd && memcmp(ENV_D(e), d, (size_t)nd * sizeof *d)))
+		return 0;
+	const int *i = ENV_I(e);
+	for (int k = 0; k < np; i += ip[k].n, k++)
+		if (ip[k].n && memcmp(i, ip[k].v, (size_t)ip[k].n * sizeof *i))
+			return 0;
+	return 1;
+}
+
+/* Record the constructor of new type t: `comb' with the ints of the np
+ * pieces, na addresses and nd datatypes (an identical constructor's, or
+ * a new one that retains the datatypes).  Out of memory, t is freed and
+ * the call fails. */
+static void set_env(emu_rank *r, const char *call, MPI_Datatype t, int comb,
+		    int np, const ipiece *ip, int64_t na, const MPI_Aint *a,
+		    int64_t nd, const MPI_Datatype *d)
+{
+	int64_t ni = 0;
+	int32_t head[4] = { comb, (int32_t)na, (int32_t)nd, 0 };
+	uint64_t h = hash_bytes(0xcbf29ce484222325ULL, head, sizeof head);
+	for (int k = 0; k < np; k++)
+		if (ip[k].n) {
+			ni += ip[k].n;
+			h = hash_bytes(h, ip[k].v, (size_t)ip[k].n * sizeof(int));
+		}
+	if (na)
+		h = hash_bytes(h, a, (size_t)na * sizeof *a);
+	if (nd)
+		h = hash_bytes(h, d, (size_t)nd * sizeof *d);
+	for (dt_node *x = table_chain(&emu.dt.envs, h); x; x = x->hnext)
+		if (env_is((dt_env *)x, h, comb, np, ip, ni, na, a, nd, d)) {
+			((dt_env *)x)->refs++;
+			slot(t)->env = (dt_env *)x;
+			return;
+		}
+	dt_env *e = NULL;
+	if (ni <= INT_MAX && na <= INT_MAX && nd <= INT_MAX)
+		e = malloc(sizeof *e + (size_t)na * sizeof(MPI_Aint) +
+			   (size_t)nd * sizeof(MPI_Datatype) +
+			   (size_t)ni * sizeof(int));
+	if (!e) {
+		type_drop(t);
+		emu_mpi_error(r, call, ni > INT_MAX ? MPI_ERR_ARG :
+			      MPI_ERR_NO_MEM, "no room to keep the %lld "
+			      "integers, %lld addresses and %lld datatypes "
+			      "of its constructor", (long long)ni,
+			      (long long)na, (long long)nd);
+	}
+	e->next = NULL;
+	e->node.hash = h;
+	e->refs = 1;
+	e->combiner = comb;
+	e->ni = (int32_t)ni;
+	e->na = (int32_t)na;
+	e->nd = (int32_t)nd;
+	if (na)
+		memcpy(e->a, a, (size_t)na * sizeof *a);
+	if (nd)
+		memcpy(ENV_D(e), d, (size_t)nd * sizeof *d);
+	int *out = ENV_I(e);
+	for (int k = 0; k < np; k++)
+		if (ip[k].n) {
+			memcpy(out, ip[k].v, (size_t)ip[k].n * sizeof *out);
+			out += ip[k].n;
+		}
+	for (int64_t k = 0; k < nd; k++) {
+		dt_handle *c = slot(d[k]);
+		if (c)
+			c->pending++;
+	}
+	table_insert(&emu.dt.envs, &e->node);
+	slot(t)->env = e;
 }
 
 /* The type the builder describes, as a new handle in *newtype. */
@@ -910,6 +1095,14 @@ void emu_dt_fini(void)
 		free(emu.dt.handles[i].name);
 		emu_attr_drop_list(&emu.dt.handles[i].attrs);
 	}
+	/* Everything goes: no type is released in turn. */
+	for (uint32_t i = 0; i < emu.dt.envs.nb; i++)
+		for (dt_node *x = emu.dt.envs.b[i], *next; x; x = next) {
+			next = x->hnext;
+			free(x);
+		}
+	free(emu.dt.envs.b);
+	memset(&emu.dt.envs, 0, sizeof emu.dt.envs);
 	free(emu.dt.handles);
 	emu.dt.handles = NULL;
 	emu.dt.nhandles = emu.dt.chandles = 0;
@@ -922,12 +1115,11 @@ void emu_dt_fini(void)
 		emu.dt.basic_names[t] = NULL;
 		emu_attr_drop_list(&emu.dt.basic_attrs[t]);
 	}
-	if (emu.dt.nmaps)
+	if (emu.dt.maps.n)
 		emu_warn("internal: %u datatype maps still referenced at the "
-			 "end", emu.dt.nmaps);
-	free(emu.dt.buckets);
-	emu.dt.buckets = NULL;
-	emu.dt.nbuckets = emu.dt.nmaps = 0;
+			 "end", emu.dt.maps.n);
+	free(emu.dt.maps.b);
+	memset(&emu.dt.maps, 0, sizeof emu.dt.maps);
 	free(B->runs);
 	memset(B, 0, sizeof *B);
 }
@@ -974,9 +1166,13 @@ static int make_hvector(emu_rank *r, const char *call, int count, int bl,
 	return b_handle(r, call, newtype);
 }
 
-/* Block i: bl[i] elements of types[i] (or of `one' when types is NULL)
- * at disp[i] bytes (or idisp[i] extents of `one'). */
-static int make_struct(emu_rank *r, const char *call, int count,
+/* Block i: bl[i] elements (or bl_all when bl is NULL) of types[i] (or
+ * of `one' when types is NULL) at disp[i] bytes (or idisp[i] extents of
+ * `one').  The new type's constructor is `comb' with these arguments
+ * (count, the block lengths, the integer displacements; the byte
+ * displacements; the types), or none when comb is 0 (a step of a
+ * subarray). */
+static int make_struct(emu_rank *r, const char *call, int comb, int count,
 		       const int *bl, int bl_all, const MPI_Aint *disp,
 		       const int *idisp, const MPI_Datatype *types,
 		       MPI_Datatype one, MPI_Datatype *newtype)
@@ -1008,46 +1204,103 @@ static int make_struct(emu_rank *r, const char *call, int count,
 			b_mul(idisp[i], m->extent);
 		b_copies(m, d, bl ? bl[i] : bl_all);
 	}
+	b_handle(r, call, newtype);
+	if (!comb)
+		return MPI_SUCCESS;
+	int block = comb == MPI_COMBINER_INDEXED_BLOCK ||
+		comb == MPI_COMBINER_HINDEXED_BLOCK;
+	int iv = comb == MPI_COMBINER_INDEXED ||
+		comb == MPI_COMBINER_INDEXED_BLOCK;
+	int st = comb == MPI_COMBINER_STRUCT;
+	set_env(r, call, *newtype, comb, 3, (ipiece[]){ { 1, &count },
+			{ block ? 1 : count, block ? &bl_all : bl },
+			{ iv ? count : 0, idisp } }, iv ? 0 : count, disp,
+		st ? count : 1, st ? types : &one);
+	return MPI_SUCCESS;
+}
+
+/* oldtype with bounds [lb, lb + extent). */
+static int make_resized(emu_rank *r, const char *call, MPI_Datatype oldtype,
+			int64_t lb, int64_t extent, MPI_Datatype *newtype)
+{
+	dt_map *m = type_arg(r, call, oldtype, "oldtype");
+	check_out(r, call, newtype, "newtype");
+	b_start();
+	b_copies(m, 0, 1);
+	/* Earlier explicit bounds are replaced, not merged. */
+	B->has_bounds = B->marked = 1;
+	B->lb = lb;
+	B->ub = b_add(lb, extent);
 	return b_handle(r, call, newtype);
+}
+
+/* The constructor of a type of the hvector family: count, blocklength
+ * and the stride in extents (istride, MPI_Type_vector) or in bytes
+ * (stride, the hvectors), as comb has them. */
+static void hvector_env(emu_rank *r, const char *call, MPI_Datatype t,
+			int comb, int count, int bl, int istride,
+			MPI_Aint stride, MPI_Datatype oldtype)
+{
+	int ni = comb == MPI_COMBINER_CONTIGUOUS ? 1 :
+		comb == MPI_COMBINER_VECTOR ? 3 : 2;
+	set_env(r, call, t, comb, 3, (ipiece[]){ { 1, &count },
+			{ ni > 1, &bl }, { ni > 2, &istride } },
+		comb == MPI_COMBINER_HVECTOR, &stride, 1, &oldtype);
 }
 
 int MPI_Type_contiguous(int count, MPI_Datatype oldtype,
 			MPI_Datatype *newtype)
 {
-	EMU_API(r, "MPI_Type_contiguous");
-	dt_map *m = type_arg(r, "MPI_Type_contiguous", oldtype, "oldtype");
-	return make_hvector(r, "MPI_Type_contiguous", count, 1, m->extent,
-			    oldtype, newtype);
+	const char *call = "MPI_Type_contiguous";
+	EMU_API(r, call);
+	dt_map *m = type_arg(r, call, oldtype, "oldtype");
+	make_hvector(r, call, count, 1, m->extent, oldtype, newtype);
+	hvector_env(r, call, *newtype, MPI_COMBINER_CONTIGUOUS, count, 1, 1,
+		    0, oldtype);
+	return MPI_SUCCESS;
 }
 
 int MPI_Type_vector(int count, int blocklength, int stride,
 		    MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-	EMU_API(r, "MPI_Type_vector");
-	dt_map *m = type_arg(r, "MPI_Type_vector", oldtype, "oldtype");
+	const char *call = "MPI_Type_vector";
+	EMU_API(r, call);
+	dt_map *m = type_arg(r, call, oldtype, "oldtype");
 	int64_t bytes;
 	if (__builtin_mul_overflow((int64_t)stride, m->extent, &bytes))
-		emu_mpi_error(r, "MPI_Type_vector", MPI_ERR_ARG, "stride %d x "
-			      "extent %lld overflows 64 bits", stride,
+		emu_mpi_error(r, call, MPI_ERR_ARG, "stride %d x extent %lld "
+			      "overflows 64 bits", stride,
 			      (long long)m->extent);
-	return make_hvector(r, "MPI_Type_vector", count, blocklength, bytes,
-			    oldtype, newtype);
+	make_hvector(r, call, count, blocklength, bytes, oldtype, newtype);
+	hvector_env(r, call, *newtype, MPI_COMBINER_VECTOR, count,
+		    blocklength, stride, 0, oldtype);
+	return MPI_SUCCESS;
+}
+
+static int hvector(const char *call, int count, int blocklength,
+		   MPI_Aint stride, MPI_Datatype oldtype,
+		   MPI_Datatype *newtype)
+{
+	EMU_API(r, call);
+	make_hvector(r, call, count, blocklength, stride, oldtype, newtype);
+	hvector_env(r, call, *newtype, MPI_COMBINER_HVECTOR, count,
+		    blocklength, 0, stride, oldtype);
+	return MPI_SUCCESS;
 }
 
 int MPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride,
 			    MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-	EMU_API(r, "MPI_Type_create_hvector");
-	return make_hvector(r, "MPI_Type_create_hvector", count, blocklength,
-			    stride, oldtype, newtype);
+	return hvector("MPI_Type_create_hvector", count, blocklength, stride,
+		       oldtype, newtype);
 }
 
+/* The MPI-1 name: MPI_COMBINER_HVECTOR too, as from C it always was. */
 int MPI_Type_hvector(int count, int blocklength, MPI_Aint stride,
 		     MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-	EMU_API(r, "MPI_Type_hvector");
-	return make_hvector(r, "MPI_Type_hvector", count, blocklength,
-			    stride, oldtype, newtype);
+	return hvector("MPI_Type_hvector", count, blocklength, stride,
+		       oldtype, newtype);
 }
 
 int MPI_Type_indexed(int count, const int array_of_blocklengths[],
@@ -1055,8 +1308,8 @@ int MPI_Type_indexed(int count, const int array_of_blocklengths[],
 		     MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
 	EMU_API(r, "MPI_Type_indexed");
-	return make_struct(r, "MPI_Type_indexed", count,
-			   array_of_blocklengths, 0, NULL,
+	return make_struct(r, "MPI_Type_indexed", MPI_COMBINER_INDEXED,
+			   count, array_of_blocklengths, 0, NULL,
 			   array_of_displacements, NULL, oldtype, newtype);
 }
 
@@ -1065,7 +1318,8 @@ int MPI_Type_create_hindexed(int count, const int array_of_blocklengths[],
 			     MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
 	EMU_API(r, "MPI_Type_create_hindexed");
-	return make_struct(r, "MPI_Type_create_hindexed", count,
+	return make_struct(r, "MPI_Type_create_hindexed",
+			   MPI_COMBINER_HINDEXED, count,
 			   array_of_blocklengths, 0, array_of_displacements,
 			   NULL, NULL, oldtype, newtype);
 }
@@ -1075,9 +1329,10 @@ int MPI_Type_hindexed(int count, const int array_of_blocklengths[],
 		      MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
 	EMU_API(r, "MPI_Type_hindexed");
-	return make_struct(r, "MPI_Type_hindexed", count,
-			   array_of_blocklengths, 0, array_of_displacements,
-			   NULL, NULL, oldtype, newtype);
+	return make_struct(r, "MPI_Type_hindexed", MPI_COMBINER_HINDEXED,
+			   count, array_of_blocklengths, 0,
+			   array_of_displacements, NULL, NULL, oldtype,
+			   newtype);
 }
 
 int MPI_Type_create_indexed_block(int count, int blocklength,
@@ -1085,7 +1340,8 @@ int MPI_Type_create_indexed_block(int count, int blocklength,
 				  MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
 	EMU_API(r, "MPI_Type_create_indexed_block");
-	return make_struct(r, "MPI_Type_create_indexed_block", count, NULL,
+	return make_struct(r, "MPI_Type_create_indexed_block",
+			   MPI_COMBINER_INDEXED_BLOCK, count, NULL,
 			   blocklength, NULL, array_of_displacements, NULL,
 			   oldtype, newtype);
 }
@@ -1096,7 +1352,8 @@ int MPI_Type_create_hindexed_block(int count, int blocklength,
 				   MPI_Datatype *newtype)
 {
 	EMU_API(r, "MPI_Type_create_hindexed_block");
-	return make_struct(r, "MPI_Type_create_hindexed_block", count, NULL,
+	return make_struct(r, "MPI_Type_create_hindexed_block",
+			   MPI_COMBINER_HINDEXED_BLOCK, count, NULL,
 			   blocklength, array_of_displacements, NULL, NULL,
 			   oldtype, newtype);
 }
@@ -1107,9 +1364,10 @@ int MPI_Type_create_struct(int count, const int array_of_blocklengths[],
 			   MPI_Datatype *newtype)
 {
 	EMU_API(r, "MPI_Type_create_struct");
-	return make_struct(r, "MPI_Type_create_struct", count,
-			   array_of_blocklengths, 0, array_of_displacements,
-			   NULL, array_of_types, MPI_DATATYPE_NULL, newtype);
+	return make_struct(r, "MPI_Type_create_struct", MPI_COMBINER_STRUCT,
+			   count, array_of_blocklengths, 0,
+			   array_of_displacements, NULL, array_of_types,
+			   MPI_DATATYPE_NULL, newtype);
 }
 
 int MPI_Type_struct(int count, const int array_of_blocklengths[],
@@ -1118,7 +1376,7 @@ int MPI_Type_struct(int count, const int array_of_blocklengths[],
 		    MPI_Datatype *newtype)
 {
 	EMU_API(r, "MPI_Type_struct");
-	return make_struct(r, "MPI_Type_struct", count,
+	return make_struct(r, "MPI_Type_struct", MPI_COMBINER_STRUCT, count,
 			   array_of_blocklengths, 0, array_of_displacements,
 			   NULL, array_of_types, MPI_DATATYPE_NULL, newtype);
 }
@@ -1128,15 +1386,10 @@ int MPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb,
 {
 	const char *call = "MPI_Type_create_resized";
 	EMU_API(r, call);
-	dt_map *m = type_arg(r, call, oldtype, "oldtype");
-	check_out(r, call, newtype, "newtype");
-	b_start();
-	b_copies(m, 0, 1);
-	/* Earlier explicit bounds are replaced, not merged. */
-	B->has_bounds = B->marked = 1;
-	B->lb = lb;
-	B->ub = b_add(lb, extent);
-	return b_handle(r, call, newtype);
+	make_resized(r, call, oldtype, lb, extent, newtype);
+	set_env(r, call, *newtype, MPI_COMBINER_RESIZED, 0, NULL, 2,
+		(MPI_Aint[]){ lb, extent }, 1, &oldtype);
+	return MPI_SUCCESS;
 }
 
 /*
@@ -1193,23 +1446,24 @@ int MPI_Type_create_subarray(int ndims, const int array_of_sizes[],
 			emu_mpi_error(r, call, MPI_ERR_ARG, "the array of "
 				      "%d dimensions overflows 64-bit byte "
 				      "offsets", ndims);
-		if (k == 0)
-			MPI_Type_contiguous(sub[d], oldtype, &u);
-		else
-			MPI_Type_create_hvector(sub[d], 1, (MPI_Aint)stride, t,
-						&u);
+		/* The fastest dimension is contiguous. */
+		make_hvector(r, call, sub[d], 1, k ? stride : m->extent,
+			     k ? t : oldtype, &u);
 		if (k)
-			MPI_Type_free(&t);
+			type_drop(t);
 		t = u;
 		stride = s2;
 	}
 #undef DIM
 	int one = 1;
 	MPI_Aint where = (MPI_Aint)disp;
-	MPI_Type_create_struct(1, &one, &where, &t, &u);
-	MPI_Type_free(&t);
-	MPI_Type_create_resized(u, 0, (MPI_Aint)stride, newtype);
-	MPI_Type_free(&u);
+	make_struct(r, call, 0, 1, &one, 0, &where, NULL, NULL, t, &u);
+	type_drop(t);
+	make_resized(r, call, u, 0, stride, newtype);
+	type_drop(u);
+	set_env(r, call, *newtype, MPI_COMBINER_SUBARRAY, 5, (ipiece[]){
+			{ 1, &ndims }, { ndims, sz }, { ndims, sub },
+			{ ndims, st }, { 1, &order } }, 0, NULL, 1, &oldtype);
 	return MPI_SUCCESS;
 }
 
@@ -1223,15 +1477,14 @@ int MPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
 	MPI_Datatype t = handle_new(r, call, m);
 	dt_handle *o = slot(oldtype);
 	slot(t)->committed = o ? o->committed : 1;
+	set_env(r, call, t, MPI_COMBINER_DUP, 0, NULL, 0, NULL, 1, &oldtype);
 	/* The copy callbacks run as the program's code: they may call MPI
 	 * (and move the table of handles). */
 	int key = 0;
 	int rc = emu_attr_type_copy_all(oldtype, t, &key);
 	if (rc != MPI_SUCCESS) {
 		emu_attr_type_delete_all(r, t, call);
-		dt_handle *h = slot(t);
-		h->state = H_FREED;
-		handle_release(h);
+		type_drop(t);
 		emu_attr_callback_failed(r, call, "copy", key, rc);
 	}
 	*newtype = t;
@@ -1266,6 +1519,102 @@ int MPI_Type_free(MPI_Datatype *datatype)
 	h->state = H_FREED;
 	handle_release(h);
 	*datatype = MPI_DATATYPE_NULL;
+	return MPI_SUCCESS;
+}
+
+/* ------------------------------------------------------------ decoding */
+
+/* The constructor of t, which exists. */
+static const dt_env *env_of(MPI_Datatype t)
+{
+	const dt_env *e = slot(t)->env;
+	if (!e)
+		emu_fatal("internal error: datatype %d has no constructor", t);
+	return e;
+}
+
+int MPI_Type_get_envelope(MPI_Datatype type, int *num_integers,
+			  int *num_addresses, int *num_datatypes,
+			  int *combiner)
+{
+	const char *call = "MPI_Type_get_envelope";
+	EMU_API(r, call);
+	type_arg(r, call, type, "type");
+	check_out(r, call, num_integers, "num_integers");
+	check_out(r, call, num_addresses, "num_addresses");
+	check_out(r, call, num_datatypes, "num_datatypes");
+	check_out(r, call, combiner, "combiner");
+	if (is_basic(type)) {
+		*num_integers = *num_addresses = *num_datatypes = 0;
+		*combiner = MPI_COMBINER_NAMED;
+		return MPI_SUCCESS;
+	}
+	const dt_env *e = env_of(type);
+	*num_integers = e->ni;
+	*num_addresses = e->na;
+	*num_datatypes = e->nd;
+	*combiner = e->combiner;
+	return MPI_SUCCESS;
+}
+
+/* The arguments as given; each derived datatype among them comes back
+ * as a new handle the program frees (the predefined ones as they are):
+ * a type equal to the one the constructor got, with its constructor and
+ * committed state, sharing its map. */
+int MPI_Type_get_contents(MPI_Datatype mtype, int max_integers,
+			  int max_addresses, int max_datatypes,
+			  int array_of_integers[], MPI_Aint array_of_addresses[],
+			  MPI_Datatype array_of_datatypes[])
+{
+	const char *call = "MPI_Type_get_contents";
+	EMU_API(r, call);
+	type_arg(r, call, mtype, "mtype");
+	if (is_basic(mtype))
+		emu_mpi_error(r, call, MPI_ERR_ARG, "%s is a predefined "
+			      "datatype (MPI_COMBINER_NAMED): it has no "
+			      "contents", prims[mtype].name);
+	const dt_env *e = env_of(mtype);
+	static const char *const what[] = { "integers", "addresses",
+					    "datatypes" };
+	const int max[] = { max_integers, max_addresses, max_datatypes };
+	const int need[] = { e->ni, e->na, e->nd };
+	const void *out[] = { array_of_integers, array_of_addresses,
+			      array_of_datatypes };
+	for (int k = 0; k < 3; k++) {
+		if (max[k] < need[k])
+			emu_mpi_error(r, call, MPI_ERR_ARG, "max_%s = %d, but "
+				      "its constructor has %d %s (see "
+				      "MPI_Type_get_envelope)", what[k], max[k],
+				      need[k], what[k]);
+		if (need[k] && !out[k])
+			emu_mpi_error(r, call, MPI_ERR_ARG, "array_of_%s is "
+				      "NULL", what[k]);
+	}
+	if (e->ni)
+		memcpy(array_of_integers, ENV_I(e), (size_t)e->ni * sizeof(int));
+	if (e->na)
+		memcpy(array_of_addresses, e->a,
+		       (size_t)e->na * sizeof(MPI_Aint));
+	for (int32_t k = 0; k < e->nd; k++) {
+		MPI_Datatype d = ENV_D(e)[k];
+		dt_handle *h = slot(d);
+		if (!h) {
+			array_of_datatypes[k] = d;
+			continue;
+		}
+		/* handle_new may move the table (and e is the slot's). */
+		dt_map *m = h->map;
+		dt_env *de = h->env;
+		uint8_t committed = h->committed;
+		m->refs++;
+		MPI_Datatype t = handle_new(r, call, m);
+		h = slot(t);
+		h->committed = committed;
+		h->env = de;
+		if (de)
+			de->refs++;
+		array_of_datatypes[k] = t;
+	}
 	return MPI_SUCCESS;
 }
 

@@ -6,7 +6,9 @@
  * create (handles above those, reused after MPI_Type_free once nothing
  * refers to them).  A derived type is stored flattened: a list of
  * (displacement, basic type, count) runs in type-map order, plus its
- * lower bound, extent and true extent, so packing walks a flat list.
+ * lower bound, extent and true extent, so packing walks a flat list; its
+ * handle also keeps the constructor and its arguments
+ * (MPI_Type_get_contents).
  *
  * Every message travels packed (the data of count elements, in type-map
  * order, without holes): the sender packs unless the buffer is
@@ -80,10 +82,21 @@ struct emu_dt_build {
 	int err_code;           /* its MPI error class */
 };
 
+/* datatype.c's hash tables of shared objects: chains of nodes, each the
+ * first member of its object. */
+struct emu_dt_node {
+	struct emu_dt_node *hnext;
+	uint64_t hash;
+};
+struct emu_dt_table {
+	struct emu_dt_node **b;
+	uint32_t nb, n;          /* buckets, objects */
+};
+
 /* datatype.c: emu.dt, the process's table of types. */
 typedef struct emu_dt_state {
-	struct dt_map **buckets; /* hash table of every live map */
-	uint32_t nbuckets, nmaps;
+	struct emu_dt_table maps; /* every live map */
+	struct emu_dt_table envs; /* every type's constructor */
 	struct dt_map *basic_maps[SIBYL_MPI_NBASIC_TYPES];
 	struct dt_handle *handles; /* slot i is handle NBASIC + i */
 	uint32_t nhandles, chandles;

@@ -903,20 +903,6 @@ int MPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype)
 	return unsupported("MPI_Type_create_f90_real", WHY_TYPE);
 }
 
-int MPI_Type_get_contents(MPI_Datatype mtype, int max_integers,
-	                  int max_addresses, int max_datatypes,
-	                  int array_of_integers[], MPI_Aint array_of_addresses[],
-	                  MPI_Datatype array_of_datatypes[])
-{
-	return unsupported("MPI_Type_get_contents", WHY_TYPE);
-}
-
-int MPI_Type_get_envelope(MPI_Datatype type, int *num_integers,
-	                  int *num_addresses, int *num_datatypes, int *combiner)
-{
-	return unsupported("MPI_Type_get_envelope", WHY_TYPE);
-}
-
 int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *type)
 {
 	return unsupported("MPI_Type_match_size", WHY_TYPE);

@@ -99,6 +99,28 @@ typedef int MPI_Datarep_conversion_function(void *userbuf,
 #define MPI_TYPECLASS_INTEGER 1
 #define MPI_TYPECLASS_REAL    2
 #define MPI_TYPECLASS_COMPLEX 3
+/* The constructors MPI_Type_get_envelope names (MPICH's numbers).  The
+ * three _INTEGER ones are MPI-2's, removed in MPI-3.0: never returned,
+ * defined for older programs that test for them. */
+#define MPI_COMBINER_NAMED            1
+#define MPI_COMBINER_DUP              2
+#define MPI_COMBINER_CONTIGUOUS       3
+#define MPI_COMBINER_VECTOR           4
+#define MPI_COMBINER_HVECTOR_INTEGER  5
+#define MPI_COMBINER_HVECTOR          6
+#define MPI_COMBINER_INDEXED          7
+#define MPI_COMBINER_HINDEXED_INTEGER 8
+#define MPI_COMBINER_HINDEXED         9
+#define MPI_COMBINER_INDEXED_BLOCK    10
+#define MPI_COMBINER_STRUCT_INTEGER   11
+#define MPI_COMBINER_STRUCT           12
+#define MPI_COMBINER_SUBARRAY         13
+#define MPI_COMBINER_DARRAY           14
+#define MPI_COMBINER_F90_REAL         15
+#define MPI_COMBINER_F90_COMPLEX      16
+#define MPI_COMBINER_F90_INTEGER      17
+#define MPI_COMBINER_RESIZED          18
+#define MPI_COMBINER_HINDEXED_BLOCK   19
 /* Datatype attribute callbacks: no copy, copy the value, no action (the
  * communicator's functions: MPI_Datatype and MPI_Comm are both int). */
 #define MPI_TYPE_NULL_COPY_FN   SIBYL_MPI_COMM_NULL_COPY_FN
@@ -196,6 +218,10 @@ int MPI_Type_create_subarray(int ndims, const int array_of_sizes[],
 #define PMPI_Type_free_keyval SIBYL_MPI_Type_free_keyval
 #define MPI_Type_get_attr SIBYL_MPI_Type_get_attr
 #define PMPI_Type_get_attr SIBYL_MPI_Type_get_attr
+#define MPI_Type_get_contents SIBYL_MPI_Type_get_contents
+#define PMPI_Type_get_contents SIBYL_MPI_Type_get_contents
+#define MPI_Type_get_envelope SIBYL_MPI_Type_get_envelope
+#define PMPI_Type_get_envelope SIBYL_MPI_Type_get_envelope
 #define MPI_Type_set_attr SIBYL_MPI_Type_set_attr
 #define PMPI_Type_set_attr SIBYL_MPI_Type_set_attr
 int MPI_Type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn,
@@ -205,6 +231,12 @@ int MPI_Type_delete_attr(MPI_Datatype type, int type_keyval);
 int MPI_Type_free_keyval(int *type_keyval);
 int MPI_Type_get_attr(MPI_Datatype type, int type_keyval, void *attribute_val,
 	              int *flag);
+int MPI_Type_get_contents(MPI_Datatype mtype, int max_integers,
+	                  int max_addresses, int max_datatypes,
+	                  int array_of_integers[], MPI_Aint array_of_addresses[],
+	                  MPI_Datatype array_of_datatypes[]);
+int MPI_Type_get_envelope(MPI_Datatype type, int *num_integers,
+	                  int *num_addresses, int *num_datatypes, int *combiner);
 int MPI_Type_set_attr(MPI_Datatype type, int type_keyval, void *attr_val);
 
 /* Matched probes (p2p.c). */
@@ -840,10 +872,6 @@ int MPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle,
 #define PMPI_Type_create_f90_integer SIBYL_MPI_Type_create_f90_integer
 #define MPI_Type_create_f90_real SIBYL_MPI_Type_create_f90_real
 #define PMPI_Type_create_f90_real SIBYL_MPI_Type_create_f90_real
-#define MPI_Type_get_contents SIBYL_MPI_Type_get_contents
-#define PMPI_Type_get_contents SIBYL_MPI_Type_get_contents
-#define MPI_Type_get_envelope SIBYL_MPI_Type_get_envelope
-#define PMPI_Type_get_envelope SIBYL_MPI_Type_get_envelope
 #define MPI_Type_match_size SIBYL_MPI_Type_match_size
 #define PMPI_Type_match_size SIBYL_MPI_Type_match_size
 #define MPI_Unpack_external SIBYL_MPI_Unpack_external
@@ -860,12 +888,6 @@ int MPI_Type_create_darray(int size, int rank, int ndims,
 int MPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype);
 int MPI_Type_create_f90_integer(int r, MPI_Datatype *newtype);
 int MPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype);
-int MPI_Type_get_contents(MPI_Datatype mtype, int max_integers,
-	                  int max_addresses, int max_datatypes,
-	                  int array_of_integers[], MPI_Aint array_of_addresses[],
-	                  MPI_Datatype array_of_datatypes[]);
-int MPI_Type_get_envelope(MPI_Datatype type, int *num_integers,
-	                  int *num_addresses, int *num_datatypes, int *combiner);
 int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *type);
 int MPI_Unpack_external(const char datarep[], const void *inbuf,
 	                MPI_Aint insize, MPI_Aint *position, void *outbuf,

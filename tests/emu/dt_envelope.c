@@ -1,6 +1,20 @@
 /*
  * dt_envelope.c -- the datatype routines beyond constructing and
- * packing: attributes.
+ * packing: decoding, attributes.
+ *
+ * Decoding: for a type of each constructor (and the MPI-1 names), and
+ * for nested ones (a struct of a vector of a resized contiguous, ...):
+ *   - MPI_Type_get_envelope gives the combiner and the counts, and
+ *     MPI_Type_get_contents the arguments exactly as given;
+ *   - the type rebuilt from its contents (recursively: each derived
+ *     datatype of the contents rebuilt from its own) has the same size,
+ *     bounds and true bounds, and MPI_Pack packs the same bytes of a
+ *     patterned buffer with it; the derived datatypes the contents
+ *     return are freed, the predefined ones are the very handles given;
+ *   - a type's contents stay valid after the types it was built from
+ *     are freed;
+ *   - a predefined type is MPI_COMBINER_NAMED, and MPI_Type_get_contents
+ *     on it is an MPI_ERR_ARG error (MPI_ERRORS_RETURN).
  *
  * Attributes: a keyval whose copy callback stores the value plus one
  * and whose delete callback records what it deletes (in the rank's own
@@ -26,6 +40,343 @@
  * rank 0.
  */
 #include "emutest.h"
+
+/* -------------------------------------------------------------- decoding */
+
+#define PAT_BYTES 65536
+#define PAT_BASE 32768
+
+/* A type's envelope and contents (malloc'd; free with contents_free). */
+typedef struct contents {
+	int ni, na, nd, comb;
+	int *i;
+	MPI_Aint *a;
+	MPI_Datatype *d;
+} contents;
+
+static void contents_get(emu_test *t, MPI_Datatype type, contents *c)
+{
+	MPI_Type_get_envelope(type, &c->ni, &c->na, &c->nd, &c->comb);
+	c->i = emu_alloc(t, (size_t)c->ni, sizeof *c->i);
+	c->a = emu_alloc(t, (size_t)c->na, sizeof *c->a);
+	c->d = emu_alloc(t, (size_t)c->nd, sizeof *c->d);
+	if (c->comb != MPI_COMBINER_NAMED)
+		MPI_Type_get_contents(type, c->ni, c->na, c->nd, c->i, c->a,
+				      c->d);
+}
+
+/* Free the contents' arrays and the derived datatypes they returned. */
+static void contents_free(contents *c)
+{
+	for (int k = 0; k < c->nd; k++) {
+		int ni, na, nd, comb;
+		MPI_Type_get_envelope(c->d[k], &ni, &na, &nd, &comb);
+		if (comb != MPI_COMBINER_NAMED)
+			MPI_Type_free(&c->d[k]);
+	}
+	free(c->i);
+	free(c->a);
+	free(c->d);
+}
+
+/* A type equal to `type', made again from its contents (each derived
+ * datatype of them made again from its own); the predefined ones come
+ * back as they are. */
+static MPI_Datatype rebuild(emu_test *t, MPI_Datatype type)
+{
+	contents c;
+	contents_get(t, type, &c);
+	if (c.comb == MPI_COMBINER_NAMED) {
+		contents_free(&c);
+		return type;
+	}
+	MPI_Datatype *d = emu_alloc(t, (size_t)c.nd, sizeof *d);
+	for (int k = 0; k < c.nd; k++)
+		d[k] = rebuild(t, c.d[k]);
+	MPI_Datatype n = MPI_DATATYPE_NULL;
+	const int *i = c.i;
+	switch (c.comb) {
+	case MPI_COMBINER_DUP:
+		MPI_Type_dup(d[0], &n);
+		break;
+	case MPI_COMBINER_CONTIGUOUS:
+		MPI_Type_contiguous(i[0], d[0], &n);
+		break;
+	case MPI_COMBINER_VECTOR:
+		MPI_Type_vector(i[0], i[1], i[2], d[0], &n);
+		break;
+	case MPI_COMBINER_HVECTOR:
+		MPI_Type_create_hvector(i[0], i[1], c.a[0], d[0], &n);
+		break;
+	case MPI_COMBINER_INDEXED:
+		MPI_Type_indexed(i[0], i + 1, i + 1 + i[0], d[0], &n);
+		break;
+	case MPI_COMBINER_HINDEXED:
+		MPI_Type_create_hindexed(i[0], i + 1, c.a, d[0], &n);
+		break;
+	case MPI_COMBINER_INDEXED_BLOCK:
+		MPI_Type_create_indexed_block(i[0], i[1], i + 2, d[0], &n);
+		break;
+	case MPI_COMBINER_HINDEXED_BLOCK:
+		MPI_Type_create_hindexed_block(i[0], i[1], c.a, d[0], &n);
+		break;
+	case MPI_COMBINER_STRUCT:
+		MPI_Type_create_struct(i[0], i + 1, c.a, d, &n);
+		break;
+	case MPI_COMBINER_SUBARRAY:
+		MPI_Type_create_subarray(i[0], i + 1, i + 1 + i[0],
+					 i + 1 + 2 * i[0], i[1 + 3 * i[0]],
+					 d[0], &n);
+		break;
+	case MPI_COMBINER_DARRAY:
+		MPI_Type_create_darray(i[0], i[1], i[2], i + 3, i + 3 + i[2],
+				       i + 3 + 2 * i[2], i + 3 + 3 * i[2],
+				       i[3 + 4 * i[2]], d[0], &n);
+		break;
+	case MPI_COMBINER_RESIZED:
+		MPI_Type_create_resized(d[0], c.a[0], c.a[1], &n);
+		break;
+	default:
+		emu_fail(t, __LINE__, "rebuild: combiner %d", c.comb);
+		MPI_Type_dup(type, &n);
+	}
+	for (int k = 0; k < c.nd; k++)
+		if (d[k] != c.d[k])
+			MPI_Type_free(&d[k]);
+	free(d);
+	contents_free(&c);
+	return n;
+}
+
+/* a and b have the same size, bounds and true bounds, and pack the same
+ * bytes of two elements of a patterned buffer. */
+static void same_type(emu_test *t, MPI_Datatype a, MPI_Datatype b,
+		      const char *what)
+{
+	MPI_Count sa, sb;
+	MPI_Aint la, ea, lb, eb, tla, tea, tlb, teb;
+	MPI_Type_size_x(a, &sa);
+	MPI_Type_size_x(b, &sb);
+	MPI_Type_get_extent(a, &la, &ea);
+	MPI_Type_get_extent(b, &lb, &eb);
+	MPI_Type_get_true_extent(a, &tla, &tea);
+	MPI_Type_get_true_extent(b, &tlb, &teb);
+	EMU_EQ(t, sb, sa, "%s: size", what);
+	EMU_TRUE(t, la == lb && ea == eb && tla == tlb && tea == teb,
+		 "%s: bounds %ld+%ld true %ld+%ld, want %ld+%ld true %ld+%ld",
+		 what, (long)lb, (long)eb, (long)tlb, (long)teb, (long)la,
+		 (long)ea, (long)tla, (long)tea);
+	if (tla < -PAT_BASE / 2 || tla + ea + tea > PAT_BASE / 2 ||
+	    2 * sa > PAT_BYTES) {
+		emu_fail(t, __LINE__, "%s: too large for the test", what);
+		return;
+	}
+	unsigned char *buf = emu_alloc(t, PAT_BYTES, 1);
+	char *pa = emu_alloc(t, PAT_BYTES, 1), *pb = emu_alloc(t, PAT_BYTES, 1);
+	for (int k = 0; k < PAT_BYTES; k++)
+		buf[k] = (unsigned char)(k * 7 + k / 251);
+	int na = 0, nb = 0;
+	MPI_Datatype ca = a, cb = b;
+	MPI_Type_dup(a, &ca);
+	MPI_Type_dup(b, &cb);
+	MPI_Type_commit(&ca);
+	MPI_Type_commit(&cb);
+	MPI_Pack(buf + PAT_BASE, 2, ca, pa, PAT_BYTES, &na, MPI_COMM_WORLD);
+	MPI_Pack(buf + PAT_BASE, 2, cb, pb, PAT_BYTES, &nb, MPI_COMM_WORLD);
+	EMU_TRUE(t, na == nb && na == 2 * sa && !memcmp(pa, pb, (size_t)na),
+		 "%s: packs %d bytes, not the %d the original packs%s", what,
+		 nb, na, na == nb ? " (other bytes)" : "");
+	MPI_Type_free(&ca);
+	MPI_Type_free(&cb);
+	free(buf);
+	free(pa);
+	free(pb);
+}
+
+/* The contents of `type' are combiner `comb' with ni integers i, na
+ * addresses a and nd datatypes (the predefined ones among d: the same
+ * handles); a type rebuilt from them is the same. */
+static void check_contents(emu_test *t, MPI_Datatype type, int comb, int ni,
+			   const int *i, int na, const MPI_Aint *a, int nd,
+			   const MPI_Datatype *d, const char *what)
+{
+	contents c;
+	contents_get(t, type, &c);
+	if (!EMU_TRUE(t, c.comb == comb && c.ni == ni && c.na == na &&
+		      c.nd == nd, "%s: envelope (%d, %d, %d, combiner %d), "
+		      "want (%d, %d, %d, %d)", what, c.ni, c.na, c.nd, c.comb,
+		      ni, na, nd, comb)) {
+		contents_free(&c);
+		return;
+	}
+	for (int k = 0; k < ni; k++)
+		EMU_EQ(t, c.i[k], i[k], "%s: integer %d", what, k);
+	for (int k = 0; k < na; k++)
+		EMU_EQ(t, c.a[k], a[k], "%s: address %d", what, k);
+	for (int k = 0; k < nd; k++) {
+		int n1, n2, n3, dc;
+		MPI_Type_get_envelope(d[k], &n1, &n2, &n3, &dc);
+		if (dc == MPI_COMBINER_NAMED)
+			EMU_TRUE(t, c.d[k] == d[k], "%s: datatype %d is not "
+				 "the predefined one given", what, k);
+		else
+			same_type(t, d[k], c.d[k], what);
+	}
+	contents_free(&c);
+	MPI_Datatype n = rebuild(t, type);
+	same_type(t, type, n, what);
+	MPI_Type_free(&n);
+}
+
+#define N(x) ((int)(sizeof(x) / sizeof *(x)))
+
+static void decoding(emu_test *t)
+{
+	MPI_Datatype v, w, x, y;
+	int ni, na, nd, comb = -1, cls = 0;
+
+	MPI_Type_get_envelope(MPI_DOUBLE, &ni, &na, &nd, &comb);
+	EMU_EQ(t, comb, MPI_COMBINER_NAMED, "MPI_DOUBLE's combiner");
+	MPI_Type_get_envelope(MPI_2INT, &ni, &na, &nd, &comb);
+	EMU_EQ(t, comb, MPI_COMBINER_NAMED, "MPI_2INT's combiner");
+	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+	int ib[4];
+	MPI_Aint ab[4];
+	MPI_Datatype db[4];
+	int rc = MPI_Type_get_contents(MPI_INT, 4, 4, 4, ib, ab, db);
+	MPI_Error_class(rc, &cls);
+	EMU_TRUE(t, rc != MPI_SUCCESS, "MPI_Type_get_contents of MPI_INT "
+		 "succeeded");
+#ifdef SIBYL_MPI
+	EMU_EQ(t, cls, MPI_ERR_ARG, "MPI_Type_get_contents of MPI_INT");
+#endif
+	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+
+	MPI_Type_contiguous(3, MPI_DOUBLE, &v);
+	check_contents(t, v, MPI_COMBINER_CONTIGUOUS, 1, (int[]){ 3 }, 0, NULL,
+		       1, (MPI_Datatype[]){ MPI_DOUBLE }, "contiguous");
+	MPI_Type_free(&v);
+
+	MPI_Type_vector(3, 2, -4, MPI_INT, &v);
+	check_contents(t, v, MPI_COMBINER_VECTOR, 3, (int[]){ 3, 2, -4 }, 0,
+		       NULL, 1, (MPI_Datatype[]){ MPI_INT }, "vector");
+	MPI_Type_free(&v);
+
+	MPI_Type_create_hvector(2, 3, 40, MPI_SHORT, &v);
+	check_contents(t, v, MPI_COMBINER_HVECTOR, 2, (int[]){ 2, 3 }, 1,
+		       (MPI_Aint[]){ 40 }, 1, (MPI_Datatype[]){ MPI_SHORT },
+		       "hvector");
+	MPI_Type_free(&v);
+
+	int ibl[] = { 2, 1, 3 }, idi[] = { 0, 5, 9 };
+	MPI_Type_indexed(3, ibl, idi, MPI_INT, &v);
+	check_contents(t, v, MPI_COMBINER_INDEXED, 7,
+		       (int[]){ 3, 2, 1, 3, 0, 5, 9 }, 0, NULL, 1,
+		       (MPI_Datatype[]){ MPI_INT }, "indexed");
+	MPI_Type_free(&v);
+
+	int hbl[] = { 1, 2 };
+	MPI_Aint hdi[] = { 8, -40 };
+	MPI_Type_create_hindexed(2, hbl, hdi, MPI_DOUBLE, &v);
+	check_contents(t, v, MPI_COMBINER_HINDEXED, 3, (int[]){ 2, 1, 2 }, 2,
+		       hdi, 1, (MPI_Datatype[]){ MPI_DOUBLE }, "hindexed");
+	MPI_Type_free(&v);
+
+	int bdi[] = { 1, 6, 10 };
+	MPI_Type_create_indexed_block(3, 2, bdi, MPI_INT, &v);
+	check_contents(t, v, MPI_COMBINER_INDEXED_BLOCK, 5,
+		       (int[]){ 3, 2, 1, 6, 10 }, 0, NULL, 1,
+		       (MPI_Datatype[]){ MPI_INT }, "indexed_block");
+	MPI_Type_free(&v);
+
+	MPI_Aint hbd[] = { 0, 32 };
+	MPI_Type_create_hindexed_block(2, 3, hbd, MPI_CHAR, &v);
+	check_contents(t, v, MPI_COMBINER_HINDEXED_BLOCK, 2, (int[]){ 2, 3 },
+		       2, hbd, 1, (MPI_Datatype[]){ MPI_CHAR },
+		       "hindexed_block");
+	MPI_Type_free(&v);
+
+	int sbl[] = { 1, 2, 1 };
+	MPI_Aint sdi[] = { 0, 8, 24 };
+	MPI_Datatype sty[] = { MPI_INT, MPI_DOUBLE, MPI_CHAR };
+	MPI_Type_create_struct(3, sbl, sdi, sty, &v);
+	check_contents(t, v, MPI_COMBINER_STRUCT, 4, (int[]){ 3, 1, 2, 1 }, 3,
+		       sdi, 3, sty, "struct");
+	MPI_Type_free(&v);
+
+	int sz[] = { 6, 7 }, sub[] = { 2, 3 }, st[] = { 1, 2 };
+	MPI_Type_create_subarray(2, sz, sub, st, MPI_ORDER_C, MPI_INT, &v);
+	check_contents(t, v, MPI_COMBINER_SUBARRAY, 8,
+		       (int[]){ 2, 6, 7, 2, 3, 1, 2, MPI_ORDER_C }, 0, NULL, 1,
+		       (MPI_Datatype[]){ MPI_INT }, "subarray (C)");
+	MPI_Type_free(&v);
+	MPI_Type_create_subarray(2, sz, sub, st, MPI_ORDER_FORTRAN, MPI_FLOAT,
+				 &v);
+	check_contents(t, v, MPI_COMBINER_SUBARRAY, 8,
+		       (int[]){ 2, 6, 7, 2, 3, 1, 2, MPI_ORDER_FORTRAN }, 0,
+		       NULL, 1, (MPI_Datatype[]){ MPI_FLOAT },
+		       "subarray (Fortran)");
+	MPI_Type_free(&v);
+
+#ifdef SIBYL_MPI
+	/* The MPI-1 names (Open MPI 4 leaves them out by default). */
+	MPI_Type_hvector(2, 1, 16, MPI_INT, &v);
+	check_contents(t, v, MPI_COMBINER_HVECTOR, 2, (int[]){ 2, 1 }, 1,
+		       (MPI_Aint[]){ 16 }, 1, (MPI_Datatype[]){ MPI_INT },
+		       "MPI_Type_hvector");
+	MPI_Type_free(&v);
+	MPI_Type_struct(3, sbl, sdi, sty, &v);
+	check_contents(t, v, MPI_COMBINER_STRUCT, 4, (int[]){ 3, 1, 2, 1 }, 3,
+		       sdi, 3, sty, "MPI_Type_struct");
+	MPI_Type_free(&v);
+#endif
+
+	MPI_Type_create_resized(MPI_INT, -4, 16, &v);
+	check_contents(t, v, MPI_COMBINER_RESIZED, 0, NULL, 2,
+		       (MPI_Aint[]){ -4, 16 }, 1, (MPI_Datatype[]){ MPI_INT },
+		       "resized");
+
+	MPI_Type_dup(MPI_INT, &w);
+	check_contents(t, w, MPI_COMBINER_DUP, 0, NULL, 0, NULL, 1,
+		       (MPI_Datatype[]){ MPI_INT }, "dup of MPI_INT");
+	MPI_Type_free(&w);
+
+	/* Nested: a struct of a vector of the resized int, a dup of an
+	 * hindexed of a contiguous, and a float; the parts freed before the
+	 * struct is decoded. */
+	MPI_Type_vector(2, 3, 2, v, &w);
+	MPI_Type_contiguous(2, MPI_SHORT, &x);
+	MPI_Datatype hx, dx;
+	MPI_Type_create_hindexed(2, hbl, (MPI_Aint[]){ 0, 24 }, x, &hx);
+	MPI_Type_dup(hx, &dx);
+	MPI_Datatype parts[] = { w, dx, MPI_FLOAT };
+	int pbl[] = { 1, 2, 3 };
+	MPI_Aint pdi[] = { 0, 200, 400 };
+	MPI_Type_create_struct(3, pbl, pdi, parts, &y);
+	MPI_Datatype copy[3];
+	MPI_Type_dup(w, &copy[0]);
+	MPI_Type_dup(dx, &copy[1]);
+	copy[2] = MPI_FLOAT;
+	MPI_Type_free(&v);
+	MPI_Type_free(&w);
+	MPI_Type_free(&x);
+	MPI_Type_free(&hx);
+	MPI_Type_free(&dx);
+	check_contents(t, y, MPI_COMBINER_STRUCT, 4, (int[]){ 3, 1, 2, 3 }, 3,
+		       pdi, 3, copy, "nested struct");
+	/* The vector of the struct's contents is still a vector of a
+	 * resized int. */
+	contents c;
+	contents_get(t, y, &c);
+	MPI_Type_get_envelope(c.d[0], &ni, &na, &nd, &comb);
+	EMU_EQ(t, comb, MPI_COMBINER_VECTOR, "the nested vector's combiner");
+	MPI_Type_get_envelope(c.d[1], &ni, &na, &nd, &comb);
+	EMU_EQ(t, comb, MPI_COMBINER_DUP, "the nested dup's combiner");
+	contents_free(&c);
+	MPI_Type_free(&copy[0]);
+	MPI_Type_free(&copy[1]);
+	MPI_Type_free(&y);
+}
 
 /* ------------------------------------------------------------ attributes */
 
@@ -179,6 +530,7 @@ int main(int argc, char **argv)
 {
 	emu_test t;
 	emu_init(&t, "dt_envelope", &argc, &argv);
+	decoding(&t);
 	attributes(&t);
 	return emu_finish(&t);
 }

@@ -1,5 +1,5 @@
 /*
- * routines.c -- one call each of 25 MPI routines across the standard,
+ * routines.c -- one call each of 26 MPI routines across the standard,
  * under MPI_ERRORS_RETURN: each works (and its result is checked) or
  * returns MPI_ERR_UNSUPPORTED_OPERATION.  Rank 0 prints one line per
  * routine, "NAME ok", "NAME unsupported" or "NAME error CLASS", and the
@@ -107,7 +107,8 @@ int main(int argc, char **argv)
 	check("MPI_Errhandler_get", eh == MPI_ERRORS_RETURN);
 
 	/* Matched probes, with nothing to match; then what Sibyl does not
-	 * emulate (subarray types and info objects it does). */
+	 * emulate (subarray types, their envelope and info objects it
+	 * does). */
 	int sizes[2] = { 4, 4 }, sub[2] = { 2, 2 }, start[2] = { 0, 0 };
 	MPI_Datatype t;
 	MPI_Info info;
@@ -116,9 +117,14 @@ int main(int argc, char **argv)
 	MPI_Win w;
 	MPI_Aint packed;
 	int prov, errs[1];
+	int ni = -1, na = -1, nd = -1, comb = -1;
 	report("MPI_Type_create_subarray",
 	       MPI_Type_create_subarray(2, sizes, sub, start, MPI_ORDER_C,
 					MPI_INT, &t));
+	report("MPI_Type_get_envelope",
+	       MPI_Type_get_envelope(t, &ni, &na, &nd, &comb));
+	check("MPI_Type_get_envelope", comb == MPI_COMBINER_SUBARRAY &&
+	      ni == 8 && na == 0 && nd == 1);
 	report("MPI_Info_create", MPI_Info_create(&info));
 	report("MPI_File_open", MPI_File_open(MPI_COMM_WORLD, "x",
 					      MPI_MODE_RDONLY, MPI_INFO_NULL,

@@ -1392,6 +1392,22 @@ int MPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb,
 	return MPI_SUCCESS;
 }
 
+/* The arguments a subarray and a distributed array share; oldtype's
+ * map. */
+static dt_map *array_args(emu_rank *r, const char *call, int ndims,
+			  int order, MPI_Datatype oldtype,
+			  MPI_Datatype *newtype)
+{
+	if (ndims < 1)
+		emu_mpi_error(r, call, MPI_ERR_ARG, "ndims = %d; the array "
+			      "has 1 dimension or more", ndims);
+	if (order != MPI_ORDER_C && order != MPI_ORDER_FORTRAN)
+		emu_mpi_error(r, call, MPI_ERR_ARG, "order %d is neither "
+			      "MPI_ORDER_C nor MPI_ORDER_FORTRAN", order);
+	check_out(r, call, newtype, "newtype");
+	return type_arg(r, call, oldtype, "oldtype");
+}
+
 /*
  * A subarray: the block subsizes[] at starts[] of an array sizes[] of
  * oldtype, in C (last index fastest) or Fortran order.  Built as the
@@ -1409,17 +1425,10 @@ int MPI_Type_create_subarray(int ndims, const int array_of_sizes[],
 	EMU_API(r, call);
 	const int *sz = array_of_sizes, *sub = array_of_subsizes,
 		*st = array_of_starts;
-	if (ndims < 1)
-		emu_mpi_error(r, call, MPI_ERR_ARG, "ndims = %d; a subarray "
-			      "has 1 dimension or more", ndims);
 	if (!sz || !sub || !st)
 		emu_mpi_error(r, call, MPI_ERR_ARG, "array_of_%s is NULL",
 			      !sz ? "sizes" : !sub ? "subsizes" : "starts");
-	if (order != MPI_ORDER_C && order != MPI_ORDER_FORTRAN)
-		emu_mpi_error(r, call, MPI_ERR_ARG, "order %d is neither "
-			      "MPI_ORDER_C nor MPI_ORDER_FORTRAN", order);
-	dt_map *m = type_arg(r, call, oldtype, "oldtype");
-	check_out(r, call, newtype, "newtype");
+	dt_map *m = array_args(r, call, ndims, order, oldtype, newtype);
 	for (int d = 0; d < ndims; d++) {
 		if (sz[d] < 1)
 			emu_mpi_error(r, call, MPI_ERR_ARG, "array_of_sizes"
@@ -1464,6 +1473,154 @@ int MPI_Type_create_subarray(int ndims, const int array_of_sizes[],
 	set_env(r, call, *newtype, MPI_COMBINER_SUBARRAY, 5, (ipiece[]){
 			{ 1, &ndims }, { ndims, sz }, { ndims, sub },
 			{ ndims, st }, { 1, &order } }, 0, NULL, 1, &oldtype);
+	return MPI_SUCCESS;
+}
+
+/*
+ * A distributed array (MPI-3.1 4.1.4): the elements of an array gsizes[]
+ * of oldtype, in C or Fortran order, that process `rank' of a grid
+ * psizes[] (ranks in row-major order, whatever the array's order) owns
+ * when each dimension is distributed by blocks (of darg elements, by
+ * default ceil(gsize / psize)), cyclically (by blocks of darg, by
+ * default 1) or not at all; in the array's order, with lower bound 0 and
+ * the whole array's extent.  Built dimension by dimension, the fastest
+ * first: the elements of the dimension this process owns, each a copy of
+ * the type of the faster dimensions resized to one step of this one (so
+ * consecutive copies are a step apart), the whole resized to the
+ * dimension's length.
+ */
+int MPI_Type_create_darray(int size, int rank, int ndims,
+			   const int gsize_array[], const int distrib_array[],
+			   const int darg_array[], const int psize_array[],
+			   int order, MPI_Datatype oldtype,
+			   MPI_Datatype *newtype)
+{
+	const char *call = "MPI_Type_create_darray";
+	EMU_API(r, call);
+	const int *gs = gsize_array, *dist = distrib_array,
+		*darg = darg_array, *ps = psize_array;
+	if (size < 1)
+		emu_mpi_error(r, call, MPI_ERR_ARG, "size = %d; a process "
+			      "grid has 1 process or more", size);
+	if (rank < 0 || rank >= size)
+		emu_mpi_error(r, call, MPI_ERR_ARG, "rank %d is not in 0..%d "
+			      "(size - 1)", rank, size - 1);
+	if (!gs || !dist || !darg || !ps)
+		emu_mpi_error(r, call, MPI_ERR_ARG, "%s is NULL", !gs ?
+			      "gsize_array" : !dist ? "distrib_array" : !darg ?
+			      "darg_array" : "psize_array");
+	dt_map *m = array_args(r, call, ndims, order, oldtype, newtype);
+	int64_t procs = 1, bytes = m->extent;
+	for (int d = 0; d < ndims; d++) {
+		if (gs[d] < 1)
+			emu_mpi_error(r, call, MPI_ERR_ARG, "gsize_array[%d] = "
+				      "%d is below 1", d, gs[d]);
+		if (ps[d] < 1)
+			emu_mpi_error(r, call, MPI_ERR_ARG, "psize_array[%d] = "
+				      "%d is below 1", d, ps[d]);
+		if (dist[d] != MPI_DISTRIBUTE_BLOCK &&
+		    dist[d] != MPI_DISTRIBUTE_CYCLIC &&
+		    dist[d] != MPI_DISTRIBUTE_NONE)
+			emu_mpi_error(r, call, MPI_ERR_ARG, "distrib_array[%d] "
+				      "= %d is not MPI_DISTRIBUTE_BLOCK, _CYCLIC "
+				      "or _NONE", d, dist[d]);
+		if (dist[d] == MPI_DISTRIBUTE_NONE && ps[d] != 1)
+			emu_mpi_error(r, call, MPI_ERR_ARG, "dimension %d is not "
+				      "distributed (MPI_DISTRIBUTE_NONE) over "
+				      "psize_array[%d] = %d processes, not 1", d,
+				      d, ps[d]);
+		if (dist[d] != MPI_DISTRIBUTE_NONE &&
+		    darg[d] != MPI_DISTRIBUTE_DFLT_DARG && darg[d] < 1)
+			emu_mpi_error(r, call, MPI_ERR_ARG, "darg_array[%d] = %d "
+				      "is neither MPI_DISTRIBUTE_DFLT_DARG nor "
+				      "1 or more", d, darg[d]);
+		if (dist[d] == MPI_DISTRIBUTE_BLOCK &&
+		    darg[d] != MPI_DISTRIBUTE_DFLT_DARG &&
+		    (int64_t)darg[d] * ps[d] < gs[d])
+			emu_mpi_error(r, call, MPI_ERR_ARG, "blocks of "
+				      "darg_array[%d] = %d elements on %d "
+				      "processes do not cover the %d of the "
+				      "dimension", d, darg[d], ps[d], gs[d]);
+		procs *= ps[d];
+		if (procs > size)
+			break;
+		if (__builtin_mul_overflow(bytes, (int64_t)gs[d], &bytes))
+			emu_mpi_error(r, call, MPI_ERR_ARG, "the array of %d "
+				      "dimensions overflows 64-bit byte "
+				      "offsets", ndims);
+	}
+	if (procs != size)
+		emu_mpi_error(r, call, MPI_ERR_ARG, "the process grid "
+			      "psize_array has %s%lld processes, not size = "
+			      "%d", procs > size ? "more than " : "",
+			      (long long)procs, size);
+	/* Dimension k, fastest first. */
+#define DIM(k) (order == MPI_ORDER_C ? ndims - 1 - (k) : (k))
+	int64_t step = m->extent;     /* bytes from one index to the next */
+	MPI_Datatype t = oldtype, u;  /* the faster dimensions' type */
+	for (int k = 0; k < ndims; k++) {
+		int d = DIM(k);
+		int64_t g = gs[d], p = ps[d], below = 1;
+		/* This process's coordinate: the grid is row-major. */
+		for (int e = d + 1; e < ndims; e++)
+			below *= ps[e];
+		int64_t c = rank / below % p;
+		if (dist[d] == MPI_DISTRIBUTE_CYCLIC) {
+			/* count whole blocks of b, then one of rem. */
+			int64_t b = darg[d] == MPI_DISTRIBUTE_DFLT_DARG ? 1 :
+				darg[d];
+			int64_t first = c * b, per = p * b, count = 0, rem = 0;
+			if (first < g) {
+				int64_t own = (g - first) / per * b +
+					((g - first) % per < b ?
+					 (g - first) % per : b);
+				count = own / b;
+				rem = own % b;
+			}
+			MPI_Datatype parts[2], v = MPI_DATATYPE_NULL;
+			int bl[2], n = 0;
+			MPI_Aint at[2];
+			if (count) {
+				make_hvector(r, call, (int)count, (int)b,
+					     per * step, t, &v);
+				parts[n] = v;
+				bl[n] = 1;
+				at[n++] = first * step;
+			}
+			if (rem) {
+				parts[n] = t;
+				bl[n] = (int)rem;
+				at[n++] = (first + count * per) * step;
+			}
+			make_struct(r, call, 0, n, bl, 0, at, NULL, parts,
+				    MPI_DATATYPE_NULL, &u);
+			if (count)
+				type_drop(v);
+		} else {
+			/* One block. */
+			int64_t b = dist[d] == MPI_DISTRIBUTE_NONE ? g :
+				darg[d] == MPI_DISTRIBUTE_DFLT_DARG ?
+				(g + p - 1) / p : darg[d];
+			int64_t first = dist[d] == MPI_DISTRIBUTE_NONE ? 0 :
+				c * b;
+			int n = first >= g ? 0 : (int)(g - first < b ?
+						       g - first : b);
+			MPI_Aint at = n ? first * step : 0;
+			make_struct(r, call, 0, 1, &n, 0, &at, NULL, NULL, t,
+				    &u);
+		}
+		if (k)
+			type_drop(t);
+		make_resized(r, call, u, 0, g * step, &t);
+		type_drop(u);
+		step *= g;
+	}
+#undef DIM
+	*newtype = t;
+	set_env(r, call, t, MPI_COMBINER_DARRAY, 8, (ipiece[]){
+			{ 1, &size }, { 1, &rank }, { 1, &ndims },
+			{ ndims, gs }, { ndims, dist }, { ndims, darg },
+			{ ndims, ps }, { 1, &order } }, 0, NULL, 1, &oldtype);
 	return MPI_SUCCESS;
 }
 

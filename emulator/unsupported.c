@@ -880,14 +880,6 @@ int MPI_Pack_external_size(const char datarep[], int incount,
 	return unsupported("MPI_Pack_external_size", WHY_TYPE);
 }
 
-int MPI_Type_create_darray(int size, int rank, int ndims,
-	                   const int gsize_array[], const int distrib_array[],
-	                   const int darg_array[], const int psize_array[],
-	                   int order, MPI_Datatype oldtype, MPI_Datatype *newtype)
-{
-	return unsupported("MPI_Type_create_darray", WHY_TYPE);
-}
-
 int MPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype)
 {
 	return unsupported("MPI_Type_create_f90_complex", WHY_TYPE);

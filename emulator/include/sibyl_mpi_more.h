@@ -210,6 +210,8 @@ int MPI_Type_create_subarray(int ndims, const int array_of_sizes[],
 			     MPI_Datatype oldtype, MPI_Datatype *newtype);
 
 /* More datatype routines (datatype.c; attributes: attr.c). */
+#define MPI_Type_create_darray SIBYL_MPI_Type_create_darray
+#define PMPI_Type_create_darray SIBYL_MPI_Type_create_darray
 #define MPI_Type_create_keyval SIBYL_MPI_Type_create_keyval
 #define PMPI_Type_create_keyval SIBYL_MPI_Type_create_keyval
 #define MPI_Type_delete_attr SIBYL_MPI_Type_delete_attr
@@ -224,6 +226,10 @@ int MPI_Type_create_subarray(int ndims, const int array_of_sizes[],
 #define PMPI_Type_get_envelope SIBYL_MPI_Type_get_envelope
 #define MPI_Type_set_attr SIBYL_MPI_Type_set_attr
 #define PMPI_Type_set_attr SIBYL_MPI_Type_set_attr
+int MPI_Type_create_darray(int size, int rank, int ndims,
+	                   const int gsize_array[], const int distrib_array[],
+	                   const int darg_array[], const int psize_array[],
+	                   int order, MPI_Datatype oldtype, MPI_Datatype *newtype);
 int MPI_Type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn,
 	                   MPI_Type_delete_attr_function *type_delete_attr_fn,
 	                   int *type_keyval, void *extra_state);
@@ -864,8 +870,6 @@ int MPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle,
 #define PMPI_Pack_external SIBYL_MPI_Pack_external
 #define MPI_Pack_external_size SIBYL_MPI_Pack_external_size
 #define PMPI_Pack_external_size SIBYL_MPI_Pack_external_size
-#define MPI_Type_create_darray SIBYL_MPI_Type_create_darray
-#define PMPI_Type_create_darray SIBYL_MPI_Type_create_darray
 #define MPI_Type_create_f90_complex SIBYL_MPI_Type_create_f90_complex
 #define PMPI_Type_create_f90_complex SIBYL_MPI_Type_create_f90_complex
 #define MPI_Type_create_f90_integer SIBYL_MPI_Type_create_f90_integer
@@ -881,10 +885,6 @@ int MPI_Pack_external(const char datarep[], const void *inbuf, int incount,
 	              MPI_Aint *position);
 int MPI_Pack_external_size(const char datarep[], int incount,
 	                   MPI_Datatype datatype, MPI_Aint *size);
-int MPI_Type_create_darray(int size, int rank, int ndims,
-	                   const int gsize_array[], const int distrib_array[],
-	                   const int darg_array[], const int psize_array[],
-	                   int order, MPI_Datatype oldtype, MPI_Datatype *newtype);
 int MPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype);
 int MPI_Type_create_f90_integer(int r, MPI_Datatype *newtype);
 int MPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype);

@@ -16,6 +16,21 @@
  *   - a predefined type is MPI_COMBINER_NAMED, and MPI_Type_get_contents
  *     on it is an MPI_ERR_ARG error (MPI_ERRORS_RETURN).
  *
+ * Distributed arrays (MPI_Type_create_darray): 2-D and 3-D arrays in C
+ * and Fortran order, distributed by blocks (default and given sizes,
+ * one leaving a process nothing), cyclically (by 1 and by blocks) and
+ * not at all (the pattern of the standard's example: CYCLIC(k), *,
+ * BLOCK), over the process grid MPI_Dims_create makes of the world:
+ *   - each rank's type has lower bound 0, the whole array's extent and
+ *     the size of the elements it owns, counted independently here;
+ *   - each rank sends its array (element i holding rank * 100000 + i)
+ *     with its type to rank 0, which receives it as contiguous ints:
+ *     the elements the test computes the rank owns, in the array's
+ *     order; rank 0 then receives those into a whole array with the
+ *     type it makes for that rank: every element of the global array
+ *     comes from exactly one rank, the one the test computes;
+ *   - the contents are the arguments, and the rebuilt type is the same.
+ *
  * Attributes: a keyval whose copy callback stores the value plus one
  * and whose delete callback records what it deletes (in the rank's own
  * record, reached through extra_state):
@@ -378,6 +393,180 @@ static void decoding(emu_test *t)
 	MPI_Type_free(&y);
 }
 
+/* ------------------------------------------------------ distributed arrays */
+
+#define TAG_DARRAY 7
+#define DARRAY_TAG_BASE 100000
+
+typedef struct darray_case {
+	const char *name;
+	int ndims, order;
+	int gsizes[3], distribs[3], dargs[3];
+	int ints_per_elem;      /* oldtype: MPI_INT or 2 contiguous ints */
+} darray_case;
+
+/* The process coordinate owning index i of a dimension of g elements
+ * over p processes. */
+static int owner_coord(int distrib, int darg, int g, int p, int i)
+{
+	int b;
+	switch (distrib) {
+	case MPI_DISTRIBUTE_BLOCK:
+		b = darg == MPI_DISTRIBUTE_DFLT_DARG ? (g + p - 1) / p : darg;
+		return i / b;
+	case MPI_DISTRIBUTE_CYCLIC:
+		b = darg == MPI_DISTRIBUTE_DFLT_DARG ? 1 : darg;
+		return i / b % p;
+	default:
+		return 0;
+	}
+}
+
+/* The rank (row-major in the grid) owning element e (in the array's
+ * order) of case c over grid ps. */
+static int owner_of(const darray_case *c, const int *ps, long e)
+{
+	int idx[3], rank = 0;
+	for (int k = 0; k < c->ndims; k++) {
+		int d = c->order == MPI_ORDER_C ? c->ndims - 1 - k : k;
+		idx[d] = (int)(e % c->gsizes[d]);
+		e /= c->gsizes[d];
+	}
+	for (int d = 0; d < c->ndims; d++)
+		rank = rank * ps[d] + owner_coord(c->distribs[d], c->dargs[d],
+						  c->gsizes[d], ps[d], idx[d]);
+	return rank;
+}
+
+static void darray_one(emu_test *t, const darray_case *c)
+{
+	int ps[3] = { 0, 0, 0 }, nd = c->ndims, ipe = c->ints_per_elem;
+	for (int d = 0; d < nd; d++)
+		if (c->distribs[d] == MPI_DISTRIBUTE_NONE)
+			ps[d] = 1;
+	MPI_Dims_create(t->size, nd, ps);
+	long n = 1;
+	for (int d = 0; d < nd; d++)
+		n *= c->gsizes[d];
+	MPI_Datatype old = MPI_INT, dt;
+	if (ipe == 2)
+		MPI_Type_contiguous(2, MPI_INT, &old);
+	MPI_Type_create_darray(t->size, t->rank, nd, c->gsizes, c->distribs,
+			       c->dargs, ps, c->order, old, &dt);
+	MPI_Type_commit(&dt);
+
+	long mine = 0;
+	for (long e = 0; e < n; e++)
+		mine += owner_of(c, ps, e) == t->rank;
+	int size = -1;
+	MPI_Aint lb = -1, ext = -1;
+	MPI_Type_size(dt, &size);
+	MPI_Type_get_extent(dt, &lb, &ext);
+	EMU_EQ(t, size, mine * ipe * (long)sizeof(int), "%s: size", c->name);
+	EMU_TRUE(t, lb == 0 && ext == n * ipe * (long)sizeof(int),
+		 "%s: bounds %ld+%ld, want 0+%ld", c->name, (long)lb,
+		 (long)ext, n * ipe * (long)sizeof(int));
+
+	int ints[3 + 4 * 3 + 1], ni = 0;
+	ints[ni++] = t->size;
+	ints[ni++] = t->rank;
+	ints[ni++] = nd;
+	for (int k = 0; k < 4; k++)
+		for (int d = 0; d < nd; d++)
+			ints[ni++] = (k == 0 ? c->gsizes : k == 1 ? c->distribs :
+				      k == 2 ? c->dargs : ps)[d];
+	ints[ni++] = c->order;
+	check_contents(t, dt, MPI_COMBINER_DARRAY, ni, ints, 0, NULL, 1, &old,
+		       c->name);
+
+	int *g = emu_alloc(t, (size_t)(n * ipe), sizeof(int));
+	for (long i = 0; i < n * ipe; i++)
+		g[i] = t->rank * DARRAY_TAG_BASE + (int)i;
+	MPI_Request rq;
+	MPI_Isend(g, 1, dt, 0, TAG_DARRAY, MPI_COMM_WORLD, &rq);
+	if (t->rank == 0) {
+		int *in = emu_alloc(t, (size_t)(n * ipe), sizeof(int));
+		int *whole = emu_alloc(t, (size_t)(n * ipe), sizeof(int));
+		int *hits = emu_alloc(t, (size_t)n, sizeof(int));
+		for (int r = 0; r < t->size; r++) {
+			MPI_Status st;
+			int got = -1, bad = 0;
+			long k = 0;
+			MPI_Recv(in, (int)(n * ipe), MPI_INT, r, TAG_DARRAY,
+				 MPI_COMM_WORLD, &st);
+			MPI_Get_count(&st, MPI_INT, &got);
+			for (long e = 0; e < n; e++)
+				if (owner_of(c, ps, e) == r)
+					for (int j = 0; j < ipe; j++, k++)
+						bad += k >= got || in[k] !=
+							r * DARRAY_TAG_BASE +
+							(int)(e * ipe + j);
+			EMU_TRUE(t, got == k && !bad, "%s: rank %d sent %d "
+				 "ints, %d of them wrong; want %ld", c->name,
+				 r, got, bad, k);
+			/* Into the whole array with rank r's type. */
+			MPI_Datatype tr;
+			MPI_Type_create_darray(t->size, r, nd, c->gsizes,
+					       c->distribs, c->dargs, ps,
+					       c->order, old, &tr);
+			MPI_Type_commit(&tr);
+			for (long i = 0; i < n * ipe; i++)
+				whole[i] = -1;
+			MPI_Sendrecv(in, got, MPI_INT, 0, TAG_DARRAY + 1,
+				     whole, 1, tr, 0, TAG_DARRAY + 1,
+				     MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+			MPI_Type_free(&tr);
+			bad = 0;
+			for (long e = 0; e < n; e++) {
+				int from = whole[e * ipe] < 0 ? -1 :
+					whole[e * ipe] / DARRAY_TAG_BASE;
+				if (from < 0)
+					continue;
+				hits[e]++;
+				bad += from != owner_of(c, ps, e);
+				for (int j = 0; j < ipe; j++)
+					bad += whole[e * ipe + j] != r *
+						DARRAY_TAG_BASE +
+						(int)(e * ipe + j);
+			}
+			EMU_EQ(t, bad, 0, "%s: elements placed by rank %d's "
+			       "type in the wrong place", c->name, r);
+		}
+		long once = 0;
+		for (long e = 0; e < n; e++)
+			once += hits[e] == 1;
+		EMU_EQ(t, once, n, "%s: elements received from exactly one "
+		       "rank", c->name);
+		free(in);
+		free(whole);
+		free(hits);
+	}
+	MPI_Wait(&rq, MPI_STATUS_IGNORE);
+	free(g);
+	MPI_Type_free(&dt);
+	if (ipe == 2)
+		MPI_Type_free(&old);
+}
+
+static void darrays(emu_test *t)
+{
+	const int B = MPI_DISTRIBUTE_BLOCK, C = MPI_DISTRIBUTE_CYCLIC,
+		NO = MPI_DISTRIBUTE_NONE, D = MPI_DISTRIBUTE_DFLT_DARG;
+	const darray_case cases[] = {
+		{ "2-D C, block x cyclic(2)", 2, MPI_ORDER_C, { 5, 9 },
+		  { B, C }, { D, 2 }, 1 },
+		{ "2-D Fortran, cyclic x block(4)", 2, MPI_ORDER_FORTRAN,
+		  { 6, 4 }, { C, B }, { D, 4 }, 1 },
+		{ "3-D Fortran, cyclic(3) x none x block", 3,
+		  MPI_ORDER_FORTRAN, { 10, 4, 9 }, { C, NO, B }, { 3, 0, D },
+		  1 },
+		{ "3-D C, block x cyclic(2) x none of int pairs", 3,
+		  MPI_ORDER_C, { 7, 5, 3 }, { B, C, NO }, { D, 2, D }, 2 },
+	};
+	for (int k = 0; k < N(cases); k++)
+		darray_one(t, &cases[k]);
+}
+
 /* ------------------------------------------------------------ attributes */
 
 /* What a rank's callbacks saw. */
@@ -531,6 +720,7 @@ int main(int argc, char **argv)
 	emu_test t;
 	emu_init(&t, "dt_envelope", &argc, &argv);
 	decoding(&t);
+	darrays(&t);
 	attributes(&t);
 	return emu_finish(&t);
 }

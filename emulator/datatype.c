@@ -42,6 +42,7 @@
 #include <config.h>
 #endif
 
+#include <float.h>
 #include <limits.h>
 #include <stdalign.h>
 #include <stdio.h>
@@ -2086,6 +2087,400 @@ int MPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm,
 	emu_dt_check(r, call, datatype);
 	check_out(r, call, size, "size");
 	*size = packed_bytes(r, call, incount, datatype);
+	return MPI_SUCCESS;
+}
+
+/* ---------------------------------------------------- external32 packing */
+
+/*
+ * "external32" (MPI-3.1 13.5.2): every value big-endian, at its standard
+ * size whatever the machine's -- MPI_LONG and MPI_UNSIGNED_LONG in 4
+ * bytes, MPI_WCHAR in 2, MPI_C_BOOL in 1, MPI_AINT, MPI_OFFSET and
+ * MPI_COUNT in 8, MPI_LONG_DOUBLE in 16 (IEEE quadruple precision) --,
+ * with no padding.  A value that does not fit its external size (a long
+ * beyond 32 bits, a wide character beyond U+FFFF) is an MPI_ERR_ARG
+ * error rather than silently cut.  Each primitive is one or two fields
+ * (pair and complex types), in the order of its data.
+ */
+enum { X_COPY, X_INT, X_UINT, X_FLOAT, X_LDBL, X_BOOL };
+
+static const struct xprim {
+	uint8_t n;                   /* fields */
+	struct { uint8_t kind, nsize, esize; } f[2]; /* native, external */
+} xprims[P_COUNT] = {
+#define X1(t, k, ns, es) [t] = { 1, { { k, ns, es } } }
+#define X2(t, k, ns, es, k2, ns2, es2) \
+	[t] = { 2, { { k, ns, es }, { k2, ns2, es2 } } }
+	X1(MPI_CHAR, X_COPY, 1, 1),
+	X1(MPI_SIGNED_CHAR, X_COPY, 1, 1),
+	X1(MPI_UNSIGNED_CHAR, X_COPY, 1, 1),
+	X1(MPI_BYTE, X_COPY, 1, 1),
+	X1(MPI_SHORT, X_INT, sizeof(short), 2),
+	X1(MPI_UNSIGNED_SHORT, X_UINT, sizeof(short), 2),
+	X1(MPI_INT, X_INT, sizeof(int), 4),
+	X1(MPI_UNSIGNED, X_UINT, sizeof(int), 4),
+	X1(MPI_LONG, X_INT, sizeof(long), 4),
+	X1(MPI_UNSIGNED_LONG, X_UINT, sizeof(long), 4),
+	X1(MPI_LONG_LONG_INT, X_INT, sizeof(long long), 8),
+	X1(MPI_UNSIGNED_LONG_LONG, X_UINT, sizeof(long long), 8),
+	X1(MPI_FLOAT, X_FLOAT, 4, 4),
+	X1(MPI_DOUBLE, X_FLOAT, 8, 8),
+	X1(MPI_LONG_DOUBLE, X_LDBL, sizeof(long double), 16),
+	X1(MPI_WCHAR, X_UINT, 4, 2),
+	X1(MPI_C_BOOL, X_BOOL, sizeof(_Bool), 1),
+	X1(MPI_INT8_T, X_COPY, 1, 1),
+	X1(MPI_INT16_T, X_INT, 2, 2),
+	X1(MPI_INT32_T, X_INT, 4, 4),
+	X1(MPI_INT64_T, X_INT, 8, 8),
+	X1(MPI_UINT8_T, X_COPY, 1, 1),
+	X1(MPI_UINT16_T, X_UINT, 2, 2),
+	X1(MPI_UINT32_T, X_UINT, 4, 4),
+	X1(MPI_UINT64_T, X_UINT, 8, 8),
+	X1(MPI_AINT, X_INT, sizeof(MPI_Aint), 8),
+	X1(MPI_OFFSET, X_INT, sizeof(MPI_Offset), 8),
+	X1(MPI_COUNT, X_INT, sizeof(MPI_Count), 8),
+	X1(MPI_PACKED, X_COPY, 1, 1),
+	X2(MPI_FLOAT_INT, X_FLOAT, 4, 4, X_INT, sizeof(int), 4),
+	X2(MPI_DOUBLE_INT, X_FLOAT, 8, 8, X_INT, sizeof(int), 4),
+	X2(MPI_LONG_INT, X_INT, sizeof(long), 4, X_INT, sizeof(int), 4),
+	X2(MPI_2INT, X_INT, sizeof(int), 4, X_INT, sizeof(int), 4),
+	/* MPI_SHORT_INT's data is its two parts, below. */
+	X2(MPI_LONG_DOUBLE_INT, X_LDBL, sizeof(long double), 16, X_INT,
+	   sizeof(int), 4),
+	X2(MPI_C_FLOAT_COMPLEX, X_FLOAT, 4, 4, X_FLOAT, 4, 4),
+	X2(MPI_C_DOUBLE_COMPLEX, X_FLOAT, 8, 8, X_FLOAT, 8, 8),
+	X1(P_SHORT_INT_LO, X_INT, sizeof(short), 2),
+	X1(P_SHORT_INT_HI, X_INT, sizeof(int), 4),
+#undef X1
+#undef X2
+};
+
+/* External bytes of one primitive p. */
+static int64_t x_bytes(int p)
+{
+	return xprims[p].f[0].esize + (xprims[p].n > 1 ? xprims[p].f[1].esize :
+				       0);
+}
+
+/* External bytes of one element of m. */
+static int64_t x_size(const dt_map *m)
+{
+	int64_t n = 0;
+	for (uint32_t j = 0; j < m->nruns; j++)
+		n += m->runs[j].len / prims[m->runs[j].prim].size *
+			x_bytes(m->runs[j].prim);
+	return n * m->nrep;
+}
+
+static void put_be(unsigned char *x, uint64_t v, int n)
+{
+	for (int i = n - 1; i >= 0; i--, v >>= 8)
+		x[i] = (unsigned char)v;
+}
+
+static uint64_t get_be(const unsigned char *x, int n)
+{
+	uint64_t v = 0;
+	for (int i = 0; i < n; i++)
+		v = v << 8 | x[i];
+	return v;
+}
+
+/* The n-byte native integer at p, zero- or sign-extended. */
+static uint64_t get_native(const char *p, int n, int sign)
+{
+	uint8_t u8;
+	uint16_t u16;
+	uint32_t u32;
+	uint64_t u64;
+	switch (n) {
+	case 1:
+		memcpy(&u8, p, 1);
+		return sign ? (uint64_t)(int64_t)(int8_t)u8 : u8;
+	case 2:
+		memcpy(&u16, p, 2);
+		return sign ? (uint64_t)(int64_t)(int16_t)u16 : u16;
+	case 4:
+		memcpy(&u32, p, 4);
+		return sign ? (uint64_t)(int64_t)(int32_t)u32 : u32;
+	default:
+		memcpy(&u64, p, 8);
+		return u64;
+	}
+}
+
+static void put_native(char *p, uint64_t v, int n)
+{
+	uint8_t u8 = (uint8_t)v;
+	uint16_t u16 = (uint16_t)v;
+	uint32_t u32 = (uint32_t)v;
+	switch (n) {
+	case 1: memcpy(p, &u8, 1); break;
+	case 2: memcpy(p, &u16, 2); break;
+	case 4: memcpy(p, &u32, 4); break;
+	default: memcpy(p, &v, 8); break;
+	}
+}
+
+/* v (sign-extended when `sign') fits n bytes. */
+static int fits(uint64_t v, int n, int sign)
+{
+	if (n >= 8)
+		return 1;
+	if (!sign)
+		return v >> (8 * n) == 0;
+	int64_t s = (int64_t)v, lim = (int64_t)1 << (8 * n - 1);
+	return s >= -lim && s < lim;
+}
+
+/*
+ * long double <-> IEEE quadruple precision, big-endian.  x87's 80-bit
+ * extended format has the same sign and exponent (15 bits, bias 16383)
+ * and an explicit integer bit before 63 fraction bits, which become the
+ * top of quadruple's 112 (the rest zero; unpacking drops them, so a
+ * value that came from an x87 long double comes back exactly).  Where
+ * long double is quadruple precision already, it is only swapped.
+ */
+#if LDBL_MANT_DIG == 64 && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define X_LDBL_OK 1
+static void ldbl_out(const char *p, unsigned char *x)
+{
+	uint64_t mant;
+	uint16_t se;
+	memcpy(&mant, p, 8);
+	memcpy(&se, p + 8, 2);
+	uint64_t frac = mant & 0x7fffffffffffffffULL;
+	put_be(x, (uint64_t)se << 48 | frac >> 15, 8);
+	put_be(x + 8, frac << 49, 8);
+}
+
+static void ldbl_in(const unsigned char *x, char *p)
+{
+	uint64_t hi = get_be(x, 8), lo = get_be(x + 8, 8);
+	uint16_t se = (uint16_t)(hi >> 48);
+	uint64_t top = hi & 0xffffffffffffULL;
+	uint64_t frac = top << 15 | lo >> 49;
+	if ((se & 0x7fff) == 0x7fff && !frac && (top || lo))
+		frac = 1ULL << 62;  /* a NaN stays one */
+	uint64_t mant = frac | (uint64_t)((se & 0x7fff) != 0) << 63;
+	memset(p, 0, sizeof(long double));
+	memcpy(p, &mant, 8);
+	memcpy(p + 8, &se, 2);
+}
+#elif LDBL_MANT_DIG == 113
+#define X_LDBL_OK 1
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+enum { LDBL_HI = 8, LDBL_LO = 0 };
+#else
+enum { LDBL_HI = 0, LDBL_LO = 8 };
+#endif
+static void ldbl_out(const char *p, unsigned char *x)
+{
+	uint64_t hi, lo;
+	memcpy(&hi, p + LDBL_HI, 8);
+	memcpy(&lo, p + LDBL_LO, 8);
+	put_be(x, hi, 8);
+	put_be(x + 8, lo, 8);
+}
+
+static void ldbl_in(const unsigned char *x, char *p)
+{
+	uint64_t hi = get_be(x, 8), lo = get_be(x + 8, 8);
+	memcpy(p + LDBL_HI, &hi, 8);
+	memcpy(p + LDBL_LO, &lo, 8);
+}
+#else
+#define X_LDBL_OK 0
+static void ldbl_out(const char *p, unsigned char *x)
+{
+	(void)p;
+	(void)x;
+}
+
+static void ldbl_in(const unsigned char *x, char *p)
+{
+	(void)p;
+	(void)x;
+}
+#endif
+
+/* Where a conversion is: for the message of one that fails. */
+typedef struct x_ctx {
+	emu_rank *r;
+	const char *call;
+	int unpack;
+} x_ctx;
+
+static void x_fail(const x_ctx *c, int prim, uint64_t v, int sign, int n)
+{
+	if (prim == MPI_LONG_DOUBLE || prim == MPI_LONG_DOUBLE_INT)
+		emu_mpi_error(c->r, c->call, MPI_ERR_UNSUPPORTED_OPERATION,
+			      "this machine's long double is neither x87 "
+			      "extended nor IEEE quadruple precision, which "
+			      "external32's %s needs", prims[prim].name);
+	emu_mpi_error(c->r, c->call, MPI_ERR_ARG, "%s %s %s%llu%s does "
+		      "not fit %s's %d bytes", c->unpack ? "unpacking" :
+		      "packing", prims[prim].name, sign &&
+		      (int64_t)v < 0 ? "-" : "", sign && (int64_t)v < 0 ?
+		      -(unsigned long long)v : (unsigned long long)v,
+		      c->unpack ? " from external32" : "", c->unpack ?
+		      "the machine" : "external32", n);
+}
+
+/* Pack (or unpack) the n primitives p at native *np and external *xp,
+ * moving both on. */
+static void x_run(const x_ctx *c, int prim, int64_t n, char **np,
+		  unsigned char **xp)
+{
+	const struct xprim *xp_ = &xprims[prim];
+	char *p = *np;
+	unsigned char *x = *xp;
+	for (int64_t i = 0; i < n; i++)
+		for (int k = 0; k < xp_->n; k++) {
+			int kind = xp_->f[k].kind, ns = xp_->f[k].nsize,
+				es = xp_->f[k].esize;
+			int sign = kind == X_INT;
+			uint64_t v;
+			switch (kind) {
+			case X_COPY:
+				if (c->unpack)
+					memcpy(p, x, (size_t)ns);
+				else
+					memcpy(x, p, (size_t)ns);
+				break;
+			case X_BOOL:
+				if (c->unpack)
+					*p = x[0] != 0;
+				else
+					x[0] = *p != 0;
+				break;
+			case X_LDBL:
+				if (!X_LDBL_OK)
+					x_fail(c, prim, 0, 0, es);
+				if (c->unpack)
+					ldbl_in(x, p);
+				else
+					ldbl_out(p, x);
+				break;
+			default: /* X_INT, X_UINT, X_FLOAT */
+				if (c->unpack) {
+					v = get_be(x, es);
+					if (sign && es < 8 &&
+					    v >> (8 * es - 1) & 1)
+						v |= ~0ULL << (8 * es);
+					if (ns < es && !fits(v, ns, sign))
+						x_fail(c, prim, v, sign, ns);
+					put_native(p, v, ns);
+				} else {
+					v = get_native(p, ns, sign);
+					if (es < ns && !fits(v, es, sign))
+						x_fail(c, prim, v, sign, es);
+					put_be(x, v, es);
+				}
+			}
+			p += ns;
+			x += es;
+		}
+	*np = p;
+	*xp = x;
+}
+
+/* Pack (unpack) count elements of m at buf into (from) external32 at x. */
+static void x_walk(const x_ctx *c, const dt_map *m, const void *buf,
+		   int64_t count, unsigned char *x)
+{
+	for (int64_t i = 0; i < count; i++) {
+		char *e = at(buf, i * m->extent);
+		for (int64_t k = 0; k < m->nrep; k++, e = at(e, m->rstride))
+			for (uint32_t j = 0; j < m->nruns; j++) {
+				const dt_run *u = &m->runs[j];
+				char *p = at(e, u->disp);
+				x_run(c, u->prim, u->len / prims[u->prim].size,
+				      &p, &x);
+			}
+	}
+}
+
+/* The datarep argument: "external32", the one MPI defines. */
+static void check_datarep(emu_rank *r, const char *call, const char *rep)
+{
+	if (!rep)
+		emu_mpi_error(r, call, MPI_ERR_ARG, "datarep is NULL");
+	if (strcmp(rep, "external32"))
+		emu_mpi_error(r, call, MPI_ERR_ARG, "datarep \"%s\" is not "
+			      "\"external32\"", rep);
+}
+
+/* The external32 bytes of count elements of t. */
+static int64_t x_count(emu_rank *r, const char *call, int count,
+		       MPI_Datatype t)
+{
+	check_count(r, call, count);
+	emu_dt_check(r, call, t);
+	return count * x_size(map_of(t));
+}
+
+static void check_xposition(emu_rank *r, const char *call,
+			    const MPI_Aint *pos, int64_t n, MPI_Aint size,
+			    const char *buf)
+{
+	check_out(r, call, pos, "position");
+	if (*pos < 0 || *pos > size)
+		emu_mpi_error(r, call, MPI_ERR_ARG, "position %lld is outside "
+			      "the %s buffer of %lld bytes", (long long)*pos,
+			      buf, (long long)size);
+	if (n > size - *pos)
+		emu_mpi_error(r, call, MPI_ERR_TRUNCATE, "%lld bytes at "
+			      "position %lld do not fit the %s buffer of %lld "
+			      "bytes", (long long)n, (long long)*pos, buf,
+			      (long long)size);
+}
+
+/* Pack (unpack) count elements of t at user to (from) the external32
+ * buffer x of xsize bytes, at *position. */
+static int x_pack(const char *call, int unpack, const char *datarep,
+		  const void *user, int count, MPI_Datatype t, const void *x,
+		  MPI_Aint xsize, MPI_Aint *position)
+{
+	EMU_API(r, call);
+	check_datarep(r, call, datarep);
+	int64_t n = x_count(r, call, count, t);
+	check_xposition(r, call, position, n, xsize, unpack ? "input" :
+			"output");
+	if (n && !x)
+		emu_mpi_error(r, call, MPI_ERR_BUFFER, "%s is NULL", unpack ?
+			      "inbuf" : "outbuf");
+	x_ctx c = { r, call, unpack };
+	x_walk(&c, map_of(t), user, count,
+	       (unsigned char *)(uintptr_t)x + *position);
+	*position += (MPI_Aint)n;
+	return MPI_SUCCESS;
+}
+
+int MPI_Pack_external(const char datarep[], const void *inbuf, int incount,
+		      MPI_Datatype datatype, void *outbuf, MPI_Aint outsize,
+		      MPI_Aint *position)
+{
+	return x_pack("MPI_Pack_external", 0, datarep, inbuf, incount,
+		      datatype, outbuf, outsize, position);
+}
+
+int MPI_Unpack_external(const char datarep[], const void *inbuf,
+			MPI_Aint insize, MPI_Aint *position, void *outbuf,
+			int outcount, MPI_Datatype datatype)
+{
+	return x_pack("MPI_Unpack_external", 1, datarep, outbuf, outcount,
+		      datatype, inbuf, insize, position);
+}
+
+int MPI_Pack_external_size(const char datarep[], int incount,
+			   MPI_Datatype datatype, MPI_Aint *size)
+{
+	const char *call = "MPI_Pack_external_size";
+	EMU_API(r, call);
+	check_datarep(r, call, datarep);
+	check_out(r, call, size, "size");
+	*size = (MPI_Aint)x_count(r, call, incount, datatype);
 	return MPI_SUCCESS;
 }
 

@@ -867,19 +867,6 @@ int MPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle,
 	return unsupported("MPI_T_pvar_write", WHY_TOOL);
 }
 
-int MPI_Pack_external(const char datarep[], const void *inbuf, int incount,
-	              MPI_Datatype datatype, void *outbuf, MPI_Aint outsize,
-	              MPI_Aint *position)
-{
-	return unsupported("MPI_Pack_external", WHY_TYPE);
-}
-
-int MPI_Pack_external_size(const char datarep[], int incount,
-	                   MPI_Datatype datatype, MPI_Aint *size)
-{
-	return unsupported("MPI_Pack_external_size", WHY_TYPE);
-}
-
 int MPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype)
 {
 	return unsupported("MPI_Type_create_f90_complex", WHY_TYPE);
@@ -898,11 +885,4 @@ int MPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype)
 int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *type)
 {
 	return unsupported("MPI_Type_match_size", WHY_TYPE);
-}
-
-int MPI_Unpack_external(const char datarep[], const void *inbuf,
-	                MPI_Aint insize, MPI_Aint *position, void *outbuf,
-	                int outcount, MPI_Datatype datatype)
-{
-	return unsupported("MPI_Unpack_external", WHY_TYPE);
 }

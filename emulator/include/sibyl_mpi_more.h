@@ -210,6 +210,10 @@ int MPI_Type_create_subarray(int ndims, const int array_of_sizes[],
 			     MPI_Datatype oldtype, MPI_Datatype *newtype);
 
 /* More datatype routines (datatype.c; attributes: attr.c). */
+#define MPI_Pack_external SIBYL_MPI_Pack_external
+#define PMPI_Pack_external SIBYL_MPI_Pack_external
+#define MPI_Pack_external_size SIBYL_MPI_Pack_external_size
+#define PMPI_Pack_external_size SIBYL_MPI_Pack_external_size
 #define MPI_Type_create_darray SIBYL_MPI_Type_create_darray
 #define PMPI_Type_create_darray SIBYL_MPI_Type_create_darray
 #define MPI_Type_create_keyval SIBYL_MPI_Type_create_keyval
@@ -226,6 +230,13 @@ int MPI_Type_create_subarray(int ndims, const int array_of_sizes[],
 #define PMPI_Type_get_envelope SIBYL_MPI_Type_get_envelope
 #define MPI_Type_set_attr SIBYL_MPI_Type_set_attr
 #define PMPI_Type_set_attr SIBYL_MPI_Type_set_attr
+#define MPI_Unpack_external SIBYL_MPI_Unpack_external
+#define PMPI_Unpack_external SIBYL_MPI_Unpack_external
+int MPI_Pack_external(const char datarep[], const void *inbuf, int incount,
+	              MPI_Datatype datatype, void *outbuf, MPI_Aint outsize,
+	              MPI_Aint *position);
+int MPI_Pack_external_size(const char datarep[], int incount,
+	                   MPI_Datatype datatype, MPI_Aint *size);
 int MPI_Type_create_darray(int size, int rank, int ndims,
 	                   const int gsize_array[], const int distrib_array[],
 	                   const int darg_array[], const int psize_array[],
@@ -244,6 +255,9 @@ int MPI_Type_get_contents(MPI_Datatype mtype, int max_integers,
 int MPI_Type_get_envelope(MPI_Datatype type, int *num_integers,
 	                  int *num_addresses, int *num_datatypes, int *combiner);
 int MPI_Type_set_attr(MPI_Datatype type, int type_keyval, void *attr_val);
+int MPI_Unpack_external(const char datarep[], const void *inbuf,
+	                MPI_Aint insize, MPI_Aint *position, void *outbuf,
+	                int outcount, MPI_Datatype datatype);
 
 /* Matched probes (p2p.c). */
 #define MPI_Improbe SIBYL_MPI_Improbe
@@ -866,10 +880,6 @@ int MPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle,
 	             const void *buf);
 
 /* datatypes */
-#define MPI_Pack_external SIBYL_MPI_Pack_external
-#define PMPI_Pack_external SIBYL_MPI_Pack_external
-#define MPI_Pack_external_size SIBYL_MPI_Pack_external_size
-#define PMPI_Pack_external_size SIBYL_MPI_Pack_external_size
 #define MPI_Type_create_f90_complex SIBYL_MPI_Type_create_f90_complex
 #define PMPI_Type_create_f90_complex SIBYL_MPI_Type_create_f90_complex
 #define MPI_Type_create_f90_integer SIBYL_MPI_Type_create_f90_integer
@@ -878,19 +888,9 @@ int MPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle,
 #define PMPI_Type_create_f90_real SIBYL_MPI_Type_create_f90_real
 #define MPI_Type_match_size SIBYL_MPI_Type_match_size
 #define PMPI_Type_match_size SIBYL_MPI_Type_match_size
-#define MPI_Unpack_external SIBYL_MPI_Unpack_external
-#define PMPI_Unpack_external SIBYL_MPI_Unpack_external
-int MPI_Pack_external(const char datarep[], const void *inbuf, int incount,
-	              MPI_Datatype datatype, void *outbuf, MPI_Aint outsize,
-	              MPI_Aint *position);
-int MPI_Pack_external_size(const char datarep[], int incount,
-	                   MPI_Datatype datatype, MPI_Aint *size);
 int MPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype);
 int MPI_Type_create_f90_integer(int r, MPI_Datatype *newtype);
 int MPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype);
 int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *type);
-int MPI_Unpack_external(const char datarep[], const void *inbuf,
-	                MPI_Aint insize, MPI_Aint *position, void *outbuf,
-	                int outcount, MPI_Datatype datatype);
 
 #endif /* SIBYL_MPI_MORE_H */

@@ -159,6 +159,7 @@ int main(int argc, char **argv)
 	report("MPI_Add_error_class", MPI_Add_error_class(&n));
 	report("MPI_Pack_external_size",
 	       MPI_Pack_external_size("external32", 1, MPI_INT, &packed));
+	check("MPI_Pack_external_size", packed == 4);
 	report("MPI_Intercomm_create", MPI_Intercomm_create(MPI_COMM_WORLD, 0,
 							    MPI_COMM_WORLD, 0,
 							    7, &c));

@@ -556,6 +556,7 @@ typedef struct dt_handle {
 	uint8_t state;
 	uint8_t committed;
 	uint8_t used;        /* has been a datatype (for messages) */
+	uint8_t predef;      /* made by MPI_Type_create_f90_*: never freed */
 } dt_handle;
 
 /*
@@ -583,6 +584,12 @@ typedef struct dt_env {
 
 #define ENV_D(e) ((MPI_Datatype *)((e)->a + (e)->na))
 #define ENV_I(e) ((int *)(ENV_D(e) + (e)->nd))
+
+/* A (p, r) MPI_Type_create_f90_* was called with, and its type. */
+typedef struct dt_f90 {
+	int combiner, p, r;
+	MPI_Datatype type;
+} dt_f90;
 
 
 static dt_handle *slot(MPI_Datatype t)
@@ -671,6 +678,7 @@ static MPI_Datatype handle_new(emu_rank *r, const char *call, dt_map *m)
 	h->state = H_LIVE;
 	h->committed = 0;
 	h->used = 1;
+	h->predef = 0;
 	return SIBYL_MPI_NBASIC_TYPES + i;
 }
 
@@ -1107,6 +1115,9 @@ void emu_dt_fini(void)
 	free(emu.dt.handles);
 	emu.dt.handles = NULL;
 	emu.dt.nhandles = emu.dt.chandles = 0;
+	free(emu.dt.f90);
+	emu.dt.f90 = NULL;
+	emu.dt.nf90 = 0;
 	emu.dt.free_head = emu.dt.free_tail = -1;
 	for (int t = 0; t < SIBYL_MPI_NBASIC_TYPES; t++) {
 		if (emu.dt.basic_maps[t])
@@ -1670,6 +1681,13 @@ int MPI_Type_free(MPI_Datatype *datatype)
 			      "predefined datatype and cannot be freed",
 			      prims[t].name);
 	type_arg(r, "MPI_Type_free", t, "datatype");
+	if (slot(t)->predef)
+		emu_mpi_error(r, "MPI_Type_free", MPI_ERR_TYPE, "%s was made "
+			      "by MPI_Type_create_f90_%s: a predefined "
+			      "datatype, which cannot be freed", emu_dt_name(t),
+			      slot(t)->env->combiner == MPI_COMBINER_F90_REAL ?
+			      "real" : slot(t)->env->combiner ==
+			      MPI_COMBINER_F90_COMPLEX ? "complex" : "integer");
 	/* Its attributes go first, by their delete callbacks (which may
 	 * use the type). */
 	emu_attr_type_delete_all(r, t, "MPI_Type_free");
@@ -1756,7 +1774,7 @@ int MPI_Type_get_contents(MPI_Datatype mtype, int max_integers,
 	for (int32_t k = 0; k < e->nd; k++) {
 		MPI_Datatype d = ENV_D(e)[k];
 		dt_handle *h = slot(d);
-		if (!h) {
+		if (!h || h->predef) {
 			array_of_datatypes[k] = d;
 			continue;
 		}
@@ -2482,6 +2500,162 @@ int MPI_Pack_external_size(const char datarep[], int incount,
 	check_out(r, call, size, "size");
 	*size = (MPI_Aint)x_count(r, call, incount, datatype);
 	return MPI_SUCCESS;
+}
+
+/* ------------------------------------------------- Fortran kinds, sizes */
+
+/*
+ * MPI_Type_create_f90_real, _complex and _integer return predefined
+ * types (never freed) whose envelope is MPI_COMBINER_F90_* with (p, r)
+ * as given, one per (p, r) -- only a type made with the same values
+ * matches it -- and whose data is the C type of the smallest kind
+ * gfortran's SELECTED_REAL_KIND (SELECTED_INT_KIND) picks: float,
+ * double, long double (gfortran's REAL(10) on x86, REAL(16) where long
+ * double is quadruple precision); int8_t .. int64_t.  No C datatype of
+ * Sibyl holds a complex of long double or a 128-bit integer: those are
+ * MPI_ERR_ARG errors, like a (p, r) no kind has.
+ */
+#define RANGE(m) ((m##_MAX_10_EXP) < -(m##_MIN_10_EXP) ? (m##_MAX_10_EXP) : \
+		  -(m##_MIN_10_EXP))
+static const struct {
+	int digits, range;
+	MPI_Datatype real, complex;
+} f90_reals[] = {
+	{ FLT_DIG, RANGE(FLT), MPI_FLOAT, MPI_C_FLOAT_COMPLEX },
+	{ DBL_DIG, RANGE(DBL), MPI_DOUBLE, MPI_C_DOUBLE_COMPLEX },
+	{ LDBL_DIG, RANGE(LDBL), MPI_LONG_DOUBLE, MPI_DATATYPE_NULL },
+};
+#undef RANGE
+
+/* The type MPI_Type_create_f90_* gives for (comb, p, r), of basic type
+ * `basic', made at the first call. */
+static MPI_Datatype f90_type(emu_rank *r, const char *call, int comb, int p,
+			     int rr, MPI_Datatype basic)
+{
+	for (uint32_t i = 0; i < emu.dt.nf90; i++) {
+		const dt_f90 *f = &emu.dt.f90[i];
+		if (f->combiner == comb && f->p == p && f->r == rr)
+			return f->type;
+	}
+	dt_f90 *f = realloc(emu.dt.f90, (emu.dt.nf90 + 1) * sizeof *f);
+	if (!f)
+		emu_mpi_error(r, call, MPI_ERR_NO_MEM, "no memory for another "
+			      "datatype");
+	emu.dt.f90 = f;
+	dt_map *m = basic_map(basic);
+	m->refs++;
+	MPI_Datatype t = handle_new(r, call, m);
+	dt_handle *h = slot(t);
+	h->predef = 1;
+	h->committed = 1;
+	int pr[2] = { p, rr };
+	int integer = comb == MPI_COMBINER_F90_INTEGER;
+	set_env(r, call, t, comb, 1, (ipiece[]){ { integer ? 1 : 2,
+				integer ? &rr : pr } }, 0, NULL, 0, NULL);
+	emu.dt.f90[emu.dt.nf90++] = (dt_f90){ comb, p, rr, t };
+	return t;
+}
+
+/* "any" for MPI_UNDEFINED, else the number. */
+static const char *f90_arg(int v, char *buf, size_t len)
+{
+	if (v == MPI_UNDEFINED)
+		return "any";
+	snprintf(buf, len, "%d", v);
+	return buf;
+}
+
+static int f90_float(const char *call, int comb, int p, int rr,
+		     MPI_Datatype *newtype)
+{
+	EMU_API(r, call);
+	check_out(r, call, newtype, "newtype");
+	if (p == MPI_UNDEFINED && rr == MPI_UNDEFINED)
+		emu_mpi_error(r, call, MPI_ERR_ARG, "p and r are both "
+			      "MPI_UNDEFINED");
+	for (size_t i = 0; i < sizeof f90_reals / sizeof *f90_reals; i++) {
+		if ((p != MPI_UNDEFINED && p > f90_reals[i].digits) ||
+		    (rr != MPI_UNDEFINED && rr > f90_reals[i].range))
+			continue;
+		MPI_Datatype b = comb == MPI_COMBINER_F90_REAL ?
+			f90_reals[i].real : f90_reals[i].complex;
+		if (b == MPI_DATATYPE_NULL)
+			emu_mpi_error(r, call, MPI_ERR_ARG, "precision %d and "
+				      "range %d need a complex of long double, "
+				      "which is no datatype of Sibyl", p, rr);
+		*newtype = f90_type(r, call, comb, p, rr, b);
+		return MPI_SUCCESS;
+	}
+	char pb[16], rb[16];
+	return emu_mpi_error(r, call, MPI_ERR_ARG, "no real kind has %s "
+			     "decimal digits of precision and a decimal "
+			     "exponent range of %s", f90_arg(p, pb, sizeof pb),
+			     f90_arg(rr, rb, sizeof rb));
+}
+
+int MPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype)
+{
+	return f90_float("MPI_Type_create_f90_real", MPI_COMBINER_F90_REAL, p,
+			 r, newtype);
+}
+
+int MPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype)
+{
+	return f90_float("MPI_Type_create_f90_complex",
+			 MPI_COMBINER_F90_COMPLEX, p, r, newtype);
+}
+
+int MPI_Type_create_f90_integer(int r, MPI_Datatype *newtype)
+{
+	const char *call = "MPI_Type_create_f90_integer";
+	EMU_API(rk, call);
+	check_out(rk, call, newtype, "newtype");
+	/* The decimal digits each integer type holds whole. */
+	static const struct { int range; MPI_Datatype type; } ints[] = {
+		{ 2, MPI_INT8_T }, { 4, MPI_INT16_T }, { 9, MPI_INT32_T },
+		{ 18, MPI_INT64_T },
+	};
+	for (size_t i = 0; r != MPI_UNDEFINED && i < 4; i++)
+		if (r <= ints[i].range) {
+			*newtype = f90_type(rk, call, MPI_COMBINER_F90_INTEGER,
+					    MPI_UNDEFINED, r, ints[i].type);
+			return MPI_SUCCESS;
+		}
+	char rb[16];
+	return emu_mpi_error(rk, call, MPI_ERR_ARG, "no integer kind has a "
+			     "decimal exponent range of %s (at most 18)",
+			     f90_arg(r, rb, sizeof rb));
+}
+
+/* The predefined type of `typeclass' whose elements have `size' bytes:
+ * the C types the Fortran ones are in Sibyl (MPI_REAL8 is MPI_DOUBLE,
+ * MPI_INTEGER4 is MPI_INT32_T, MPI_COMPLEX16 is MPI_C_DOUBLE_COMPLEX). */
+int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *type)
+{
+	const char *call = "MPI_Type_match_size";
+	EMU_API(r, call);
+	check_out(r, call, type, "type");
+	static const MPI_Datatype cands[] = {
+		MPI_INT8_T, MPI_INT16_T, MPI_INT32_T, MPI_INT64_T,
+		MPI_FLOAT, MPI_DOUBLE, MPI_LONG_DOUBLE,
+		MPI_C_FLOAT_COMPLEX, MPI_C_DOUBLE_COMPLEX,
+	};
+	int first = typeclass == MPI_TYPECLASS_INTEGER ? 0 :
+		typeclass == MPI_TYPECLASS_REAL ? 4 :
+		typeclass == MPI_TYPECLASS_COMPLEX ? 7 : -1;
+	int end = first == 0 ? 4 : first == 4 ? 7 : 9;
+	if (first < 0)
+		emu_mpi_error(r, call, MPI_ERR_ARG, "typeclass %d is not "
+			      "MPI_TYPECLASS_INTEGER, _REAL or _COMPLEX",
+			      typeclass);
+	for (int i = first; i < end; i++)
+		if (prims[cands[i]].size == size) {
+			*type = cands[i];
+			return MPI_SUCCESS;
+		}
+	return emu_mpi_error(r, call, MPI_ERR_ARG, "no %s datatype has %d "
+			     "bytes", first == 0 ? "integer" : first == 4 ?
+			     "real" : "complex", size);
 }
 
 /* ---------------------------------------------------------------- names */

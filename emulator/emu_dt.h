@@ -103,6 +103,10 @@ typedef struct emu_dt_state {
 	int32_t free_head, free_tail; /* free slots, -1: none */
 	char *basic_names[SIBYL_MPI_NBASIC_TYPES]; /* renamed basics */
 	struct emu_attr *basic_attrs[SIBYL_MPI_NBASIC_TYPES];
+	/* The types MPI_Type_create_f90_* made, one per (combiner, p, r):
+	 * predefined, never freed. */
+	struct dt_f90 *f90;
+	uint32_t nf90;
 	struct emu_dt_build build;
 	/* emu_dt_name's answers: the last four stay valid. */
 	char names[4][MPI_MAX_OBJECT_NAME + 32];

@@ -42,7 +42,6 @@
 	"collective calls instead"
 #define WHY_TOOL "the MPI tool information interface (MPI_T) is not " \
 	"provided"
-#define WHY_TYPE "this datatype routine is not emulated yet"
 
 static int unsupported(const char *call, const char *why)
 {
@@ -865,24 +864,4 @@ int MPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle,
 	             const void *buf)
 {
 	return unsupported("MPI_T_pvar_write", WHY_TOOL);
-}
-
-int MPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype)
-{
-	return unsupported("MPI_Type_create_f90_complex", WHY_TYPE);
-}
-
-int MPI_Type_create_f90_integer(int r, MPI_Datatype *newtype)
-{
-	return unsupported("MPI_Type_create_f90_integer", WHY_TYPE);
-}
-
-int MPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype)
-{
-	return unsupported("MPI_Type_create_f90_real", WHY_TYPE);
-}
-
-int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *type)
-{
-	return unsupported("MPI_Type_match_size", WHY_TYPE);
 }

@@ -5,10 +5,10 @@
  * Every routine of MPI-3.1 is declared by Sibyl's <mpi.h>, so that no call
  * of a program can bind to another MPI library's routine of the same name
  * (the runtime keeps Open MPI out of the program's scope as well:
- * emulator/trload.c).  This header holds, first, small routines that work
+ * emulator/trload.c).  This header holds, first, routines that work
  * (handle conversions, status setters, the MPI-1 error-handler names,
  * MPI_Pcontrol, MPI_Request_get_status, MPI_Comm_get_parent, info
- * objects), then the
+ * objects, more datatype routines, matched probes), then the
  * routines Sibyl does not emulate: each of them reports
  * MPI_ERR_UNSUPPORTED_OPERATION at the call, naming itself and why,
  * through the communicator's error handler (the run stops with the
@@ -201,21 +201,26 @@ int MPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen,
 	                  int *flag);
 int MPI_Info_set(MPI_Info info, const char *key, const char *value);
 
-/* Subarray datatypes (datatype.c). */
+/* More datatype routines: subarrays and distributed arrays, decoding,
+ * external32, Fortran kinds (datatype.c) and attributes (attr.c). */
 #define MPI_Type_create_subarray SIBYL_MPI_Type_create_subarray
 #define PMPI_Type_create_subarray SIBYL_MPI_Type_create_subarray
 int MPI_Type_create_subarray(int ndims, const int array_of_sizes[],
 			     const int array_of_subsizes[],
 			     const int array_of_starts[], int order,
 			     MPI_Datatype oldtype, MPI_Datatype *newtype);
-
-/* More datatype routines (datatype.c; attributes: attr.c). */
 #define MPI_Pack_external SIBYL_MPI_Pack_external
 #define PMPI_Pack_external SIBYL_MPI_Pack_external
 #define MPI_Pack_external_size SIBYL_MPI_Pack_external_size
 #define PMPI_Pack_external_size SIBYL_MPI_Pack_external_size
 #define MPI_Type_create_darray SIBYL_MPI_Type_create_darray
 #define PMPI_Type_create_darray SIBYL_MPI_Type_create_darray
+#define MPI_Type_create_f90_complex SIBYL_MPI_Type_create_f90_complex
+#define PMPI_Type_create_f90_complex SIBYL_MPI_Type_create_f90_complex
+#define MPI_Type_create_f90_integer SIBYL_MPI_Type_create_f90_integer
+#define PMPI_Type_create_f90_integer SIBYL_MPI_Type_create_f90_integer
+#define MPI_Type_create_f90_real SIBYL_MPI_Type_create_f90_real
+#define PMPI_Type_create_f90_real SIBYL_MPI_Type_create_f90_real
 #define MPI_Type_create_keyval SIBYL_MPI_Type_create_keyval
 #define PMPI_Type_create_keyval SIBYL_MPI_Type_create_keyval
 #define MPI_Type_delete_attr SIBYL_MPI_Type_delete_attr
@@ -228,6 +233,8 @@ int MPI_Type_create_subarray(int ndims, const int array_of_sizes[],
 #define PMPI_Type_get_contents SIBYL_MPI_Type_get_contents
 #define MPI_Type_get_envelope SIBYL_MPI_Type_get_envelope
 #define PMPI_Type_get_envelope SIBYL_MPI_Type_get_envelope
+#define MPI_Type_match_size SIBYL_MPI_Type_match_size
+#define PMPI_Type_match_size SIBYL_MPI_Type_match_size
 #define MPI_Type_set_attr SIBYL_MPI_Type_set_attr
 #define PMPI_Type_set_attr SIBYL_MPI_Type_set_attr
 #define MPI_Unpack_external SIBYL_MPI_Unpack_external
@@ -241,6 +248,9 @@ int MPI_Type_create_darray(int size, int rank, int ndims,
 	                   const int gsize_array[], const int distrib_array[],
 	                   const int darg_array[], const int psize_array[],
 	                   int order, MPI_Datatype oldtype, MPI_Datatype *newtype);
+int MPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype);
+int MPI_Type_create_f90_integer(int r, MPI_Datatype *newtype);
+int MPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype);
 int MPI_Type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn,
 	                   MPI_Type_delete_attr_function *type_delete_attr_fn,
 	                   int *type_keyval, void *extra_state);
@@ -254,6 +264,7 @@ int MPI_Type_get_contents(MPI_Datatype mtype, int max_integers,
 	                  MPI_Datatype array_of_datatypes[]);
 int MPI_Type_get_envelope(MPI_Datatype type, int *num_integers,
 	                  int *num_addresses, int *num_datatypes, int *combiner);
+int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *type);
 int MPI_Type_set_attr(MPI_Datatype type, int type_keyval, void *attr_val);
 int MPI_Unpack_external(const char datarep[], const void *inbuf,
 	                MPI_Aint insize, MPI_Aint *position, void *outbuf,
@@ -878,19 +889,5 @@ int MPI_T_pvar_start(MPI_T_pvar_session session, MPI_T_pvar_handle handle);
 int MPI_T_pvar_stop(MPI_T_pvar_session session, MPI_T_pvar_handle handle);
 int MPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle,
 	             const void *buf);
-
-/* datatypes */
-#define MPI_Type_create_f90_complex SIBYL_MPI_Type_create_f90_complex
-#define PMPI_Type_create_f90_complex SIBYL_MPI_Type_create_f90_complex
-#define MPI_Type_create_f90_integer SIBYL_MPI_Type_create_f90_integer
-#define PMPI_Type_create_f90_integer SIBYL_MPI_Type_create_f90_integer
-#define MPI_Type_create_f90_real SIBYL_MPI_Type_create_f90_real
-#define PMPI_Type_create_f90_real SIBYL_MPI_Type_create_f90_real
-#define MPI_Type_match_size SIBYL_MPI_Type_match_size
-#define PMPI_Type_match_size SIBYL_MPI_Type_match_size
-int MPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype);
-int MPI_Type_create_f90_integer(int r, MPI_Datatype *newtype);
-int MPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype);
-int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *type);
 
 #endif /* SIBYL_MPI_MORE_H */

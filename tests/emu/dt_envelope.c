@@ -1,6 +1,6 @@
 /*
  * dt_envelope.c -- the datatype routines beyond constructing and
- * packing: decoding, attributes.
+ * packing: decoding, distributed arrays, external32, kinds, attributes.
  *
  * Decoding: for a type of each constructor (and the MPI-1 names), and
  * for nested ones (a struct of a vector of a resized contiguous, ...):
@@ -40,6 +40,16 @@
  * packs MPI_LONG in 8 bytes and does not convert long doubles): longs
  * (4 bytes), long doubles (IEEE quadruple precision), a long beyond 32
  * bits and a datarep other than "external32" (MPI_ERR_ARG).
+ *
+ * Kinds: MPI_Type_match_size gives, for each typeclass, a type of each
+ * size asked (integers of 1 to 8 bytes, reals of 4 and 8, complexes of
+ * 8 and 16); MPI_Type_create_f90_real, _complex and _integer give types
+ * of the sizes gfortran's kinds have for (p, r) (MPI_UNDEFINED for
+ * either of p and r), the same handle for the same (p, r), with the
+ * envelope MPI_COMBINER_F90_*; they carry messages.  Under Sibyl also
+ * (MPI_Type_get_contents faults on them in Open MPI 4.1): their contents
+ * are (p, r), and freeing one, a size no type has and a (p, r) no kind
+ * has are errors.
  *
  * Attributes: a keyval whose copy callback stores the value plus one
  * and whose delete callback records what it deletes (in the rank's own
@@ -747,6 +757,111 @@ static void external32(emu_test *t)
 #endif
 }
 
+/* ----------------------------------------------------------------- kinds */
+
+/* t has `size' bytes. */
+static void has_size(emu_test *t, MPI_Datatype type, int size,
+		     const char *what)
+{
+	int got = -1;
+	MPI_Type_size(type, &got);
+	EMU_EQ(t, got, size, "%s: size", what);
+}
+
+/* f90 type `type' has size `size' and the envelope of comb; its contents
+ * are (p, r), or (r). */
+static void f90_check(emu_test *t, MPI_Datatype type, int size, int comb,
+		      int p, int r, const char *what)
+{
+	has_size(t, type, size, what);
+	int ni, na, nd, c = -1;
+	MPI_Type_get_envelope(type, &ni, &na, &nd, &c);
+	if (!EMU_TRUE(t, c == comb && ni == (comb ==
+		      MPI_COMBINER_F90_INTEGER ? 1 : 2) && na == 0 && nd == 0,
+		      "%s: envelope (%d, %d, %d, %d)", what, ni, na, nd, c))
+		return;
+#ifdef SIBYL_MPI
+	/* Open MPI 4.1's MPI_Type_get_contents faults on these. */
+	int i[2] = { -1, -1 };
+	MPI_Aint a[1];
+	MPI_Datatype d[1];
+	MPI_Type_get_contents(type, 2, 1, 1, i, a, d);
+	if (comb == MPI_COMBINER_F90_INTEGER)
+		EMU_EQ(t, i[0], r, "%s: contents", what);
+	else
+		EMU_TRUE(t, i[0] == p && i[1] == r, "%s: contents (%d, %d), "
+			 "want (%d, %d)", what, i[0], i[1], p, r);
+#else
+	(void)p;
+	(void)r;
+#endif
+}
+
+static void kinds(emu_test *t)
+{
+	static const struct { int cls, size; } sizes[] = {
+		{ MPI_TYPECLASS_INTEGER, 1 }, { MPI_TYPECLASS_INTEGER, 2 },
+		{ MPI_TYPECLASS_INTEGER, 4 }, { MPI_TYPECLASS_INTEGER, 8 },
+		{ MPI_TYPECLASS_REAL, 4 }, { MPI_TYPECLASS_REAL, 8 },
+		{ MPI_TYPECLASS_COMPLEX, 8 }, { MPI_TYPECLASS_COMPLEX, 16 },
+	};
+	for (int k = 0; k < N(sizes); k++) {
+		MPI_Datatype m = MPI_DATATYPE_NULL;
+		char what[64];
+		snprintf(what, sizeof what, "MPI_Type_match_size(%d, %d)",
+			 sizes[k].cls, sizes[k].size);
+		MPI_Type_match_size(sizes[k].cls, sizes[k].size, &m);
+		has_size(t, m, sizes[k].size, what);
+	}
+
+	const int U = MPI_UNDEFINED, R = MPI_COMBINER_F90_REAL,
+		C = MPI_COMBINER_F90_COMPLEX, I = MPI_COMBINER_F90_INTEGER;
+	MPI_Datatype f, g;
+	MPI_Type_create_f90_real(6, U, &f);
+	f90_check(t, f, 4, R, 6, U, "f90_real(6, undefined)");
+	MPI_Type_create_f90_real(15, 300, &f);
+	f90_check(t, f, 8, R, 15, 300, "f90_real(15, 300)");
+	MPI_Type_create_f90_real(15, 300, &g);
+	EMU_TRUE(t, f == g, "f90_real(15, 300) twice: two handles");
+	MPI_Type_create_f90_real(U, 100, &g);
+	f90_check(t, g, 8, R, U, 100, "f90_real(undefined, 100)");
+	MPI_Type_create_f90_complex(6, 30, &g);
+	f90_check(t, g, 8, C, 6, 30, "f90_complex(6, 30)");
+	MPI_Type_create_f90_complex(15, U, &g);
+	f90_check(t, g, 16, C, 15, U, "f90_complex(15, undefined)");
+	static const struct { int r, size; } ints[] = {
+		{ 2, 1 }, { 4, 2 }, { 9, 4 }, { 18, 8 },
+	};
+	for (int k = 0; k < N(ints); k++) {
+		char what[64];
+		snprintf(what, sizeof what, "f90_integer(%d)", ints[k].r);
+		MPI_Type_create_f90_integer(ints[k].r, &g);
+		f90_check(t, g, ints[k].size, I, U, ints[k].r, what);
+	}
+
+	/* A message of two f90_real(15, 300) to this rank. */
+	double out[2] = { 1.5, -7.25 }, in[2] = { 0, 0 };
+	MPI_Sendrecv(out, 2, f, t->rank, 9, in, 2, f, t->rank, 9,
+		     MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+	EMU_TRUE(t, in[0] == 1.5 && in[1] == -7.25, "doubles sent as "
+		 "f90_real(15, 300): %g %g", in[0], in[1]);
+
+#ifdef SIBYL_MPI
+	int cls = 0;
+	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+	MPI_Error_class(MPI_Type_free(&f), &cls);
+	EMU_EQ(t, cls, MPI_ERR_TYPE, "freeing an f90 type");
+	MPI_Error_class(MPI_Type_match_size(MPI_TYPECLASS_REAL, 3, &g),
+			&cls);
+	EMU_EQ(t, cls, MPI_ERR_ARG, "a real of 3 bytes");
+	MPI_Error_class(MPI_Type_create_f90_integer(40, &g), &cls);
+	EMU_EQ(t, cls, MPI_ERR_ARG, "f90_integer(40)");
+	MPI_Error_class(MPI_Type_create_f90_real(U, U, &g), &cls);
+	EMU_EQ(t, cls, MPI_ERR_ARG, "f90_real(undefined, undefined)");
+	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+#endif
+}
+
 /* ------------------------------------------------------------ attributes */
 
 /* What a rank's callbacks saw. */
@@ -902,6 +1017,7 @@ int main(int argc, char **argv)
 	decoding(&t);
 	darrays(&t);
 	external32(&t);
+	kinds(&t);
 	attributes(&t);
 	return emu_finish(&t);
 }

@@ -548,7 +548,7 @@ typedef struct dt_handle {
 	dt_map *map;         /* NULL when H_FREE */
 	char *name;          /* MPI_Type_set_name, or NULL */
 	struct dt_env *env;  /* its constructor (get_contents); NULL for
-	                        the steps of subarray types */
+	                        the steps of subarray and darray types */
 	struct emu_attr *attrs; /* MPI_Type_set_attr's, newest first */
 	uint32_t pending;    /* emu_dt_retain()s not yet released, and the
 	                        constructors (dt_env) that name it */
@@ -745,7 +745,8 @@ static void handle_release(dt_handle *h)
 	env_unref(slot_free(h));
 }
 
-/* Free type t, which the program never saw (a step of a subarray). */
+/* Free type t, which the program does not have (a step of a subarray
+ * or a darray, a duplicate whose copy callback failed). */
 static void type_drop(MPI_Datatype t)
 {
 	dt_handle *h = slot(t);
@@ -1467,9 +1468,8 @@ int MPI_Type_create_subarray(int ndims, const int array_of_sizes[],
 			emu_mpi_error(r, call, MPI_ERR_ARG, "the array of "
 				      "%d dimensions overflows 64-bit byte "
 				      "offsets", ndims);
-		/* The fastest dimension is contiguous. */
-		make_hvector(r, call, sub[d], 1, k ? stride : m->extent,
-			     k ? t : oldtype, &u);
+		/* The fastest dimension is contiguous (stride: the extent). */
+		make_hvector(r, call, sub[d], 1, stride, k ? t : oldtype, &u);
 		if (k)
 			type_drop(t);
 		t = u;

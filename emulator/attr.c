@@ -1,8 +1,17 @@
 /*
  * attr.c -- attribute caching on communicators (MPI_Comm_create_keyval,
  * MPI_Comm_set_attr, MPI_Comm_get_attr, MPI_Comm_delete_attr and the
- * MPI-1 names), the predefined attributes, and the copy and delete
- * callbacks that MPI_Comm_dup and MPI_Comm_free run (emu_comm.h).
+ * MPI-1 names) and on datatypes (MPI_Type_create_keyval, ...), the
+ * predefined attributes, and the copy and delete callbacks that
+ * MPI_Comm_dup, MPI_Comm_free, MPI_Type_dup and MPI_Type_free run
+ * (emu_comm.h).
+ *
+ * A keyval is of one kind of object, the one its creator names: a
+ * communicator's keyval on a datatype, or the reverse, is an MPI_ERR_ARG
+ * error.  The attributes of a communicator hang off its emu_comm; those
+ * of a datatype off datatype.c's table (emu_dt_attrs), which callbacks
+ * may move when they create types, so it is looked up again after each
+ * callback.
  */
 #ifdef HAVE_CONFIG_H
 #include <config.h>
@@ -29,13 +38,49 @@ static struct emu_attr *attr_alloc(void)
 }
 
 
+/* The kinds of objects keyvals are for. */
+enum { KV_COMM, KV_TYPE };
+
+/* The copy and delete callbacks of either kind: MPI_Comm and
+ * MPI_Datatype are both int, so MPI_Type_copy_attr_function is this
+ * type. */
 typedef struct kv_obj {
 	MPI_Comm_copy_attr_function *copy;
 	MPI_Comm_delete_attr_function *del;
 	void *extra;
 	uint32_t refs;             /* creator + attributes; 0: free slot */
-	uint8_t freed;             /* MPI_Comm_free_keyval was called */
+	uint8_t freed;             /* MPI_..._free_keyval was called */
+	uint8_t kind;              /* KV_COMM or KV_TYPE */
 } kv_obj;
+
+/* An object with attributes: a communicator or a datatype. */
+typedef struct attr_obj {
+	int kind;                  /* KV_COMM or KV_TYPE */
+	int handle;
+	emu_comm *c;               /* KV_COMM */
+} attr_obj;
+
+static const char *const kind_name[] = { "a communicator", "a datatype" };
+static const char *const create_name[] = { "MPI_Comm_create_keyval",
+					    "MPI_Type_create_keyval" };
+static const char *const free_name[] = { "MPI_Comm_free_keyval",
+					  "MPI_Type_free_keyval" };
+
+/* The head of o's attribute list (looked up afresh: see above). */
+static struct emu_attr **obj_attrs(const attr_obj *o)
+{
+	return o->kind == KV_COMM ? &o->c->attrs : emu_dt_attrs(o->handle);
+}
+
+static attr_obj comm_obj(MPI_Comm h, emu_comm *c)
+{
+	return (attr_obj){ KV_COMM, h, c };
+}
+
+static attr_obj type_obj(MPI_Datatype t)
+{
+	return (attr_obj){ KV_TYPE, t, NULL };
+}
 
 /* Keyvals are shared by the process (emu.attr). */
 #define KEYVAL_FIRST 16
@@ -59,19 +104,32 @@ static void kv_unref(int k)
 	}
 }
 
-/* A keyval the program may use: predefined (1) or live (its entry). */
-static kv_obj *kv_get(emu_rank *r, int k, const char *call, int *predef)
+/* A keyval of `kind' the program may use: predefined (1; communicators
+ * only) or live (its entry). */
+static kv_obj *kv_get(emu_rank *r, int k, int kind, const char *call,
+		      int *predef)
 {
 	*predef = k >= MPI_TAG_UB && k <= KEYVAL_PREDEF_LAST;
-	if (*predef)
+	if (*predef && kind == KV_COMM)
 		return NULL;
+	if (*predef)
+		emu_mpi_error(r, call, MPI_ERR_ARG, "keyval %d is a predefined "
+			      "attribute of communicators, not of datatypes",
+			      k);
 	kv_obj *kv = kv_lookup(k);
-	if (!kv || kv->freed)
-		emu_mpi_error(r, call, MPI_ERR_ARG, "%d is not a keyval%s", k,
-			      k == MPI_KEYVAL_INVALID ? " (MPI_KEYVAL_INVALID)"
-			      : kv ? " any more (MPI_Comm_free_keyval freed "
-			      "it)" : " (not created by MPI_Comm_create_keyval"
-			      ")");
+	if (!kv && k == MPI_KEYVAL_INVALID)
+		emu_mpi_error(r, call, MPI_ERR_ARG, "%d is not a keyval "
+			      "(MPI_KEYVAL_INVALID)", k);
+	if (!kv)
+		emu_mpi_error(r, call, MPI_ERR_ARG, "%d is not a keyval (not "
+			      "created by %s)", k, create_name[kind]);
+	if (kv->freed)
+		emu_mpi_error(r, call, MPI_ERR_ARG, "%d is not a keyval any "
+			      "more (%s freed it)", k, free_name[kv->kind]);
+	if (kv->kind != kind)
+		emu_mpi_error(r, call, MPI_ERR_ARG, "keyval %d is for %s (%s "
+			      "made it), not for %s", k, kind_name[kv->kind],
+			      create_name[kv->kind], kind_name[kind]);
 	return kv;
 }
 
@@ -99,23 +157,24 @@ void emu_attr_callback_failed(emu_rank *r, const char *call,
 		      "%d", what, k, rc);
 }
 
-/* Unlink attribute a of communicator h and run its delete callback;
+/* Unlink attribute a of object o and run its delete callback;
  * relinked (and an error raised) if the callback fails. */
-static void attr_delete(emu_rank *r, MPI_Comm h, emu_comm *c,
-			struct emu_attr *a, const char *call)
+static void attr_delete(emu_rank *r, const attr_obj *o, struct emu_attr *a,
+			const char *call)
 {
-	struct emu_attr **p = &c->attrs;
+	struct emu_attr **p = obj_attrs(o);
 	while (*p != a)
 		p = &(*p)->next;
 	*p = a->next;
 	kv_obj *kv = kv_lookup(a->keyval);
 	if (kv && kv->del) {
-		/* The callback may use the communicator, even set or delete
-		 * other attributes: the list is consistent meanwhile. */
-		int rc = kv->del(h, a->keyval, a->val, kv->extra);
+		/* The callback may use the object, even set or delete other
+		 * attributes: the list is consistent meanwhile. */
+		int rc = kv->del(o->handle, a->keyval, a->val, kv->extra);
 		if (rc != MPI_SUCCESS) {
-			a->next = c->attrs;
-			c->attrs = a;
+			p = obj_attrs(o);
+			a->next = *p;
+			*p = a;
 			emu_attr_callback_failed(r, call, "delete", a->keyval,
 						 rc);
 		}
@@ -124,40 +183,54 @@ static void attr_delete(emu_rank *r, MPI_Comm h, emu_comm *c,
 	free(a);
 }
 
-static struct emu_attr *attr_find(emu_comm *c, int k)
+static struct emu_attr *attr_find(const attr_obj *o, int k)
 {
-	for (struct emu_attr *a = c->attrs; a; a = a->next)
+	for (struct emu_attr *a = *obj_attrs(o); a; a = a->next)
 		if (a->keyval == k)
 			return a;
 	return NULL;
 }
 
-/* Delete every attribute of h, newest first (Comm_free, Finalize). */
+/* Delete every attribute of o, newest first. */
+static void delete_all(emu_rank *r, const attr_obj *o, const char *call)
+{
+	struct emu_attr *a;
+	while ((a = *obj_attrs(o)))
+		attr_delete(r, o, a, call);
+}
+
+/* Comm_free, Finalize. */
 void emu_attr_delete_all(emu_rank *r, MPI_Comm h, emu_comm *c,
 			    const char *call)
 {
-	while (c->attrs)
-		attr_delete(r, h, c, c->attrs, call);
+	attr_obj o = comm_obj(h, c);
+	delete_all(r, &o, call);
 }
 
-/* Copy the attributes of old (handle oh) to new (handle nh) as their
- * copy callbacks say (MPI_Comm_dup).  On a failure the copies made so far
- * are deleted and the callback's code is returned. */
-int emu_attr_copy_all(MPI_Comm oh, emu_comm *old, emu_comm *nc,
-			 int *failed_key)
+void emu_attr_type_delete_all(emu_rank *r, MPI_Datatype t, const char *call)
 {
-	struct emu_attr **tail = &nc->attrs;
-	for (struct emu_attr *a = old->attrs; a; a = a->next) {
+	attr_obj o = type_obj(t);
+	delete_all(r, &o, call);
+}
+
+/* Copy the attributes of old to nw (which has none) as their copy
+ * callbacks say.  On a failure the copies made so far stay on nw, for the
+ * caller to delete, and the callback's code is returned. */
+static int copy_all(const attr_obj *old, const attr_obj *nw, int *failed_key)
+{
+	struct emu_attr *head = NULL, **tail = &head;
+	int rc = MPI_SUCCESS;
+	for (struct emu_attr *a = *obj_attrs(old); a; a = a->next) {
 		kv_obj *kv = kv_lookup(a->keyval);
 		if (!kv || !kv->copy)
 			continue;
 		void *out = NULL;
 		int flag = 0;
-		int rc = kv->copy(oh, a->keyval, kv->extra, a->val, &out,
-				  &flag);
+		rc = kv->copy(old->handle, a->keyval, kv->extra, a->val, &out,
+			      &flag);
 		if (rc != MPI_SUCCESS) {
 			*failed_key = a->keyval;
-			return rc;
+			break;
 		}
 		if (!flag)
 			continue;
@@ -172,7 +245,24 @@ int emu_attr_copy_all(MPI_Comm oh, emu_comm *old, emu_comm *nc,
 		*tail = n;
 		tail = &n->next;
 	}
-	return MPI_SUCCESS;
+	*obj_attrs(nw) = head;
+	return rc;
+}
+
+/* MPI_Comm_dup. */
+int emu_attr_copy_all(MPI_Comm oh, emu_comm *old, emu_comm *nc,
+			 int *failed_key)
+{
+	attr_obj o = comm_obj(oh, old), n = comm_obj(MPI_COMM_NULL, nc);
+	return copy_all(&o, &n, failed_key);
+}
+
+/* MPI_Type_dup. */
+int emu_attr_type_copy_all(MPI_Datatype old, MPI_Datatype nt,
+			   int *failed_key)
+{
+	attr_obj o = type_obj(old), n = type_obj(nt);
+	return copy_all(&o, &n, failed_key);
 }
 
 int MPI_COMM_NULL_COPY_FN(MPI_Comm oldcomm, int comm_keyval,
@@ -210,7 +300,7 @@ int MPI_COMM_NULL_DELETE_FN(MPI_Comm comm, int comm_keyval,
 	return MPI_SUCCESS;
 }
 
-static int create_keyval(const char *call,
+static int create_keyval(const char *call, int kind,
 			 MPI_Comm_copy_attr_function *copy,
 			 MPI_Comm_delete_attr_function *del, int *keyval_out,
 			 void *extra)
@@ -240,6 +330,7 @@ static int create_keyval(const char *call,
 	emu.attr.kvs[i].extra = extra;
 	emu.attr.kvs[i].refs = 1;
 	emu.attr.kvs[i].freed = 0;
+	emu.attr.kvs[i].kind = (uint8_t)kind;
 	*keyval_out = (int)i + KEYVAL_FIRST;
 	return MPI_SUCCESS;
 }
@@ -248,25 +339,35 @@ int MPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn,
 			   MPI_Comm_delete_attr_function *comm_delete_attr_fn,
 			   int *comm_keyval, void *extra_state)
 {
-	return create_keyval("MPI_Comm_create_keyval", comm_copy_attr_fn,
-			     comm_delete_attr_fn, comm_keyval, extra_state);
+	return create_keyval("MPI_Comm_create_keyval", KV_COMM,
+			     comm_copy_attr_fn, comm_delete_attr_fn,
+			     comm_keyval, extra_state);
 }
 
 int MPI_Keyval_create(MPI_Copy_function *copy_fn,
 		      MPI_Delete_function *delete_fn, int *keyval,
 		      void *extra_state)
 {
-	return create_keyval("MPI_Keyval_create", copy_fn, delete_fn, keyval,
-			     extra_state);
+	return create_keyval("MPI_Keyval_create", KV_COMM, copy_fn,
+			     delete_fn, keyval, extra_state);
 }
 
-static int free_keyval(const char *call, int *k)
+int MPI_Type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn,
+			   MPI_Type_delete_attr_function *type_delete_attr_fn,
+			   int *type_keyval, void *extra_state)
+{
+	return create_keyval("MPI_Type_create_keyval", KV_TYPE,
+			     type_copy_attr_fn, type_delete_attr_fn,
+			     type_keyval, extra_state);
+}
+
+static int free_keyval(const char *call, int kind, int *k)
 {
 	EMU_API(r, call);
 	int predef;
 	if (!k)
 		emu_mpi_error(r, call, MPI_ERR_ARG, "NULL keyval pointer");
-	kv_obj *kv = kv_get(r, *k, call, &predef);
+	kv_obj *kv = kv_get(r, *k, kind, call, &predef);
 	if (predef)
 		emu_mpi_error(r, call, MPI_ERR_ARG, "keyval %d is predefined "
 			      "and cannot be freed", *k);
@@ -279,56 +380,77 @@ static int free_keyval(const char *call, int *k)
 
 int MPI_Comm_free_keyval(int *comm_keyval)
 {
-	return free_keyval("MPI_Comm_free_keyval", comm_keyval);
+	return free_keyval("MPI_Comm_free_keyval", KV_COMM, comm_keyval);
 }
 
 int MPI_Keyval_free(int *keyval)
 {
-	return free_keyval("MPI_Keyval_free", keyval);
+	return free_keyval("MPI_Keyval_free", KV_COMM, keyval);
 }
 
-static int set_attr(const char *call, MPI_Comm comm, int k, void *val)
+int MPI_Type_free_keyval(int *type_keyval)
+{
+	return free_keyval("MPI_Type_free_keyval", KV_TYPE, type_keyval);
+}
+
+/* The object `call' works on: communicator comm or datatype t. */
+static attr_obj obj_arg(emu_rank *r, const char *call, int kind, int h)
+{
+	if (kind == KV_COMM)
+		return comm_obj(h, emu_comm_get(r, h, call));
+	emu_dt_attr_check(r, call, h);
+	return type_obj(h);
+}
+
+static int set_attr(const char *call, int kind, int h, int k, void *val)
 {
 	EMU_API(r, call);
-	emu_comm *c = emu_comm_get(r, comm, call);
+	attr_obj o = obj_arg(r, call, kind, h);
 	int predef;
-	kv_obj *kv = kv_get(r, k, call, &predef);
+	kv_obj *kv = kv_get(r, k, kind, call, &predef);
 	if (predef)
 		emu_mpi_error(r, call, MPI_ERR_ARG, "keyval %d is a "
 			      "predefined attribute, which cannot be set", k);
-	struct emu_attr *a = attr_find(c, k);
+	struct emu_attr *a = attr_find(&o, k);
 	if (a) {
 		/* As if MPI_Comm_delete_attr came first. */
-		attr_delete(r, comm, c, a, call);
+		attr_delete(r, &o, a, call);
 		kv = kv_lookup(k);
 	}
 	a = attr_alloc();
 	a->keyval = k;
 	a->val = val;
-	a->next = c->attrs;
-	c->attrs = a;
+	struct emu_attr **head = obj_attrs(&o);
+	a->next = *head;
+	*head = a;
 	kv->refs++;
 	return MPI_SUCCESS;
 }
 
 int MPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val)
 {
-	return set_attr("MPI_Comm_set_attr", comm, comm_keyval,
+	return set_attr("MPI_Comm_set_attr", KV_COMM, comm, comm_keyval,
 			attribute_val);
 }
 
 int MPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val)
 {
-	return set_attr("MPI_Attr_put", comm, keyval, attribute_val);
+	return set_attr("MPI_Attr_put", KV_COMM, comm, keyval, attribute_val);
 }
 
-static int get_attr(const char *call, MPI_Comm comm, int k, void *val,
+int MPI_Type_set_attr(MPI_Datatype type, int type_keyval, void *attr_val)
+{
+	return set_attr("MPI_Type_set_attr", KV_TYPE, type, type_keyval,
+			attr_val);
+}
+
+static int get_attr(const char *call, int kind, int h, int k, void *val,
 		    int *flag)
 {
 	EMU_API(r, call);
-	emu_comm *c = emu_comm_get(r, comm, call);
+	attr_obj o = obj_arg(r, call, kind, h);
 	int predef;
-	kv_get(r, k, call, &predef);
+	kv_get(r, k, kind, call, &predef);
 	if (!val || !flag)
 		emu_mpi_error(r, call, MPI_ERR_ARG, "NULL %s pointer",
 			      val ? "flag" : "attribute_val");
@@ -337,7 +459,7 @@ static int get_attr(const char *call, MPI_Comm comm, int k, void *val,
 		*flag = 1;
 		return MPI_SUCCESS;
 	}
-	struct emu_attr *a = attr_find(c, k);
+	struct emu_attr *a = attr_find(&o, k);
 	*flag = a != NULL;
 	if (a)
 		*(void **)val = a->val;
@@ -347,41 +469,57 @@ static int get_attr(const char *call, MPI_Comm comm, int k, void *val,
 int MPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val,
 		      int *flag)
 {
-	return get_attr("MPI_Comm_get_attr", comm, comm_keyval,
+	return get_attr("MPI_Comm_get_attr", KV_COMM, comm, comm_keyval,
 			attribute_val, flag);
 }
 
 int MPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag)
 {
-	return get_attr("MPI_Attr_get", comm, keyval, attribute_val, flag);
+	return get_attr("MPI_Attr_get", KV_COMM, comm, keyval, attribute_val,
+			flag);
 }
 
-static int delete_attr(const char *call, MPI_Comm comm, int k)
+int MPI_Type_get_attr(MPI_Datatype type, int type_keyval,
+		      void *attribute_val, int *flag)
+{
+	return get_attr("MPI_Type_get_attr", KV_TYPE, type, type_keyval,
+			attribute_val, flag);
+}
+
+static int delete_attr(const char *call, int kind, int h, int k)
 {
 	EMU_API(r, call);
-	emu_comm *c = emu_comm_get(r, comm, call);
+	attr_obj o = obj_arg(r, call, kind, h);
 	int predef;
-	kv_get(r, k, call, &predef);
+	kv_get(r, k, kind, call, &predef);
 	if (predef)
 		emu_mpi_error(r, call, MPI_ERR_ARG, "keyval %d is a "
 			      "predefined attribute, which cannot be deleted",
 			      k);
-	struct emu_attr *a = attr_find(c, k);
+	struct emu_attr *a = attr_find(&o, k);
 	if (!a)
 		emu_mpi_error(r, call, MPI_ERR_ARG, "%s has no attribute "
-			      "with keyval %d", emu_comm_describe(r, comm), k);
-	attr_delete(r, comm, c, a, call);
+			      "with keyval %d", kind == KV_COMM ?
+			      emu_comm_describe(r, h) : emu_dt_name(h), k);
+	attr_delete(r, &o, a, call);
 	return MPI_SUCCESS;
 }
 
 int MPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval)
 {
-	return delete_attr("MPI_Comm_delete_attr", comm, comm_keyval);
+	return delete_attr("MPI_Comm_delete_attr", KV_COMM, comm,
+			   comm_keyval);
 }
 
 int MPI_Attr_delete(MPI_Comm comm, int keyval)
 {
-	return delete_attr("MPI_Attr_delete", comm, keyval);
+	return delete_attr("MPI_Attr_delete", KV_COMM, comm, keyval);
+}
+
+int MPI_Type_delete_attr(MPI_Datatype type, int type_keyval)
+{
+	return delete_attr("MPI_Type_delete_attr", KV_TYPE, type,
+			   type_keyval);
 }
 
 void emu_comm_finalize_rank(emu_rank *r)
@@ -390,12 +528,17 @@ void emu_comm_finalize_rank(emu_rank *r)
 			"MPI_Finalize");
 }
 
-void emu_attr_drop_all(emu_comm *c)
+void emu_attr_drop_list(struct emu_attr **list)
 {
-	while (c->attrs) {
-		struct emu_attr *a = c->attrs;
-		c->attrs = a->next;
+	while (*list) {
+		struct emu_attr *a = *list;
+		*list = a->next;
 		kv_unref(a->keyval);
 		free(a);
 	}
+}
+
+void emu_attr_drop_all(emu_comm *c)
+{
+	emu_attr_drop_list(&c->attrs);
 }

@@ -155,6 +155,13 @@ int emu_attr_copy_all(MPI_Comm oh, emu_comm *old, emu_comm *nc, int *key);
 void emu_attr_delete_all(struct emu_rank *r, MPI_Comm h, emu_comm *c,
 			 const char *call);
 void emu_attr_drop_all(emu_comm *c);
+/* The same for datatype.c's MPI_Type_dup and MPI_Type_free (the lists
+ * are datatype.c's: emu_dt_attrs), and freeing a list without callbacks
+ * at the end of the run. */
+int emu_attr_type_copy_all(MPI_Datatype old, MPI_Datatype nt, int *key);
+void emu_attr_type_delete_all(struct emu_rank *r, MPI_Datatype t,
+			      const char *call);
+void emu_attr_drop_list(struct emu_attr **list);
 void emu_attr_callback_failed(struct emu_rank *r, const char *call,
 			      const char *what, int k, int rc);
 

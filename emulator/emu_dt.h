@@ -6,7 +6,9 @@
  * create (handles above those, reused after MPI_Type_free once nothing
  * refers to them).  A derived type is stored flattened: a list of
  * (displacement, basic type, count) runs in type-map order, plus its
- * lower bound, extent and true extent, so packing walks a flat list.
+ * lower bound, extent and true extent, so packing walks a flat list; its
+ * handle also keeps the constructor and its arguments
+ * (MPI_Type_get_contents).
  *
  * Every message travels packed (the data of count elements, in type-map
  * order, without holes): the sender packs unless the buffer is
@@ -19,6 +21,7 @@
 #include <stdint.h>
 
 struct emu_rank;
+struct emu_attr;
 
 /* Bytes of data in one element of t, or -1 if t is not a datatype. */
 int64_t emu_dt_size(MPI_Datatype t);
@@ -55,6 +58,12 @@ void emu_dt_release(MPI_Datatype t);
 MPI_Datatype emu_dt_basic(MPI_Datatype t, int64_t *n);
 /* "MPI_DOUBLE", "derived datatype 41", ... for messages. */
 const char *emu_dt_name(MPI_Datatype t);
+/* For attr.c: t exists (committed or not), else an MPI_ERR_TYPE error
+ * naming `call'; the head of t's attribute list (a predefined type's
+ * are the process's), valid until the program's code runs again (an
+ * attribute callback may move it). */
+void emu_dt_attr_check(struct emu_rank *r, const char *call, MPI_Datatype t);
+struct emu_attr **emu_dt_attrs(MPI_Datatype t);
 /* Free the table at the end of the run. */
 void emu_dt_fini(void);
 
@@ -73,15 +82,31 @@ struct emu_dt_build {
 	int err_code;           /* its MPI error class */
 };
 
+/* datatype.c's hash tables of shared objects: chains of nodes, each the
+ * first member of its object. */
+struct emu_dt_node {
+	struct emu_dt_node *hnext;
+	uint64_t hash;
+};
+struct emu_dt_table {
+	struct emu_dt_node **b;
+	uint32_t nb, n;          /* buckets, objects */
+};
+
 /* datatype.c: emu.dt, the process's table of types. */
 typedef struct emu_dt_state {
-	struct dt_map **buckets; /* hash table of every live map */
-	uint32_t nbuckets, nmaps;
+	struct emu_dt_table maps; /* every live map */
+	struct emu_dt_table envs; /* every type's constructor */
 	struct dt_map *basic_maps[SIBYL_MPI_NBASIC_TYPES];
 	struct dt_handle *handles; /* slot i is handle NBASIC + i */
 	uint32_t nhandles, chandles;
 	int32_t free_head, free_tail; /* free slots, -1: none */
 	char *basic_names[SIBYL_MPI_NBASIC_TYPES]; /* renamed basics */
+	struct emu_attr *basic_attrs[SIBYL_MPI_NBASIC_TYPES];
+	/* The types MPI_Type_create_f90_* made, one per (combiner, p, r):
+	 * predefined, never freed. */
+	struct dt_f90 *f90;
+	uint32_t nf90;
 	struct emu_dt_build build;
 	/* emu_dt_name's answers: the last four stay valid. */
 	char names[4][MPI_MAX_OBJECT_NAME + 32];

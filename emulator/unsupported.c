@@ -34,7 +34,6 @@
 	"collective calls instead"
 #define WHY_TOOL "the MPI tool information interface (MPI_T) is not " \
 	"provided"
-#define WHY_TYPE "this datatype routine is not emulated yet"
 
 static int unsupported(const char *call, const char *why)
 {
@@ -813,94 +812,4 @@ int MPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle,
 	             const void *buf)
 {
 	return unsupported("MPI_T_pvar_write", WHY_TOOL);
-}
-
-int MPI_Pack_external(const char datarep[], const void *inbuf, int incount,
-	              MPI_Datatype datatype, void *outbuf, MPI_Aint outsize,
-	              MPI_Aint *position)
-{
-	return unsupported("MPI_Pack_external", WHY_TYPE);
-}
-
-int MPI_Pack_external_size(const char datarep[], int incount,
-	                   MPI_Datatype datatype, MPI_Aint *size)
-{
-	return unsupported("MPI_Pack_external_size", WHY_TYPE);
-}
-
-int MPI_Type_create_darray(int size, int rank, int ndims,
-	                   const int gsize_array[], const int distrib_array[],
-	                   const int darg_array[], const int psize_array[],
-	                   int order, MPI_Datatype oldtype, MPI_Datatype *newtype)
-{
-	return unsupported("MPI_Type_create_darray", WHY_TYPE);
-}
-
-int MPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype)
-{
-	return unsupported("MPI_Type_create_f90_complex", WHY_TYPE);
-}
-
-int MPI_Type_create_f90_integer(int r, MPI_Datatype *newtype)
-{
-	return unsupported("MPI_Type_create_f90_integer", WHY_TYPE);
-}
-
-int MPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype)
-{
-	return unsupported("MPI_Type_create_f90_real", WHY_TYPE);
-}
-
-int MPI_Type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn,
-	                   MPI_Type_delete_attr_function *type_delete_attr_fn,
-	                   int *type_keyval, void *extra_state)
-{
-	return unsupported("MPI_Type_create_keyval", WHY_TYPE);
-}
-
-int MPI_Type_delete_attr(MPI_Datatype type, int type_keyval)
-{
-	return unsupported("MPI_Type_delete_attr", WHY_TYPE);
-}
-
-int MPI_Type_free_keyval(int *type_keyval)
-{
-	return unsupported("MPI_Type_free_keyval", WHY_TYPE);
-}
-
-int MPI_Type_get_attr(MPI_Datatype type, int type_keyval, void *attribute_val,
-	              int *flag)
-{
-	return unsupported("MPI_Type_get_attr", WHY_TYPE);
-}
-
-int MPI_Type_get_contents(MPI_Datatype mtype, int max_integers,
-	                  int max_addresses, int max_datatypes,
-	                  int array_of_integers[], MPI_Aint array_of_addresses[],
-	                  MPI_Datatype array_of_datatypes[])
-{
-	return unsupported("MPI_Type_get_contents", WHY_TYPE);
-}
-
-int MPI_Type_get_envelope(MPI_Datatype type, int *num_integers,
-	                  int *num_addresses, int *num_datatypes, int *combiner)
-{
-	return unsupported("MPI_Type_get_envelope", WHY_TYPE);
-}
-
-int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *type)
-{
-	return unsupported("MPI_Type_match_size", WHY_TYPE);
-}
-
-int MPI_Type_set_attr(MPI_Datatype type, int type_keyval, void *attr_val)
-{
-	return unsupported("MPI_Type_set_attr", WHY_TYPE);
-}
-
-int MPI_Unpack_external(const char datarep[], const void *inbuf,
-	                MPI_Aint insize, MPI_Aint *position, void *outbuf,
-	                int outcount, MPI_Datatype datatype)
-{
-	return unsupported("MPI_Unpack_external", WHY_TYPE);
 }

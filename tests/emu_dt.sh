@@ -9,6 +9,8 @@
 # `sibyl trace check' and replay.  dt_scale runs 4096 ranks on 2
 # processes, which must share one copy of a type they all create.
 # dt_fault's mistakes must abort with the rank, call, class and problem.
+# dt_envelope (the datatype routines beyond constructing and packing)
+# runs with 4 ranks on 2 processes, and natively under Open MPI.
 . "$SIBYL_SRCDIR/tests/lib.sh"
 . "$SIBYL_SRCDIR/tests/emulib.sh"
 
@@ -40,6 +42,12 @@ done
 
 emu_build dt_scale "$SIBYL_SRCDIR/tests/emu/dt_scale.c" &&
 	pass dt_scale 2 4096
+
+# dt_envelope: 4 ranks on 2 processes; with Open MPI's mpicc and mpirun
+# at hand it also runs natively, which checks its own references.
+emu_build dt_envelope "$SIBYL_SRCDIR/tests/emu/dt_envelope.c" -Wall &&
+	pass dt_envelope 2 4
+emu_native dt_envelope 4
 
 # fault NP CASE PATTERN: dt_fault CASE fails, leaves no trace, and
 # stderr matches PATTERN (the last of 5 ranks makes the mistake).

@@ -3,6 +3,10 @@
 #   emu_run NP RANKS TRACE PROG ARGS... run PROG with `sibyl emulate';
 #                                       output in $T/out and $T/err,
 #                                       exit status in $emu_status
+#   emu_native NAME NP ARGS...          tests/emu/NAME.c built by Open
+#                                       MPI's mpicc prints PASS NAME
+#                                       under mpirun (skipped, said
+#                                       once, without mpicc and mpirun)
 # Needs $SIBYLCC (the uninstalled wrapper) and the SIBYLCC_INCDIR and
 # SIBYLCC_LIBDIR it reads, set by tests/Makefile.inc.
 : "${SIBYLCC:?SIBYLCC must point at the sibylcc wrapper}"
@@ -26,4 +30,29 @@ emu_run() {
 	"$SIBYL" emulate -q --ranks "$ranks" -np "$np" -o "$trace" --force \
 		-- "$@" >"$T/out" 2>"$T/err"
 	emu_status=$?
+}
+
+emu_native() {
+	name=$1 np=$2
+	shift 2
+	if [ -z "${emu_mpicc-}" ]; then
+		emu_mpicc=none
+		command -v mpicc >/dev/null 2>&1 &&
+			command -v mpirun >/dev/null 2>&1 && emu_mpicc=mpicc
+		[ "$emu_mpicc" != none ] || echo "$test_name: no mpicc and" \
+			"mpirun: the native runs are skipped" >&2
+	fi
+	[ "$emu_mpicc" != none ] || return 0
+	checks=$((checks + 1))
+	if ! mpicc -O1 -I"$SIBYL_SRCDIR/tests/emu" \
+		"$SIBYL_SRCDIR/tests/emu/$name.c" -o "$T/$name.native" \
+		>"$T/build.err" 2>&1; then
+		fail "mpicc could not build $name.c"
+		sed 's/^/  | /' "$T/build.err" | head -20 >&2
+	elif ! mpirun --oversubscribe -np "$np" "$T/$name.native" "$@" \
+		>"$T/native.out" 2>"$T/native.err" </dev/null ||
+	     ! grep -q "^PASS $name" "$T/native.out"; then
+		fail "$name natively on $np processes"
+		sed 's/^/  | /' "$T/native.out" "$T/native.err" | head -20 >&2
+	fi
 }

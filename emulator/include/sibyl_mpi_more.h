@@ -5,10 +5,10 @@
  * Every routine of MPI-3.1 is declared by Sibyl's <mpi.h>, so that no call
  * of a program can bind to another MPI library's routine of the same name
  * (the runtime keeps Open MPI out of the program's scope as well:
- * emulator/trload.c).  This header holds, first, small routines that work
+ * emulator/trload.c).  This header holds, first, routines that work
  * (handle conversions, status setters, the MPI-1 error-handler names,
  * MPI_Pcontrol, MPI_Request_get_status, MPI_Comm_get_parent, info
- * objects), then the
+ * objects, more datatype routines, matched probes), then the
  * routines Sibyl does not emulate: each of them reports
  * MPI_ERR_UNSUPPORTED_OPERATION at the call, naming itself and why,
  * through the communicator's error handler (the run stops with the
@@ -99,6 +99,33 @@ typedef int MPI_Datarep_conversion_function(void *userbuf,
 #define MPI_TYPECLASS_INTEGER 1
 #define MPI_TYPECLASS_REAL    2
 #define MPI_TYPECLASS_COMPLEX 3
+/* The constructors MPI_Type_get_envelope names (MPICH's numbers).  The
+ * three _INTEGER ones are MPI-2's, removed in MPI-3.0: never returned,
+ * defined for older programs that test for them. */
+#define MPI_COMBINER_NAMED            1
+#define MPI_COMBINER_DUP              2
+#define MPI_COMBINER_CONTIGUOUS       3
+#define MPI_COMBINER_VECTOR           4
+#define MPI_COMBINER_HVECTOR_INTEGER  5
+#define MPI_COMBINER_HVECTOR          6
+#define MPI_COMBINER_INDEXED          7
+#define MPI_COMBINER_HINDEXED_INTEGER 8
+#define MPI_COMBINER_HINDEXED         9
+#define MPI_COMBINER_INDEXED_BLOCK    10
+#define MPI_COMBINER_STRUCT_INTEGER   11
+#define MPI_COMBINER_STRUCT           12
+#define MPI_COMBINER_SUBARRAY         13
+#define MPI_COMBINER_DARRAY           14
+#define MPI_COMBINER_F90_REAL         15
+#define MPI_COMBINER_F90_COMPLEX      16
+#define MPI_COMBINER_F90_INTEGER      17
+#define MPI_COMBINER_RESIZED          18
+#define MPI_COMBINER_HINDEXED_BLOCK   19
+/* Datatype attribute callbacks: no copy, copy the value, no action (the
+ * communicator's functions: MPI_Datatype and MPI_Comm are both int). */
+#define MPI_TYPE_NULL_COPY_FN   SIBYL_MPI_COMM_NULL_COPY_FN
+#define MPI_TYPE_DUP_FN         SIBYL_MPI_COMM_DUP_FN
+#define MPI_TYPE_NULL_DELETE_FN SIBYL_MPI_COMM_NULL_DELETE_FN
 
 /* ------------------------------------------------- routines that work */
 
@@ -174,13 +201,74 @@ int MPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen,
 	                  int *flag);
 int MPI_Info_set(MPI_Info info, const char *key, const char *value);
 
-/* Subarray datatypes (datatype.c). */
+/* More datatype routines: subarrays and distributed arrays, decoding,
+ * external32, Fortran kinds (datatype.c) and attributes (attr.c). */
 #define MPI_Type_create_subarray SIBYL_MPI_Type_create_subarray
 #define PMPI_Type_create_subarray SIBYL_MPI_Type_create_subarray
 int MPI_Type_create_subarray(int ndims, const int array_of_sizes[],
 			     const int array_of_subsizes[],
 			     const int array_of_starts[], int order,
 			     MPI_Datatype oldtype, MPI_Datatype *newtype);
+#define MPI_Pack_external SIBYL_MPI_Pack_external
+#define PMPI_Pack_external SIBYL_MPI_Pack_external
+#define MPI_Pack_external_size SIBYL_MPI_Pack_external_size
+#define PMPI_Pack_external_size SIBYL_MPI_Pack_external_size
+#define MPI_Type_create_darray SIBYL_MPI_Type_create_darray
+#define PMPI_Type_create_darray SIBYL_MPI_Type_create_darray
+#define MPI_Type_create_f90_complex SIBYL_MPI_Type_create_f90_complex
+#define PMPI_Type_create_f90_complex SIBYL_MPI_Type_create_f90_complex
+#define MPI_Type_create_f90_integer SIBYL_MPI_Type_create_f90_integer
+#define PMPI_Type_create_f90_integer SIBYL_MPI_Type_create_f90_integer
+#define MPI_Type_create_f90_real SIBYL_MPI_Type_create_f90_real
+#define PMPI_Type_create_f90_real SIBYL_MPI_Type_create_f90_real
+#define MPI_Type_create_keyval SIBYL_MPI_Type_create_keyval
+#define PMPI_Type_create_keyval SIBYL_MPI_Type_create_keyval
+#define MPI_Type_delete_attr SIBYL_MPI_Type_delete_attr
+#define PMPI_Type_delete_attr SIBYL_MPI_Type_delete_attr
+#define MPI_Type_free_keyval SIBYL_MPI_Type_free_keyval
+#define PMPI_Type_free_keyval SIBYL_MPI_Type_free_keyval
+#define MPI_Type_get_attr SIBYL_MPI_Type_get_attr
+#define PMPI_Type_get_attr SIBYL_MPI_Type_get_attr
+#define MPI_Type_get_contents SIBYL_MPI_Type_get_contents
+#define PMPI_Type_get_contents SIBYL_MPI_Type_get_contents
+#define MPI_Type_get_envelope SIBYL_MPI_Type_get_envelope
+#define PMPI_Type_get_envelope SIBYL_MPI_Type_get_envelope
+#define MPI_Type_match_size SIBYL_MPI_Type_match_size
+#define PMPI_Type_match_size SIBYL_MPI_Type_match_size
+#define MPI_Type_set_attr SIBYL_MPI_Type_set_attr
+#define PMPI_Type_set_attr SIBYL_MPI_Type_set_attr
+#define MPI_Unpack_external SIBYL_MPI_Unpack_external
+#define PMPI_Unpack_external SIBYL_MPI_Unpack_external
+int MPI_Pack_external(const char datarep[], const void *inbuf, int incount,
+	              MPI_Datatype datatype, void *outbuf, MPI_Aint outsize,
+	              MPI_Aint *position);
+int MPI_Pack_external_size(const char datarep[], int incount,
+	                   MPI_Datatype datatype, MPI_Aint *size);
+int MPI_Type_create_darray(int size, int rank, int ndims,
+	                   const int gsize_array[], const int distrib_array[],
+	                   const int darg_array[], const int psize_array[],
+	                   int order, MPI_Datatype oldtype, MPI_Datatype *newtype);
+int MPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype);
+int MPI_Type_create_f90_integer(int r, MPI_Datatype *newtype);
+int MPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype);
+int MPI_Type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn,
+	                   MPI_Type_delete_attr_function *type_delete_attr_fn,
+	                   int *type_keyval, void *extra_state);
+int MPI_Type_delete_attr(MPI_Datatype type, int type_keyval);
+int MPI_Type_free_keyval(int *type_keyval);
+int MPI_Type_get_attr(MPI_Datatype type, int type_keyval, void *attribute_val,
+	              int *flag);
+int MPI_Type_get_contents(MPI_Datatype mtype, int max_integers,
+	                  int max_addresses, int max_datatypes,
+	                  int array_of_integers[], MPI_Aint array_of_addresses[],
+	                  MPI_Datatype array_of_datatypes[]);
+int MPI_Type_get_envelope(MPI_Datatype type, int *num_integers,
+	                  int *num_addresses, int *num_datatypes, int *combiner);
+int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *type);
+int MPI_Type_set_attr(MPI_Datatype type, int type_keyval, void *attr_val);
+int MPI_Unpack_external(const char datarep[], const void *inbuf,
+	                MPI_Aint insize, MPI_Aint *position, void *outbuf,
+	                int outcount, MPI_Datatype datatype);
 
 /* Matched probes (p2p.c). */
 #define MPI_Improbe SIBYL_MPI_Improbe
@@ -807,67 +895,5 @@ int MPI_T_pvar_start(MPI_T_pvar_session session, MPI_T_pvar_handle handle);
 int MPI_T_pvar_stop(MPI_T_pvar_session session, MPI_T_pvar_handle handle);
 int MPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle,
 	             const void *buf);
-
-/* datatypes */
-#define MPI_Pack_external SIBYL_MPI_Pack_external
-#define PMPI_Pack_external SIBYL_MPI_Pack_external
-#define MPI_Pack_external_size SIBYL_MPI_Pack_external_size
-#define PMPI_Pack_external_size SIBYL_MPI_Pack_external_size
-#define MPI_Type_create_darray SIBYL_MPI_Type_create_darray
-#define PMPI_Type_create_darray SIBYL_MPI_Type_create_darray
-#define MPI_Type_create_f90_complex SIBYL_MPI_Type_create_f90_complex
-#define PMPI_Type_create_f90_complex SIBYL_MPI_Type_create_f90_complex
-#define MPI_Type_create_f90_integer SIBYL_MPI_Type_create_f90_integer
-#define PMPI_Type_create_f90_integer SIBYL_MPI_Type_create_f90_integer
-#define MPI_Type_create_f90_real SIBYL_MPI_Type_create_f90_real
-#define PMPI_Type_create_f90_real SIBYL_MPI_Type_create_f90_real
-#define MPI_Type_create_keyval SIBYL_MPI_Type_create_keyval
-#define PMPI_Type_create_keyval SIBYL_MPI_Type_create_keyval
-#define MPI_Type_delete_attr SIBYL_MPI_Type_delete_attr
-#define PMPI_Type_delete_attr SIBYL_MPI_Type_delete_attr
-#define MPI_Type_free_keyval SIBYL_MPI_Type_free_keyval
-#define PMPI_Type_free_keyval SIBYL_MPI_Type_free_keyval
-#define MPI_Type_get_attr SIBYL_MPI_Type_get_attr
-#define PMPI_Type_get_attr SIBYL_MPI_Type_get_attr
-#define MPI_Type_get_contents SIBYL_MPI_Type_get_contents
-#define PMPI_Type_get_contents SIBYL_MPI_Type_get_contents
-#define MPI_Type_get_envelope SIBYL_MPI_Type_get_envelope
-#define PMPI_Type_get_envelope SIBYL_MPI_Type_get_envelope
-#define MPI_Type_match_size SIBYL_MPI_Type_match_size
-#define PMPI_Type_match_size SIBYL_MPI_Type_match_size
-#define MPI_Type_set_attr SIBYL_MPI_Type_set_attr
-#define PMPI_Type_set_attr SIBYL_MPI_Type_set_attr
-#define MPI_Unpack_external SIBYL_MPI_Unpack_external
-#define PMPI_Unpack_external SIBYL_MPI_Unpack_external
-int MPI_Pack_external(const char datarep[], const void *inbuf, int incount,
-	              MPI_Datatype datatype, void *outbuf, MPI_Aint outsize,
-	              MPI_Aint *position);
-int MPI_Pack_external_size(const char datarep[], int incount,
-	                   MPI_Datatype datatype, MPI_Aint *size);
-int MPI_Type_create_darray(int size, int rank, int ndims,
-	                   const int gsize_array[], const int distrib_array[],
-	                   const int darg_array[], const int psize_array[],
-	                   int order, MPI_Datatype oldtype, MPI_Datatype *newtype);
-int MPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype);
-int MPI_Type_create_f90_integer(int r, MPI_Datatype *newtype);
-int MPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype);
-int MPI_Type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn,
-	                   MPI_Type_delete_attr_function *type_delete_attr_fn,
-	                   int *type_keyval, void *extra_state);
-int MPI_Type_delete_attr(MPI_Datatype type, int type_keyval);
-int MPI_Type_free_keyval(int *type_keyval);
-int MPI_Type_get_attr(MPI_Datatype type, int type_keyval, void *attribute_val,
-	              int *flag);
-int MPI_Type_get_contents(MPI_Datatype mtype, int max_integers,
-	                  int max_addresses, int max_datatypes,
-	                  int array_of_integers[], MPI_Aint array_of_addresses[],
-	                  MPI_Datatype array_of_datatypes[]);
-int MPI_Type_get_envelope(MPI_Datatype type, int *num_integers,
-	                  int *num_addresses, int *num_datatypes, int *combiner);
-int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *type);
-int MPI_Type_set_attr(MPI_Datatype type, int type_keyval, void *attr_val);
-int MPI_Unpack_external(const char datarep[], const void *inbuf,
-	                MPI_Aint insize, MPI_Aint *position, void *outbuf,
-	                int outcount, MPI_Datatype datatype);
 
 #endif /* SIBYL_MPI_MORE_H */

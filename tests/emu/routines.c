@@ -1,5 +1,5 @@
 /*
- * routines.c -- one call each of 30 MPI routines across the standard,
+ * routines.c -- one call each of 32 MPI routines across the standard,
  * under MPI_ERRORS_RETURN: each works (and its result is checked) or
  * returns MPI_ERR_UNSUPPORTED_OPERATION.  Rank 0 prints one line per
  * routine, "NAME ok", "NAME unsupported" or "NAME error CLASS", and the
@@ -118,7 +118,8 @@ int main(int argc, char **argv)
 	check("MPI_Errhandler_get", eh == MPI_ERRORS_RETURN);
 
 	/* Matched probes, with nothing to match; then what Sibyl does not
-	 * emulate (subarray types and info objects it does). */
+	 * emulate (subarray and darray types, their envelope and info
+	 * objects it does). */
 	int sizes[2] = { 4, 4 }, sub[2] = { 2, 2 }, start[2] = { 0, 0 };
 	MPI_Datatype t;
 	MPI_Info info;
@@ -127,9 +128,26 @@ int main(int argc, char **argv)
 	MPI_Win w;
 	MPI_Aint packed;
 	int prov, errs[1];
+	int ni = -1, na = -1, nd = -1, comb = -1;
 	report("MPI_Type_create_subarray",
 	       MPI_Type_create_subarray(2, sizes, sub, start, MPI_ORDER_C,
 					MPI_INT, &t));
+	report("MPI_Type_get_envelope",
+	       MPI_Type_get_envelope(t, &ni, &na, &nd, &comb));
+	check("MPI_Type_get_envelope", comb == MPI_COMBINER_SUBARRAY &&
+	      ni == 8 && na == 0 && nd == 1);
+	MPI_Type_free(&t);
+	MPI_Aint lb = -1, ext = -1;
+	report("MPI_Type_create_darray",
+	       MPI_Type_create_darray(size, rank, 1, (int[]){ 2 * size },
+				      (int[]){ MPI_DISTRIBUTE_BLOCK },
+				      (int[]){ MPI_DISTRIBUTE_DFLT_DARG },
+				      (int[]){ size }, MPI_ORDER_C, MPI_INT,
+				      &t));
+	MPI_Type_get_true_extent(t, &lb, &ext);
+	check("MPI_Type_create_darray", lb == 2 * rank * (MPI_Aint)sizeof(int)
+	      && ext == 2 * (MPI_Aint)sizeof(int));
+	MPI_Type_free(&t);
 	report("MPI_Info_create", MPI_Info_create(&info));
 	report("MPI_File_open", MPI_File_open(MPI_COMM_WORLD, "x",
 					      MPI_MODE_RDONLY, MPI_INFO_NULL,
@@ -199,6 +217,7 @@ int main(int argc, char **argv)
 	      MPI_ERR_ARG);
 	report("MPI_Pack_external_size",
 	       MPI_Pack_external_size("external32", 1, MPI_INT, &packed));
+	check("MPI_Pack_external_size", packed == 4);
 	/* An intercommunicator between the even and the odd ranks:
 	 * point-to-point across works, a collective over it does not. */
 	MPI_Comm half, ic;

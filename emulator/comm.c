@@ -493,12 +493,11 @@ static void comm_destroy(emu_rank *r, MPI_Comm h)
 
 /* ------------------------------------------------- context agreement */
 
-/* One round: send v to comm rank `to' and receive into *in from comm rank
- * `from' (-1: no such part).  A round that sends after one that received
- * starts a new SEB, so the trace has the round's dependencies. */
-static void agree_round(emu_rank *r, emu_comm *c, MPI_Comm h, int tag,
-			const char *call, int to, int32_t v, int from,
-			int32_t *in, int *step)
+/* One round of a collective of the communicator layer (emu_comm.h). */
+void emu_comm_round(emu_rank *r, emu_comm *c, MPI_Comm h, int tag,
+		    const char *call, int to, const void *sbuf,
+		    uint64_t sbytes, int from, void *rbuf, uint64_t rbytes,
+		    int *step)
 {
 	emu_req *rq = NULL, *sq = NULL;
 	if (*step && to >= 0) {
@@ -506,11 +505,11 @@ static void agree_round(emu_rank *r, emu_comm *c, MPI_Comm h, int tag,
 		*step = 0;
 	}
 	if (from >= 0)
-		rq = emu_p2p_irecv_raw(r, call, in, sizeof *in,
+		rq = emu_p2p_irecv_raw(r, call, rbuf, rbytes,
 				       emu_comm_world(c, from), c->ctx + 1,
 				       tag, h);
 	if (to >= 0)
-		sq = emu_p2p_isend_raw(r, call, &v, sizeof v,
+		sq = emu_p2p_isend_raw(r, call, sbuf, sbytes,
 				       emu_comm_world(c, to), c->ctx + 1, tag,
 				       h);
 	if (sq) {
@@ -522,6 +521,15 @@ static void agree_round(emu_rank *r, emu_comm *c, MPI_Comm h, int tag,
 		emu_p2p_finish(r, rq, NULL);
 		*step = 1;
 	}
+}
+
+/* One round of the agreement: send v to `to', receive *in from `from'. */
+static void agree_round(emu_rank *r, emu_comm *c, MPI_Comm h, int tag,
+			const char *call, int to, int32_t v, int from,
+			int32_t *in, int *step)
+{
+	emu_comm_round(r, c, h, tag, call, to, &v, sizeof v, from, in,
+		       sizeof *in, step);
 }
 
 /* The context of a new communicator made from c (handle h): the largest
@@ -911,18 +919,26 @@ int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key,
 	return MPI_SUCCESS;
 }
 
+MPI_Comm emu_comm_derive(emu_rank *r, MPI_Comm h, emu_topo *topo,
+			 const char *call, const void *site)
+{
+	emu_comm *c = emu_comm_get(r, h, call);
+	uint32_t seq = c->coll_seq++;
+	emu_rec_enter(r, site);
+	int32_t ctx = agree_ctx(r, c, h, seq, call);
+	MPI_Comm nh = comm_install(r, comm_new(c->group, c->rank, ctx,
+					       c->errhandler, topo));
+	emu_rec_leave(r, call);
+	return nh;
+}
+
 static int comm_dup(const void *site, const char *call, MPI_Comm comm, MPI_Comm *newcomm)
 {
 	EMU_API(r, call);
 	emu_comm *c = emu_comm_get(r, comm, call);
 	check_ptr(r, call, newcomm, "newcomm pointer");
-	uint32_t seq = c->coll_seq++;
-	emu_rec_enter(r, site);
-	int32_t ctx = agree_ctx(r, c, comm, seq, call);
-	emu_comm *nc = comm_new(c->group, c->rank, ctx, c->errhandler,
-				c->topo);
-	MPI_Comm nh = comm_install(r, nc);
-	emu_rec_leave(r, call);
+	MPI_Comm nh = emu_comm_derive(r, comm, c->topo, call, site);
+	emu_comm *nc = r->comms[nh];
 	/* The callbacks run as the program's code: they may call MPI. */
 	int key = 0;
 	int rc = emu_attr_copy_all(comm, c, nc, &key);

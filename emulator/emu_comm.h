@@ -128,6 +128,23 @@ void emu_comm_finalize_rank(struct emu_rank *r);
  * site (EMU_SITE in the MPI function it called), where the SEB ends. */
 MPI_Comm emu_comm_split(struct emu_rank *r, MPI_Comm h, int color, int key,
 			emu_topo *topo, const char *call, const void *site);
+/* For topo.c: a new communicator of rank r with the members of h and
+ * topology `topo' (a reference of its own; NULL: none), collective over
+ * h like MPI_Comm_dup (one traced context agreement; no attributes are
+ * copied).  Inside a call whose SEB has ended already (emu_rec_enter),
+ * its messages belong to that call. */
+MPI_Comm emu_comm_derive(struct emu_rank *r, MPI_Comm h, emu_topo *topo,
+			 const char *call, const void *site);
+/* For topo.c: one round of a collective over c (handle h) on its
+ * collective context with tag `tag': send sbytes from sbuf to comm rank
+ * `to' and receive rbytes into rbuf from comm rank `from' (-1: no such
+ * part), both complete on return.  A round that sends after one that
+ * received (*step set) first cuts the SEB, so the trace carries the
+ * dependency; *step is set when this round received. */
+void emu_comm_round(struct emu_rank *r, emu_comm *c, MPI_Comm h, int tag,
+		    const char *call, int to, const void *sbuf,
+		    uint64_t sbytes, int from, void *rbuf, uint64_t rbytes,
+		    int *step);
 /* topo.c: the process's shared topology with these dimensions (a new
  * reference), and dropping one. */
 emu_topo *emu_topo_get(int ndims, const int *dims, const int *periods);

@@ -1,6 +1,6 @@
 /*
  * comm.c -- communicators and groups of virtual ranks (emu_comm.h);
- * attributes are in attr.c, error handlers in errhandler.c, Cartesian
+ * attributes are in attr.c, error handlers in errhandler.c, process
  * topologies in topo.c.
  *
  * Memory.  The target is 256K ranks per job, so what a rank owns is O(1):

@@ -179,9 +179,14 @@ static void classes(emu_test *t)
 		     "MPI_Comm_remote_size");
 	expect_class(t, MPI_Intercomm_create(c, 0, c, 0, 0, &nc),
 		     MPI_ERR_UNSUPPORTED_OPERATION, "MPI_Intercomm_create");
-	expect_class(t, MPI_Graph_create(c, 1, (const int[]){ 0 },
-					 (const int[]){ 0 }, 0, &nc),
-		     MPI_ERR_UNSUPPORTED_OPERATION, "MPI_Graph_create");
+	expect_class(t, MPI_Graph_create(c, 1, (const int[]){ 1 },
+					 (const int[]){ 1 }, 0, &nc),
+		     MPI_ERR_ARG, "MPI_Graph_create with an edge to node 1 "
+		     "of 1");
+	int nnodes, nedges;
+	expect_class(t, MPI_Graphdims_get(c, &nnodes, &nedges),
+		     MPI_ERR_TOPOLOGY,
+		     "MPI_Graphdims_get on MPI_COMM_WORLD");
 	MPI_Comm cart;
 	MPI_Cart_create(c, 1, (const int[]){ n }, (const int[]){ 0 }, 0,
 			&cart);

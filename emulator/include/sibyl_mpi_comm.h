@@ -7,7 +7,8 @@
  * integers.  Intercommunicators are not supported: MPI_Comm_test_inter
  * always says false, and the calls that need one fail with MPI_ERR_COMM.
  * Process topologies: Cartesian, graph and distributed-graph (`reorder'
- * is ignored: ranks keep their order).
+ * is ignored: ranks keep their order), with the neighbourhood
+ * collectives on each.
  */
 #ifndef SIBYL_MPI_COMM_H
 #define SIBYL_MPI_COMM_H

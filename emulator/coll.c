@@ -295,8 +295,9 @@ static void seg_types(const coll_seg *g, int n, void (*f)(MPI_Datatype))
  * allows MPI_Type_free meanwhile. */
 static void hold_types(coll *s, void (*f)(MPI_Datatype))
 {
-	seg_types(&s->sseg, s->size, f);
-	seg_types(&s->rseg, s->size, f);
+	int nbr = s->kind >= COLL_NEIGHBOR_ALLGATHER;
+	seg_types(&s->sseg, nbr ? s->outdeg : s->size, f);
+	seg_types(&s->rseg, nbr ? s->indeg : s->size, f);
 	if (s->fini)
 		f(s->utype);
 	if (s->op != MPI_OP_NULL)
@@ -353,7 +354,8 @@ static void nb_finished(coll *s)
 
 static int start(coll *s, MPI_Request *request)
 {
-	s->alg = coll_alg_choose(s);
+	if (!s->alg)
+		s->alg = coll_alg_choose(s);
 	if (s->op != MPI_OP_NULL)
 		coll_op_hold(s->op);
 	if (!request) {
@@ -513,9 +515,9 @@ static void check_root(emu_rank *r, const char *call, int root,
 			      emu_comm_describe(r, comm), emu_comm_size(c));
 }
 
-/* Counts of a v-collective: n non-negative ints. */
+/* Counts of a v-collective: n non-negative ints (and displacements). */
 static void check_counts(emu_rank *r, const char *call, const int *counts,
-			 const int *displs, int n, const char *what)
+			 const void *displs, int n, const char *what)
 {
 	if (!counts || !displs)
 		emu_mpi_error(r, call, MPI_ERR_ARG, "NULL %s array",
@@ -1434,4 +1436,222 @@ int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf,
 				     COLL_REDUCE_SCATTER_BLOCK, sendbuf,
 				     recvbuf, NULL, recvcount, datatype, op,
 				     comm, request);
+}
+
+/* ------------------------------------------- neighbourhood collectives */
+
+/*
+ * On a communicator with a process topology, block j of the receive side
+ * comes from in-neighbour j and block j of the send side (the one block,
+ * for the allgathers) goes to out-neighbour j, in topo.c's order, all in
+ * one round (coll_alg.c).  MPI_IN_PLACE is not allowed (MPI-3.1 7.6).
+ * One side's arguments, as each form has them:
+ */
+typedef struct nbr_side {
+	const void *buf;
+	int count;                 /* allgather(v) send side, alltoall */
+	const int *counts;         /* v and w forms */
+	const int *displs;         /* v: in extents of type */
+	const MPI_Aint *adispls;   /* w: in bytes */
+	MPI_Datatype type;         /* all but w */
+	const MPI_Datatype *types; /* w */
+} nbr_side;
+
+/* Side a of n blocks, checked, as segment g; `what' is "send" or
+ * "receive", `counts' the name of its counts. */
+static void nbr_side_set(emu_rank *r, const char *call, const nbr_side *a,
+			 int n, const char *what, const char *counts,
+			 coll_seg *g)
+{
+	memset(g, 0, sizeof *g);
+	g->base = (char *)a->buf;
+	if (!a->counts && !a->types) {
+		check_buf(r, call, a->buf, a->count, a->type, what);
+		g->count = a->count;
+		g->type = a->type;
+		return;
+	}
+	if (a->buf == MPI_IN_PLACE)
+		emu_mpi_error(r, call, MPI_ERR_ARG, "the %s buffer is "
+			      "MPI_IN_PLACE, which neighbourhood collectives "
+			      "do not allow", what);
+	g->type = MPI_DATATYPE_NULL;
+	if (a->types) {
+		if (n)
+			check_types(r, call, a->types, n, what[0] == 's' ?
+				    "sendtypes" : "recvtypes");
+	} else {
+		emu_dt_check(r, call, a->type);
+		g->type = a->type;
+	}
+	if (n)
+		check_counts(r, call, a->counts, a->types ?
+			     (const void *)a->adispls : a->displs, n, counts);
+	g->counts = a->counts;
+	g->displs = a->displs;
+	g->adispls = a->adispls;
+	g->types = a->types;
+}
+
+static int neighbor_common(const void *site, const char *call, int kind,
+			   const nbr_side *snd, const nbr_side *rcv,
+			   MPI_Comm comm, MPI_Request *request)
+{
+	EMU_API(r, call);
+	emu_rec_enter(r, site);
+	emu_comm *c = comm_of(r, call, comm);
+	if (!c->topo)
+		emu_mpi_error(r, call, MPI_ERR_TOPOLOGY, "%s has no process "
+			      "topology, so no neighbours (MPI_Cart_create, "
+			      "MPI_Graph_create and MPI_Dist_graph_create make "
+			      "one)", emu_comm_describe(r, comm));
+	int indeg, outdeg;
+	emu_topo_degrees(c->topo, c->rank, &indeg, &outdeg);
+	coll_seg sseg, rseg;
+	nbr_side_set(r, call, snd, outdeg, "send", "sendcounts", &sseg);
+	nbr_side_set(r, call, rcv, indeg, "receive", "recvcounts", &rseg);
+	coll local, *s = new_coll(r, call, &local, request);
+	setup(s, r, call, kind, comm, c);
+	s->alg = &coll_neighbor_linear;
+	s->sseg = sseg;
+	s->rseg = rseg;
+	s->indeg = indeg;
+	s->outdeg = outdeg;
+	s->src = coll_alloc(s, ((uint64_t)indeg + outdeg) * sizeof *s->src);
+	s->dst = s->src + indeg;
+	emu_topo_neighbors(c->topo, c->rank, s->src, s->dst);
+	s->cart = c->topo->kind == MPI_CART;
+	start(s, request);
+	emu_rec_leave(r, call);
+	return MPI_SUCCESS;
+}
+
+#define NBR_ONE(b, n, t) (&(nbr_side){ .buf = (b), .count = (n), .type = (t) })
+#define NBR_V(b, n, d, t) \
+	(&(nbr_side){ .buf = (b), .counts = (n), .displs = (d), .type = (t) })
+#define NBR_W(b, n, d, t) \
+	(&(nbr_side){ .buf = (b), .counts = (n), .adispls = (d), .types = (t) })
+
+int MPI_Neighbor_allgather(const void *sendbuf, int sendcount,
+			   MPI_Datatype sendtype, void *recvbuf, int recvcount,
+			   MPI_Datatype recvtype, MPI_Comm comm)
+{
+	return neighbor_common(EMU_SITE, "MPI_Neighbor_allgather",
+			       COLL_NEIGHBOR_ALLGATHER,
+			       NBR_ONE(sendbuf, sendcount, sendtype),
+			       NBR_ONE(recvbuf, recvcount, recvtype), comm,
+			       NULL);
+}
+
+int MPI_Ineighbor_allgather(const void *sendbuf, int sendcount,
+			    MPI_Datatype sendtype, void *recvbuf,
+			    int recvcount, MPI_Datatype recvtype,
+			    MPI_Comm comm, MPI_Request *request)
+{
+	return neighbor_common(EMU_SITE, "MPI_Ineighbor_allgather",
+			       COLL_NEIGHBOR_ALLGATHER,
+			       NBR_ONE(sendbuf, sendcount, sendtype),
+			       NBR_ONE(recvbuf, recvcount, recvtype), comm,
+			       request);
+}
+
+int MPI_Neighbor_allgatherv(const void *sendbuf, int sendcount,
+			    MPI_Datatype sendtype, void *recvbuf,
+			    const int recvcounts[], const int displs[],
+			    MPI_Datatype recvtype, MPI_Comm comm)
+{
+	return neighbor_common(EMU_SITE, "MPI_Neighbor_allgatherv",
+			       COLL_NEIGHBOR_ALLGATHERV,
+			       NBR_ONE(sendbuf, sendcount, sendtype),
+			       NBR_V(recvbuf, recvcounts, displs, recvtype),
+			       comm, NULL);
+}
+
+int MPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount,
+			     MPI_Datatype sendtype, void *recvbuf,
+			     const int recvcounts[], const int displs[],
+			     MPI_Datatype recvtype, MPI_Comm comm,
+			     MPI_Request *request)
+{
+	return neighbor_common(EMU_SITE, "MPI_Ineighbor_allgatherv",
+			       COLL_NEIGHBOR_ALLGATHERV,
+			       NBR_ONE(sendbuf, sendcount, sendtype),
+			       NBR_V(recvbuf, recvcounts, displs, recvtype),
+			       comm, request);
+}
+
+int MPI_Neighbor_alltoall(const void *sendbuf, int sendcount,
+			  MPI_Datatype sendtype, void *recvbuf, int recvcount,
+			  MPI_Datatype recvtype, MPI_Comm comm)
+{
+	return neighbor_common(EMU_SITE, "MPI_Neighbor_alltoall",
+			       COLL_NEIGHBOR_ALLTOALL,
+			       NBR_ONE(sendbuf, sendcount, sendtype),
+			       NBR_ONE(recvbuf, recvcount, recvtype), comm,
+			       NULL);
+}
+
+int MPI_Ineighbor_alltoall(const void *sendbuf, int sendcount,
+			   MPI_Datatype sendtype, void *recvbuf, int recvcount,
+			   MPI_Datatype recvtype, MPI_Comm comm,
+			   MPI_Request *request)
+{
+	return neighbor_common(EMU_SITE, "MPI_Ineighbor_alltoall",
+			       COLL_NEIGHBOR_ALLTOALL,
+			       NBR_ONE(sendbuf, sendcount, sendtype),
+			       NBR_ONE(recvbuf, recvcount, recvtype), comm,
+			       request);
+}
+
+int MPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[],
+			   const int sdispls[], MPI_Datatype sendtype,
+			   void *recvbuf, const int recvcounts[],
+			   const int rdispls[], MPI_Datatype recvtype,
+			   MPI_Comm comm)
+{
+	return neighbor_common(EMU_SITE, "MPI_Neighbor_alltoallv",
+			       COLL_NEIGHBOR_ALLTOALLV,
+			       NBR_V(sendbuf, sendcounts, sdispls, sendtype),
+			       NBR_V(recvbuf, recvcounts, rdispls, recvtype),
+			       comm, NULL);
+}
+
+int MPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[],
+			    const int sdispls[], MPI_Datatype sendtype,
+			    void *recvbuf, const int recvcounts[],
+			    const int rdispls[], MPI_Datatype recvtype,
+			    MPI_Comm comm, MPI_Request *request)
+{
+	return neighbor_common(EMU_SITE, "MPI_Ineighbor_alltoallv",
+			       COLL_NEIGHBOR_ALLTOALLV,
+			       NBR_V(sendbuf, sendcounts, sdispls, sendtype),
+			       NBR_V(recvbuf, recvcounts, rdispls, recvtype),
+			       comm, request);
+}
+
+int MPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[],
+			   const MPI_Aint sdispls[],
+			   const MPI_Datatype sendtypes[], void *recvbuf,
+			   const int recvcounts[], const MPI_Aint rdispls[],
+			   const MPI_Datatype recvtypes[], MPI_Comm comm)
+{
+	return neighbor_common(EMU_SITE, "MPI_Neighbor_alltoallw",
+			       COLL_NEIGHBOR_ALLTOALLW,
+			       NBR_W(sendbuf, sendcounts, sdispls, sendtypes),
+			       NBR_W(recvbuf, recvcounts, rdispls, recvtypes),
+			       comm, NULL);
+}
+
+int MPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
+			    const MPI_Aint sdispls[],
+			    const MPI_Datatype sendtypes[], void *recvbuf,
+			    const int recvcounts[], const MPI_Aint rdispls[],
+			    const MPI_Datatype recvtypes[], MPI_Comm comm,
+			    MPI_Request *request)
+{
+	return neighbor_common(EMU_SITE, "MPI_Ineighbor_alltoallw",
+			       COLL_NEIGHBOR_ALLTOALLW,
+			       NBR_W(sendbuf, sendcounts, sdispls, sendtypes),
+			       NBR_W(recvbuf, recvcounts, rdispls, recvtypes),
+			       comm, request);
 }

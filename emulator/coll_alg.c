@@ -105,6 +105,11 @@
  *                        reduce_scatterv).  Default.
  *   reduce_scatterv      binomial reduce to rank 0, then a linear
  *                        scatterv of the blocks.
+ * neighbor_allgather(v), neighbor_alltoall(v, w) (not named by SIBYL_COLL)
+ *   linear               one round: receive from every in-neighbour and
+ *                        send to every out-neighbour of the topology, in
+ *                        MPI's order; MPI_PROC_NULL neighbours are
+ *                        skipped, their blocks left as they are.
  */
 #ifdef HAVE_CONFIG_H
 #include <config.h>
@@ -1485,3 +1490,51 @@ int reduce_scatter_reduce_scatterv(coll *s)
 		return 0;
 	}
 }
+
+/* ------------------------------------------------------ neighbourhood */
+
+/*
+ * Messages between two ranks match in the order they were sent (one tag
+ * per collective), so where two neighbours are the same rank the order
+ * decides which block goes where.  In a graph or distributed graph the
+ * k-th block a rank sends to a neighbour is the k-th that neighbour
+ * receives from it, as in Open MPI.  In a grid, what a rank sends towards
+ * -1 along a dimension is what the rank there receives from +1, and the
+ * other way round: with both neighbours the same rank (a periodic
+ * dimension of 2, or of 1: the rank itself) the receives of a dimension
+ * are posted +1 first, opposite to the sends, and each block lands where
+ * MPI says.
+ */
+static int neighbor_step(coll *s)
+{
+	if (s->phase++)
+		return 0;
+	for (int j = 0; j < s->indeg; j++) {
+		int k = s->cart ? j ^ 1 : j;
+		if (s->src[k] != MPI_PROC_NULL)
+			seg_recv(s, s->src[k], &s->rseg, k);
+	}
+	int gather = s->kind == COLL_NEIGHBOR_ALLGATHER ||
+		s->kind == COLL_NEIGHBOR_ALLGATHERV;
+	uint64_t n = gather ? coll_seg_bytes(&s->sseg, 0) : 0;
+	const char *block = NULL;
+	if (n && emu_dt_contiguous(coll_seg_type(&s->sseg, 0))) {
+		block = coll_seg_addr(&s->sseg, 0);
+	} else if (n) {
+		/* One packed copy for all the neighbours. */
+		char *p = coll_alloc(s, n);
+		coll_seg_pack(&s->sseg, 0, p);
+		block = p;
+	}
+	for (int j = 0; j < s->outdeg; j++) {
+		if (s->dst[j] == MPI_PROC_NULL)
+			continue;
+		if (!gather)
+			seg_send(s, s->dst[j], &s->sseg, j);
+		else if (n)
+			coll_send(s, s->dst[j], block, n);
+	}
+	return 1;
+}
+
+const coll_alg coll_neighbor_linear = { "linear", neighbor_step };

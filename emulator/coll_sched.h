@@ -51,13 +51,14 @@ typedef struct coll_op {
 /* One side of an all-to-all: the user's buffer and how segment j (for
  * peer j) lies in it.  counts == NULL: every segment is `count' elements
  * of `type', segment j at j * count * extent.  Else counts[j] elements of
- * types[j] (alltoallw; displs in bytes) or of `type' (alltoallv; displs
- * in extents of type). */
+ * types[j] (alltoallw; displs in bytes, or adispls for the neighbourhood
+ * form) or of `type' (alltoallv; displs in extents of type). */
 typedef struct coll_seg {
 	char *base;
 	int count;
 	MPI_Datatype type;
 	const int *counts, *displs;
+	const MPI_Aint *adispls;
 	const MPI_Datatype *types;
 } coll_seg;
 
@@ -114,6 +115,14 @@ struct coll {
 	void *ubuf;
 	int ucount;
 	MPI_Datatype utype;
+
+	/* Neighbourhood collectives: block j of rseg comes from src[j] and
+	 * block j of sseg goes to dst[j] (ranks of the communicator or
+	 * MPI_PROC_NULL, in MPI's order; neighbour allgathers send sseg's
+	 * block 0 to each); cart: the topology is Cartesian. */
+	int indeg, outdeg;
+	int *src, *dst;
+	uint8_t cart;
 
 	/* The current round. */
 	coll_op *ops;
@@ -236,6 +245,10 @@ void *coll_alloc(coll *s, uint64_t bytes);
 COLL_ALG_TABLES(COLL_ALG_DECLS)
 #undef COLL_ALG_DECLS
 #undef COLL_ALG_DECL
+
+/* The neighbourhood collectives' one schedule, not in any table (SIBYL_COLL
+ * has nothing to choose): every receive and send in one round. */
+extern const coll_alg coll_neighbor_linear;
 
 /* The largest power of two at most n (n >= 1), and whether n is one. */
 static inline int coll_pof2_floor(int n)

@@ -28,7 +28,7 @@ char *coll_seg_addr(const coll_seg *g, int j)
 		return g->base + (int64_t)j * g->count *
 			emu_dt_extent(g->type);
 	if (g->types)
-		return g->base + g->displs[j];
+		return g->base + (g->adispls ? g->adispls[j] : g->displs[j]);
 	return g->base + (int64_t)g->displs[j] * emu_dt_extent(g->type);
 }
 

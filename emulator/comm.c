@@ -1,6 +1,6 @@
 /*
  * comm.c -- communicators and groups of virtual ranks (emu_comm.h);
- * attributes are in attr.c, error handlers in errhandler.c, Cartesian
+ * attributes are in attr.c, error handlers in errhandler.c, process
  * topologies in topo.c.
  *
  * Memory.  The target is 256K ranks per job, so what a rank owns is O(1):
@@ -517,9 +517,10 @@ static int32_t agree_world(const agree_set *a, int i)
 /* One round: send v to member `to' and receive into *in from member
  * `from' (-1: no such part).  A round that sends after one that received
  * starts a new SEB, so the trace has the round's dependencies. */
-static void agree_round(emu_rank *r, const agree_set *a, MPI_Comm h, int tag,
-			const char *call, int to, const int32_t *v, int from,
-			int32_t *in, int *step)
+static void round_on(emu_rank *r, const agree_set *a, MPI_Comm h, int tag,
+		     const char *call, int to, const void *sbuf,
+		     uint64_t sbytes, int from, void *rbuf, uint64_t rbytes,
+		     int *step)
 {
 	emu_req *rq = NULL, *sq = NULL;
 	if (*step && to >= 0) {
@@ -527,11 +528,11 @@ static void agree_round(emu_rank *r, const agree_set *a, MPI_Comm h, int tag,
 		*step = 0;
 	}
 	if (from >= 0)
-		rq = emu_p2p_irecv_raw(r, call, in, 2 * sizeof *in,
+		rq = emu_p2p_irecv_raw(r, call, rbuf, rbytes,
 				       agree_world(a, from), a->c->ctx + 1,
 				       tag, h);
 	if (to >= 0)
-		sq = emu_p2p_isend_raw(r, call, v, 2 * sizeof *v,
+		sq = emu_p2p_isend_raw(r, call, sbuf, sbytes,
 				       agree_world(a, to), a->c->ctx + 1, tag,
 				       h);
 	if (sq) {
@@ -543,6 +544,26 @@ static void agree_round(emu_rank *r, const agree_set *a, MPI_Comm h, int tag,
 		emu_p2p_finish(r, rq, NULL);
 		*step = 1;
 	}
+}
+
+/* One round of a collective of the communicator layer (emu_comm.h). */
+void emu_comm_round(emu_rank *r, emu_comm *c, MPI_Comm h, int tag,
+		    const char *call, int to, const void *sbuf,
+		    uint64_t sbytes, int from, void *rbuf, uint64_t rbytes,
+		    int *step)
+{
+	agree_set a = {c, NULL};
+	round_on(r, &a, h, tag, call, to, sbuf, sbytes, from, rbuf, rbytes,
+		 step);
+}
+
+/* One round of the agreement: send the pair v, receive the pair *in. */
+static void agree_round(emu_rank *r, const agree_set *a, MPI_Comm h, int tag,
+			const char *call, int to, const int32_t *v, int from,
+			int32_t *in, int *step)
+{
+	round_on(r, a, h, tag, call, to, v, 2 * sizeof *v, from, in,
+		 2 * sizeof *in, step);
 }
 
 /* Combine what a round brought: the larger context, the union of the
@@ -955,22 +976,31 @@ int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key,
 	return MPI_SUCCESS;
 }
 
-static int comm_dup(const void *site, const char *call, MPI_Comm comm, MPI_Comm *newcomm)
+MPI_Comm emu_comm_derive(emu_rank *r, MPI_Comm h, emu_topo *topo,
+			 const char *call, const void *site)
 {
-	EMU_API(r, call);
-	emu_comm *c = emu_comm_get(r, comm, call);
-	check_ptr(r, call, newcomm, "newcomm pointer");
+	emu_comm *c = emu_comm_get(r, h, call);
 	emu_rec_enter(r, site);
-	int32_t ctx = c->remote ? agree_inter(r, c, comm, call, NULL) :
-		agree_ctx(r, c, comm, c->coll_seq++, call);
-	emu_comm *nc = comm_new(c->group, c->rank, ctx, c->errhandler,
-				c->topo);
+	/* An intercommunicator's duplicate: both groups agree. */
+	int32_t ctx = c->remote ? agree_inter(r, c, h, call, NULL) :
+		agree_ctx(r, c, h, c->coll_seq++, call);
+	emu_comm *nc = comm_new(c->group, c->rank, ctx, c->errhandler, topo);
 	if (c->remote) {
 		emu_group_ref(c->remote);
 		nc->remote = c->remote;
 	}
 	MPI_Comm nh = comm_install(r, nc);
 	emu_rec_leave(r, call);
+	return nh;
+}
+
+static int comm_dup(const void *site, const char *call, MPI_Comm comm, MPI_Comm *newcomm)
+{
+	EMU_API(r, call);
+	emu_comm *c = emu_comm_get(r, comm, call);
+	check_ptr(r, call, newcomm, "newcomm pointer");
+	MPI_Comm nh = emu_comm_derive(r, comm, c->topo, call, site);
+	emu_comm *nc = r->comms[nh];
 	/* The callbacks run as the program's code: they may call MPI. */
 	int key = 0;
 	int rc = emu_attr_copy_all(comm, c, nc, &key);

@@ -21,7 +21,9 @@
  * "allreduce=ring,alltoall=percs"; set by `sibyl emulate --coll'), else a
  * default by message size and communicator size, like Open MPI's tuned
  * component.  The PERCS-aware all-to-all needs the node size
- * (emu.node_size, SIBYL_NODE_SIZE, `--node-size').
+ * (emu.node_size, SIBYL_NODE_SIZE, `--node-size').  The neighbourhood
+ * collectives have one schedule, one round with the neighbours that the
+ * communicator's topology gives (emu_topo_neighbors).
  */
 #ifndef SIBYL_EMU_COLL_H
 #define SIBYL_EMU_COLL_H
@@ -50,7 +52,13 @@ enum coll_kind {
 	COLL_ALLTOALLW,
 	COLL_REDUCE_SCATTER,
 	COLL_REDUCE_SCATTER_BLOCK,
-	COLL_NKINDS
+	COLL_NKINDS,
+	/* The neighbourhood collectives have one schedule, not chosen. */
+	COLL_NEIGHBOR_ALLGATHER = COLL_NKINDS,
+	COLL_NEIGHBOR_ALLGATHERV,
+	COLL_NEIGHBOR_ALLTOALL,
+	COLL_NEIGHBOR_ALLTOALLV,
+	COLL_NEIGHBOR_ALLTOALLW
 };
 
 /* coll*.c: emu.coll, the algorithm SIBYL_COLL chose for each kind (-1:

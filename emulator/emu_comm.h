@@ -5,10 +5,10 @@
  * Handles are per rank: each rank has its own table of communicators
  * (MPI_COMM_WORLD = 1 and MPI_COMM_SELF = 2 are always there) and of
  * groups.  What all members of a communicator share and what can be large
- * -- the member list, the Cartesian layout -- lives in reference-counted
- * objects that the ranks of one process share, so a communicator of N
- * ranks costs O(N) per process, not O(N) per rank (256K ranks split into
- * sub-communicators stay cheap).
+ * -- the member list, the Cartesian or graph layout -- lives in
+ * reference-counted objects that the ranks of one process share, so a
+ * communicator of N ranks costs O(N) per process, not O(N) per rank
+ * (256K ranks split into sub-communicators stay cheap).
  *
  * Contexts.  Each communicator has an even context id for its
  * point-to-point traffic; ctx + 1 carries its collectives (so a
@@ -40,12 +40,29 @@ typedef struct emu_group {
 	int32_t *rev;        /* comm.c's reverse index (lazily built), or NULL */
 } emu_group;
 
-/* A Cartesian topology, shared like groups. */
+/* A process topology (topo.c).  Cartesian (kind MPI_CART) and graph
+ * (MPI_GRAPH) layouts are the same for every member and are shared, like
+ * groups, by the communicators of a process with the same layout; a
+ * distributed graph (MPI_DIST_GRAPH) is the rank's own in- and
+ * out-neighbours, shared only by the duplicates of its communicator. */
 typedef struct emu_topo {
 	uint32_t refs;
+	int kind;              /* MPI_CART, MPI_GRAPH or MPI_DIST_GRAPH */
+	/* MPI_CART */
 	int ndims;
 	int *dims;
 	int *periods;
+	/* MPI_GRAPH: MPI_Graph_create's arguments */
+	int nnodes;
+	int *index;            /* nnodes: neighbours of nodes 0..i, summed */
+	int *edges;            /* index[nnodes - 1] */
+	uint64_t hash;
+	/* MPI_DIST_GRAPH: sources (and their weights) indegree, then
+	 * destinations (and theirs) outdegree, in MPI's order */
+	int indegree, outdegree;
+	int weighted;
+	int *sources, *sourceweights;
+	int *destinations, *destweights;
 } emu_topo;
 
 struct emu_attr;
@@ -58,7 +75,7 @@ typedef struct emu_comm {
 	uint32_t coll_seq;     /* collectives started on it so far */
 	MPI_Errhandler errhandler; /* MPI_ERRORS_ARE_FATAL, MPI_ERRORS_RETURN
 	                              or one of MPI_Comm_create_errhandler */
-	emu_topo *topo;        /* Cartesian topology, or NULL */
+	emu_topo *topo;        /* process topology, or NULL */
 	emu_group *remote;     /* an intercommunicator's remote group, or
 	                          NULL (an intracommunicator) */
 	struct emu_attr *attrs;
@@ -136,10 +153,38 @@ void emu_comm_finalize_rank(struct emu_rank *r);
  * site (EMU_SITE in the MPI function it called), where the SEB ends. */
 MPI_Comm emu_comm_split(struct emu_rank *r, MPI_Comm h, int color, int key,
 			emu_topo *topo, const char *call, const void *site);
-/* topo.c: the process's shared topology with these dimensions (a new
- * reference), and dropping one. */
+/* For topo.c: a new communicator of rank r with the members of h and
+ * topology `topo' (a reference of its own; NULL: none), collective over
+ * h like MPI_Comm_dup (one traced context agreement; no attributes are
+ * copied).  Inside a call whose SEB has ended already (emu_rec_enter),
+ * its messages belong to that call. */
+MPI_Comm emu_comm_derive(struct emu_rank *r, MPI_Comm h, emu_topo *topo,
+			 const char *call, const void *site);
+/* For topo.c: one round of a collective over c (handle h) on its
+ * collective context with tag `tag': send sbytes from sbuf to comm rank
+ * `to' and receive rbytes into rbuf from comm rank `from' (-1: no such
+ * part), both complete on return.  A round that sends after one that
+ * received (*step set) first cuts the SEB, so the trace carries the
+ * dependency; *step is set when this round received. */
+void emu_comm_round(struct emu_rank *r, emu_comm *c, MPI_Comm h, int tag,
+		    const char *call, int to, const void *sbuf,
+		    uint64_t sbytes, int from, void *rbuf, uint64_t rbytes,
+		    int *step);
+/* topo.c: the process's shared Cartesian topology with these dimensions
+ * (a new reference), and dropping a reference to any topology. */
 emu_topo *emu_topo_get(int ndims, const int *dims, const int *periods);
 void emu_topo_unref(emu_topo *t);
+/* topo.c, for the neighbourhood collectives: the number of in- and
+ * out-neighbours of rank `rank' of a communicator with topology t, and
+ * the neighbours themselves (ranks of the communicator, MPI_PROC_NULL
+ * off a non-periodic edge of a grid), in MPI's order: for a grid, per
+ * dimension the neighbour at -1 then the one at +1 (both lists); for a
+ * graph, MPI_Graph_neighbors (both lists); for a distributed graph, the
+ * sources and the destinations. */
+void emu_topo_degrees(const emu_topo *t, int rank, int *indegree,
+		      int *outdegree);
+void emu_topo_neighbors(const emu_topo *t, int rank, int *sources,
+			int *destinations);
 
 /* Called by the transport: a runtime message (emu_tr_send_rt) arrived;
  * `block' is malloc'd, ownership passes.  Comm_split's (color, key)
@@ -200,7 +245,7 @@ typedef struct emu_comm_state {
 			.wmin = INT32_MAX, .wmax = -1 },             \
 }
 
-/* topo.c: emu.topo, the process's Cartesian layouts in use. */
+/* topo.c: emu.topo, the process's shared layouts in use. */
 typedef struct emu_topo_state {
 	struct topo_obj *topos;
 } emu_topo_state;

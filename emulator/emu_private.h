@@ -13,7 +13,7 @@
  *   record.c     SEB recording into the trace (tracefmt writer)
  *   compute.c    sibyl.h: declared compute, prints, markers, sampling
  *   comm.c topo.c  communicators, groups, attributes, error handlers,
- *                Cartesian topologies (emu_comm.h)
+ *                process topologies (emu_comm.h)
  *   datatype.c   basic and derived datatypes, packing (emu_dt.h)
  *   coll*.c op.c collectives as algorithms over messages, reduction
  *                operations (emu_coll.h)

@@ -27,8 +27,6 @@
 #define WHY_IO "MPI-IO is not emulated: a trace has no model of a file " \
 	"system; keep the program's I/O out of the emulated run, or use " \
 	"the C library's"
-#define WHY_NBR "neighbourhood collectives are not emulated yet; " \
-	"point-to-point calls to the neighbours do the same"
 #define WHY_RMA "one-sided communication (MPI windows, Put, Get, " \
 	"Accumulate) is not emulated by Sibyl; use point-to-point or " \
 	"collective calls instead"
@@ -451,88 +449,6 @@ int MPI_Register_datarep(const char *datarep,
 	                 void *extra_state)
 {
 	return unsupported("MPI_Register_datarep", WHY_IO);
-}
-
-int MPI_Ineighbor_allgather(const void *sendbuf, int sendcount,
-	                    MPI_Datatype sendtype, void *recvbuf, int recvcount,
-	                    MPI_Datatype recvtype, MPI_Comm comm,
-	                    MPI_Request *request)
-{
-	return unsupported("MPI_Ineighbor_allgather", WHY_NBR);
-}
-
-int MPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount,
-	                     MPI_Datatype sendtype, void *recvbuf,
-	                     const int recvcounts[], const int displs[],
-	                     MPI_Datatype recvtype, MPI_Comm comm,
-	                     MPI_Request *request)
-{
-	return unsupported("MPI_Ineighbor_allgatherv", WHY_NBR);
-}
-
-int MPI_Ineighbor_alltoall(const void *sendbuf, int sendcount,
-	                   MPI_Datatype sendtype, void *recvbuf, int recvcount,
-	                   MPI_Datatype recvtype, MPI_Comm comm,
-	                   MPI_Request *request)
-{
-	return unsupported("MPI_Ineighbor_alltoall", WHY_NBR);
-}
-
-int MPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[],
-	                    const int sdispls[], MPI_Datatype sendtype,
-	                    void *recvbuf, const int recvcounts[],
-	                    const int rdispls[], MPI_Datatype recvtype,
-	                    MPI_Comm comm, MPI_Request *request)
-{
-	return unsupported("MPI_Ineighbor_alltoallv", WHY_NBR);
-}
-
-int MPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
-	                    const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
-	                    void *recvbuf, const int recvcounts[],
-	                    const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
-	                    MPI_Comm comm, MPI_Request *request)
-{
-	return unsupported("MPI_Ineighbor_alltoallw", WHY_NBR);
-}
-
-int MPI_Neighbor_allgather(const void *sendbuf, int sendcount,
-	                   MPI_Datatype sendtype, void *recvbuf, int recvcount,
-	                   MPI_Datatype recvtype, MPI_Comm comm)
-{
-	return unsupported("MPI_Neighbor_allgather", WHY_NBR);
-}
-
-int MPI_Neighbor_allgatherv(const void *sendbuf, int sendcount,
-	                    MPI_Datatype sendtype, void *recvbuf,
-	                    const int recvcounts[], const int displs[],
-	                    MPI_Datatype recvtype, MPI_Comm comm)
-{
-	return unsupported("MPI_Neighbor_allgatherv", WHY_NBR);
-}
-
-int MPI_Neighbor_alltoall(const void *sendbuf, int sendcount,
-	                  MPI_Datatype sendtype, void *recvbuf, int recvcount,
-	                  MPI_Datatype recvtype, MPI_Comm comm)
-{
-	return unsupported("MPI_Neighbor_alltoall", WHY_NBR);
-}
-
-int MPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[],
-	                   const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
-	                   const int recvcounts[], const int rdispls[],
-	                   MPI_Datatype recvtype, MPI_Comm comm)
-{
-	return unsupported("MPI_Neighbor_alltoallv", WHY_NBR);
-}
-
-int MPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[],
-	                   const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
-	                   void *recvbuf, const int recvcounts[],
-	                   const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
-	                   MPI_Comm comm)
-{
-	return unsupported("MPI_Neighbor_alltoallw", WHY_NBR);
 }
 
 int MPI_Raccumulate(const void *origin_addr, int origin_count,

@@ -8,7 +8,9 @@
 #    Waitany's 1-based index, reductions on Fortran types (DOUBLE
 #    PRECISION, INTEGER, LOGICAL, DOUBLE COMPLEX), MPI_IN_PLACE,
 #    characters, a name out, a split communicator, a vector type,
-#    MPI_TAG_UB, an error class through IERROR; on 1, 2 and 3 processes.
+#    MPI_TAG_UB, distributed graphs with MPI_UNWEIGHTED and with weights
+#    and a neighbourhood allgather, an error class through IERROR; on 1,
+#    2 and 3 processes.
 #  - tests/emu/f_common.f (fixed form, mpif.h): COMMON blocks, BLOCK DATA
 #    and SAVEd DATA variables per rank; with SIBYLCC_PRIVATIZE=no it fails
 #    (the test can fail); compiled with -c then linked.

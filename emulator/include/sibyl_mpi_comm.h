@@ -6,10 +6,9 @@
  * Communicator, group, keyval and error-handler handles are small
  * integers.  Intercommunicators are not supported: MPI_Comm_test_inter
  * always says false, and the calls that need one fail with MPI_ERR_COMM.
- * Of the process topologies only the Cartesian one exists: creating a
- * graph or distributed-graph topology fails with MPI_ERR_TOPOLOGY, and so
- * does asking a communicator for one (none has one); MPI_Graph_map, which
- * needs no graph communicator, works.
+ * Process topologies: Cartesian, graph and distributed-graph (`reorder'
+ * is ignored: ranks keep their order), with the neighbourhood
+ * collectives on each.
  */
 #ifndef SIBYL_MPI_COMM_H
 #define SIBYL_MPI_COMM_H
@@ -32,8 +31,12 @@
 #define MPI_GRAPH      1
 #define MPI_CART       2
 #define MPI_DIST_GRAPH 3
-#define MPI_UNWEIGHTED    ((int *)2)
-#define MPI_WEIGHTS_EMPTY ((int *)3)
+/* The weights' sentinels are objects of the library: GCC takes a small
+ * constant address (Open MPI's (int *)2) passed for an array for one of
+ * no elements, and warns (-Wstringop-overflow). */
+extern int SIBYL_MPI_UNWEIGHTED[1], SIBYL_MPI_WEIGHTS_EMPTY[1];
+#define MPI_UNWEIGHTED    SIBYL_MPI_UNWEIGHTED
+#define MPI_WEIGHTS_EMPTY SIBYL_MPI_WEIGHTS_EMPTY
 
 /* Attribute keys.  The predefined ones are readable on every
  * communicator; MPI_Comm_get_attr gives a pointer to an int. */

@@ -182,9 +182,14 @@ static void classes(emu_test *t)
 		     "size");
 	expect_class(t, MPI_Intercomm_merge(c, 0, &nc), MPI_ERR_COMM,
 		     "MPI_Intercomm_merge of an intracommunicator");
-	expect_class(t, MPI_Graph_create(c, 1, (const int[]){ 0 },
-					 (const int[]){ 0 }, 0, &nc),
-		     MPI_ERR_UNSUPPORTED_OPERATION, "MPI_Graph_create");
+	expect_class(t, MPI_Graph_create(c, 1, (const int[]){ 1 },
+					 (const int[]){ 1 }, 0, &nc),
+		     MPI_ERR_ARG, "MPI_Graph_create with an edge to node 1 "
+		     "of 1");
+	int nnodes, nedges;
+	expect_class(t, MPI_Graphdims_get(c, &nnodes, &nedges),
+		     MPI_ERR_TOPOLOGY,
+		     "MPI_Graphdims_get on MPI_COMM_WORLD");
 	MPI_Comm cart;
 	MPI_Cart_create(c, 1, (const int[]){ n }, (const int[]){ 0 }, 0,
 			&cart);

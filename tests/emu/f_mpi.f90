@@ -107,6 +107,31 @@ program f_mpi
   call MPI_COMM_GET_ATTR(MPI_COMM_WORLD, MPI_TAG_UB, tagub, flag, ierr)
   call check(flag .and. tagub >= 32767, 'MPI_TAG_UB')
 
+  ! Distributed graphs (the ring) and a neighbourhood collective:
+  ! MPI_UNWEIGHTED reaches the library as its sentinel; weights do too.
+  call MPI_DIST_GRAPH_CREATE_ADJACENT(MPI_COMM_WORLD, 1, (/ left /), &
+                                      MPI_UNWEIGHTED, 1, (/ right /), &
+                                      MPI_UNWEIGHTED, MPI_INFO_NULL, &
+                                      .false., newcomm, ierr)
+  call MPI_DIST_GRAPH_NEIGHBORS_COUNT(newcomm, i, n, flag, ierr)
+  call check(i == 1 .and. n == 1 .and. .not. flag, 'unweighted graph')
+  rbuf = -1
+  call MPI_NEIGHBOR_ALLGATHER(rank, 1, MPI_INTEGER, rbuf, 1, MPI_INTEGER, &
+                              newcomm, ierr)
+  call check(rbuf(1) == left .and. rbuf(2) == -1, 'neighbor_allgather')
+  call MPI_COMM_FREE(newcomm, ierr)
+  call MPI_DIST_GRAPH_CREATE(MPI_COMM_WORLD, 1, (/ rank /), (/ 1 /), &
+                             (/ right /), (/ rank + 5 /), MPI_INFO_NULL, &
+                             .false., newcomm, ierr)
+  call MPI_DIST_GRAPH_NEIGHBORS_COUNT(newcomm, i, n, flag, ierr)
+  call check(i == 1 .and. n == 1 .and. flag, 'weighted graph')
+  sbuf = -1
+  call MPI_DIST_GRAPH_NEIGHBORS(newcomm, 1, sbuf(1:1), sbuf(2:2), 1, &
+                                sbuf(3:3), sbuf(4:4), ierr)
+  call check(sbuf(1) == left .and. sbuf(2) == left + 5 .and. &
+             sbuf(3) == right .and. sbuf(4) == rank + 5, 'graph weights')
+  call MPI_COMM_FREE(newcomm, ierr)
+
   ! An error comes back through IERROR under MPI_ERRORS_RETURN.
   call MPI_COMM_SET_ERRHANDLER(MPI_COMM_WORLD, MPI_ERRORS_RETURN, ierr)
   call MPI_SEND(sbuf, 1, MPI_INTEGER, nranks, 0, MPI_COMM_WORLD, ierr)

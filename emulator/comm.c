@@ -507,6 +507,7 @@ static int32_t agree_inter(emu_rank *r, emu_comm *c, MPI_Comm h,
 typedef struct agree_set {
 	const emu_comm *c;
 	const emu_group *g;
+	int flags;              /* flags are agreed on too */
 } agree_set;
 
 static int32_t agree_world(const agree_set *a, int i)
@@ -552,7 +553,7 @@ void emu_comm_round(emu_rank *r, emu_comm *c, MPI_Comm h, int tag,
 		    uint64_t sbytes, int from, void *rbuf, uint64_t rbytes,
 		    int *step)
 {
-	agree_set a = {c, NULL};
+	agree_set a = {c, NULL, 0};
 	round_on(r, &a, h, tag, call, to, sbuf, sbytes, from, rbuf, rbytes,
 		 step);
 }
@@ -562,8 +563,9 @@ static void agree_round(emu_rank *r, const agree_set *a, MPI_Comm h, int tag,
 			const char *call, int to, const int32_t *v, int from,
 			int32_t *in, int *step)
 {
-	round_on(r, a, h, tag, call, to, v, 2 * sizeof *v, from, in,
-		 2 * sizeof *in, step);
+	/* The flags travel only when some are asked for. */
+	uint64_t n = (a->flags ? 2 : 1) * sizeof *v;
+	round_on(r, a, h, tag, call, to, v, n, from, in, n, step);
 }
 
 /* Combine what a round brought: the larger context, the union of the
@@ -626,7 +628,7 @@ static int32_t agree_members(emu_rank *r, const agree_set *a, int n, int me,
 static int32_t agree_ctx(emu_rank *r, emu_comm *c, MPI_Comm h, uint32_t seq,
 			 const char *call)
 {
-	agree_set a = {c, NULL};
+	agree_set a = {c, NULL, 0};
 	return agree_members(r, &a, emu_comm_size(c), c->rank, h,
 			     (int)(seq & INT_MAX), call, NULL);
 }
@@ -1093,7 +1095,7 @@ int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag,
 		return MPI_SUCCESS;
 	}
 	emu_rec_enter(r, EMU_SITE);
-	agree_set a = {c, g};
+	agree_set a = {c, g, 0};
 	int32_t ctx = agree_members(r, &a, g->size, me, comm, -2 - tag, call,
 				    NULL);
 	MPI_Comm nh = comm_install(r, comm_new(g, me, ctx, c->errhandler,
@@ -1290,7 +1292,7 @@ static int32_t agree_inter(emu_rank *r, emu_comm *c, MPI_Comm h,
 		join_groups(c->remote, c->group, r->world, &me);
 	int n = c->group->size + c->remote->size;
 	emu_group *u = group_make(w, n);
-	agree_set a = {c, u};
+	agree_set a = {c, u, flags != NULL};
 	uint32_t seq = c->coll_seq++;
 	int32_t ctx = agree_members(r, &a, n, me, h, (int)(seq & INT_MAX),
 				    call, flags);

@@ -495,7 +495,6 @@ static void comm_destroy(emu_rank *r, MPI_Comm h)
 }
 
 /* Intercommunicators (below). */
-static emu_comm *intra_get(emu_rank *r, MPI_Comm h, const char *call);
 static emu_comm *intra_only(emu_rank *r, MPI_Comm h, const char *call);
 static int32_t agree_inter(emu_rank *r, emu_comm *c, MPI_Comm h,
 			   const char *call, int32_t *flags);
@@ -1078,7 +1077,7 @@ int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag,
 {
 	const char *call = "MPI_Comm_create_group";
 	EMU_API(r, call);
-	emu_comm *c = intra_get(r, comm, call);
+	emu_comm *c = emu_comm_intra(r, comm, call);
 	emu_group *g = group_get(r, group, call);
 	check_ptr(r, call, newcomm, "newcomm pointer");
 	if (tag < 0 || tag > MPI_TAG_UB_VALUE)
@@ -1245,7 +1244,7 @@ static emu_comm *intra_check(emu_rank *r, MPI_Comm h, const char *call,
 	return c;
 }
 
-static emu_comm *intra_get(emu_rank *r, MPI_Comm h, const char *call)
+emu_comm *emu_comm_intra(emu_rank *r, MPI_Comm h, const char *call)
 {
 	return intra_check(r, h, call, 0);
 }
@@ -1341,7 +1340,7 @@ int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader,
 {
 	const char *call = "MPI_Intercomm_create";
 	EMU_API(r, call);
-	emu_comm *lc = intra_get(r, local_comm, call);
+	emu_comm *lc = emu_comm_intra(r, local_comm, call);
 	check_ptr(r, call, newintercomm, "newintercomm pointer");
 	int n = emu_comm_size(lc), rc;
 	if (local_leader < 0 || local_leader >= n)
@@ -1353,7 +1352,7 @@ int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader,
 			      tag, MPI_TAG_UB_VALUE);
 	int leader = lc->rank == local_leader;
 	if (leader) {
-		emu_comm *pc = intra_get(r, peer_comm, call);
+		emu_comm *pc = emu_comm_intra(r, peer_comm, call);
 		if (remote_leader < 0 || remote_leader >= emu_comm_size(pc) ||
 		    remote_leader == pc->rank)
 			emu_mpi_error(r, call, MPI_ERR_RANK, "remote_leader "

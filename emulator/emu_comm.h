@@ -93,6 +93,9 @@ void emu_comm_free_rank(struct emu_rank *r);
 emu_comm *emu_comm_get(struct emu_rank *r, MPI_Comm c, const char *call);
 /* Same without an error: NULL if c is not a communicator of r. */
 emu_comm *emu_comm_lookup(struct emu_rank *r, MPI_Comm c);
+/* emu_comm_get for a call that takes an intracommunicator: an
+ * intercommunicator is an MPI_ERR_COMM error naming `call'. */
+emu_comm *emu_comm_intra(struct emu_rank *r, MPI_Comm c, const char *call);
 static inline int emu_comm_size(const emu_comm *c)
 {
 	return c->group->size;

@@ -419,25 +419,13 @@ static MPI_Comm topo_split(emu_rank *r, MPI_Comm h, const emu_comm *c,
 	return nh;
 }
 
-/* The communicator a topology is made from: an intracommunicator. */
-static emu_comm *topo_parent(emu_rank *r, MPI_Comm h, const char *call)
-{
-	emu_comm *c = emu_comm_get(r, h, call);
-	if (c->remote)
-		emu_mpi_error(r, call, MPI_ERR_COMM, "%s is an "
-			      "intercommunicator: a process topology is made "
-			      "from an intracommunicator",
-			      emu_comm_describe(r, h));
-	return c;
-}
-
 int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[],
 		    const int periods[], int reorder, MPI_Comm *comm_cart)
 {
 	const char *call = "MPI_Cart_create";
 	EMU_API(r, call);
 	(void)reorder; /* ranks keep their order */
-	emu_comm *c = topo_parent(r, comm_old, call);
+	emu_comm *c = emu_comm_intra(r, comm_old, call);
 	check_ptr(r, call, comm_cart, "comm_cart pointer");
 	int64_t n = grid_size(r, call, ndims, dims, emu_comm_size(c),
 			      "the communicator has");
@@ -685,7 +673,7 @@ int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[],
 	const char *call = "MPI_Graph_create";
 	EMU_API(r, call);
 	(void)reorder; /* ranks keep their order */
-	emu_comm *c = topo_parent(r, comm_old, call);
+	emu_comm *c = emu_comm_intra(r, comm_old, call);
 	check_ptr(r, call, comm_graph, "comm_graph pointer");
 	graph_check(r, call, comm_old, emu_comm_size(c), nnodes, index,
 		    edges);
@@ -834,7 +822,7 @@ int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree,
 	EMU_API(r, call);
 	(void)info;    /* no hints are used */
 	(void)reorder; /* ranks keep their order */
-	emu_comm *c = topo_parent(r, comm_old, call);
+	emu_comm *c = emu_comm_intra(r, comm_old, call);
 	int P = emu_comm_size(c);
 	check_ptr(r, call, comm_dist_graph, "comm_dist_graph pointer");
 	if (indegree < 0 || outdegree < 0)
@@ -941,7 +929,7 @@ int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[],
 	EMU_API(r, call);
 	(void)info;    /* no hints are used */
 	(void)reorder; /* ranks keep their order */
-	emu_comm *c = topo_parent(r, comm_old, call);
+	emu_comm *c = emu_comm_intra(r, comm_old, call);
 	int P = emu_comm_size(c);
 	check_ptr(r, call, comm_dist_graph, "comm_dist_graph pointer");
 	if (n < 0)

@@ -141,12 +141,12 @@ void emu_rec_begin(emu_rank *r)
 }
 
 /*
- * A print's offset is read on the wall clock (emu_rec_print), but the
- * measured part of the SEB keeps the CPU time when the thread was off its
- * core: a print made after the host took the core would then fall after
- * the SEB's end, even after the next SEB's prints.  The prints of the
- * part that just ended (all of the SEB's: polls merge only SEBs without
- * prints) are compressed, in order, into what the SEB now lasts.
+ * A print's offset is the time the SEB had kept when it was made
+ * (emu_rec_print), but the SEB's measured part is only decided at its end
+ * (the stamps' own cost, the CPU clock read afresh): a print must not
+ * fall after the SEB's end, nor after the next SEB's prints.  The prints
+ * of the part that just ended (all of the SEB's: polls merge only SEBs
+ * without prints) are compressed, in order, into what the SEB now lasts.
  */
 static void fit_prints(emu_seb *s)
 {

@@ -500,6 +500,13 @@ void emu_stamp_fresh(emu_stamp *t)
 	emu_stamp_now(t);
 }
 
+/* A span of w ns of wall time and c of CPU time spent part of it off the
+ * core: more than the clocks' own jitter (2 us and 1/32) apart. */
+static int off_core(int64_t w, int64_t c)
+{
+	return w - c > 2000 + w / 32;
+}
+
 void emu_stamp_since(const emu_stamp *t, emu_span *sp)
 {
 	memset(sp, 0, sizeof *sp);
@@ -521,7 +528,7 @@ void emu_stamp_since(const emu_stamp *t, emu_span *sp)
 	/* The CPU time up to the end of the span: the reading less what
 	 * the clocks themselves took after `now'. */
 	int64_t c = L->cpu - t->cpu;
-	if (w - c > 2000 + w / 32) {
+	if (off_core(w, c)) {
 		/* Off the core for part of it: keep the CPU time. */
 		sp->kept = c > T->cpu_read_ns ? c - T->cpu_read_ns : 0;
 		sp->ev |= EMU_EV_OFFCPU;
@@ -560,7 +567,7 @@ int64_t emu_stamp_peek(const emu_stamp *t)
 	if (T->wall_only || w < CHAIN_NS)
 		return w;
 	int64_t c = read_ns(CLOCK_THREAD_CPUTIME_ID) - t->cpu;
-	if (w - c > 2000 + w / 32)
+	if (off_core(w, c))
 		return c > 0 ? c : 0;
 	return w;
 }

@@ -118,9 +118,34 @@ static void check_cut(fixture *fx, uint32_t f, uint64_t c)
 	size_t bad;
 	read_all(fx, t, what, &bad);
 	CHECKQ(bad == 0, "%s: %zu recovered windows do not read", what, bad);
+	sibt_trace_close(t);
+
+	/* SIBT_OPEN_NO_SCAN: the same file is found incomplete, and nothing
+	 * of it is read: no window recovered, the other files intact. */
+	t = NULL;
+	rc = sibt_trace_open(&t, fx->dir, SIBT_OPEN_NO_SCAN, eb, sizeof eb);
+	CHECKQ(rc == SIBT_WARN && t, "%s, no scan: open = %d (%s), want "
+	       "SIBT_WARN: %s", what, rc, sibt_strerror(rc), eb);
+	if (t) {
+		d = sibt_trace_damage_count(t) == 1 ? sibt_trace_damage(t, 0)
+						    : NULL;
+		CHECKQ(d && d->proc == f && d->windows_recovered == 0 &&
+		       d->sebs_recovered == 0 && d->reason < 0,
+		       "%s, no scan: %zu damage entries, or not file %u's "
+		       "with nothing recovered", what,
+		       sibt_trace_damage_count(t), f);
+		for (size_t i = 0; i < fx->nwins; i++)
+			if (fx->wins[i].file == f)
+				pw[fx->wins[i].pe] = 0;
+		for (uint32_t pe = 0; pe < fx->m->npes; pe++)
+			CHECKQ(sibt_trace_nwindows(t, pe) == pw[pe],
+			       "%s, no scan: PE %u: %" PRIu64 " windows, want "
+			       "%" PRIu64, what, pe,
+			       sibt_trace_nwindows(t, pe), pw[pe]);
+		sibt_trace_close(t);
+	}
 	free(pw);
 	free(ps);
-	sibt_trace_close(t);
 }
 
 static void test_truncate_small(void)

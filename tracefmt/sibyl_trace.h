@@ -271,6 +271,12 @@ typedef struct sibt_trace sibt_trace;
                                       exactly those windows; a file whose
                                       index does not is read as damaged
                                       (its frames scanned) */
+#define SIBT_OPEN_NO_SCAN 0x4 /* a data file whose index cannot be used
+                                 (no trailer: its writer did not finish)
+                                 is reported damaged with no window
+                                 recovered, at once, instead of having
+                                 its frames read: for a caller that only
+                                 asks whether the trace is complete */
 
 /*
  * Open a trace directory or a bundle (any archive libarchive reads, e.g.

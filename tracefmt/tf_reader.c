@@ -1012,6 +1012,16 @@ static int open_file(sibt_trace *t, tf_file *f)
 		return SIBT_OK;
 	if (code == SIBT_ENOMEM)
 		return tf_terr(t, SIBT_ENOMEM, "out of memory");
+	if (t->flags & SIBT_OPEN_NO_SCAN) {
+		/* Reading every frame of a 1 GB file that a killed run left
+		 * takes minutes, for a caller that needs only "incomplete". */
+		if (adopt_windows(t, f, NULL, 0) ||
+		    add_damage(t, f, code < 0 ? code : SIBT_EFORMAT,
+			       TF_HDR_SIZE, 0, 0, "%s: %s; its frames were not "
+			       "read", f->path, why))
+			return tf_terr(t, SIBT_ENOMEM, "out of memory");
+		return SIBT_OK;
+	}
 	return scan_file(t, f, code < 0 ? code : SIBT_EFORMAT, why);
 }
 

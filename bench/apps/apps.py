@@ -4,7 +4,8 @@ their own build systems, run natively and under Sibyl, side by side.
 
   bench/apps/apps.py --src DIR [--build DIR] [--work DIR] [--apps LIST]
                      [--ranks V] [--np P] [--scale V,V...] [--no-native]
-                     [--timeout S] [--markdown] [--json FILE]
+                     [--npb-class C] [--timeout S] [--markdown]
+                     [--json FILE]
 
 DIR holds the programs' sources as their authors publish them (nothing of
 them is in Sibyl's tree; the recipes below are build instructions):
@@ -36,12 +37,16 @@ program the suite reports
     lines are timings);
   - the native wall time, the emulation's wall time and the peak RSS of
     the largest emulating process;
-  - the prediction of `sibyl sim' on the default machine;
+  - the prediction of `sibyl sim' on the default machine, and the SEBs
+    of the trace per completed request (its messages' sends and receives;
+    polls that complete nothing are merged, so this stays near 1);
   - with --scale, the emulation at larger rank counts (e.g. 4096): wall
     time and peak RSS, or why it stopped.  LULESH keeps its total number
     of elements (-s shrinks) over 20 iterations, AMG takes 5^3 points per
     rank beyond 512 ranks and Graph500 SCALE 16; NPB keeps its class, so
-    its own decomposition limits the count (the program says so).
+    its own decomposition limits the count (the program says so);
+    --npb-class builds every NPB program in that class instead (e.g. EP
+    class A splits 4,096 ways, class S only 256).
 
 --no-native skips the native builds and runs.  The table goes to standard
 output (--markdown: as Markdown); --json writes every figure.  Exit
@@ -484,7 +489,11 @@ def copy_tree(src, dst):
 
 
 def predicted(sibyl, trace, env, timeout):
-    """sibyl sim's prediction for TRACE; its output beside it."""
+    """sibyl sim's prediction for TRACE, and the trace's SEBs and messages:
+    {"predicted_s", "sebs", "messages", "sebs_per_request"}, or {} when the
+    simulation failed.  Every message completes two requests (its send and
+    its receive, blocking calls counted as requests), so a program whose
+    polls were not merged shows more than one SEB per request."""
     out_dir = re.sub(r"\.trace$", "", trace) + ".sim"
     try:
         out = subprocess.run([sibyl, "sim", "--json", "--force", "-o",
@@ -492,9 +501,13 @@ def predicted(sibyl, trace, env, timeout):
                              stdout=subprocess.PIPE,
                              stderr=subprocess.DEVNULL, timeout=timeout,
                              check=True).stdout
-        return json.loads(out)["predicted_time_s"]
+        j = json.loads(out)
+        n = j["messages"]["count"]
+        return {"predicted_s": j["predicted_time_s"], "sebs": j["sebs"],
+                "messages": n,
+                "sebs_per_request": j["sebs"] / (2 * n) if n else None}
     except (subprocess.SubprocessError, ValueError, KeyError):
-        return None
+        return {}
 
 
 def emulate(app, exe, rundir, v, args, sibyl, env, tag):
@@ -557,10 +570,10 @@ def run_app(app, src, args, nat, sib, sibyl):
                                              sib["env"], "sibyl")
         texts["sibyl"] = text
         r["sibyl"].update(status=rc, wall_s=wall, peak_rss_kib=rss,
-                          verified=app.verify(text),
-                          predicted_s=predicted(sibyl, trace, sib["env"],
-                                                args.timeout)
-                          if rc == 0 else None)
+                          verified=app.verify(text))
+        if rc == 0:
+            r["sibyl"].update(predicted(sibyl, trace, sib["env"],
+                                        args.timeout))
         if rc == 0 and os.path.isdir(trace):
             shutil.rmtree(trace)
     if "native" in texts and "sibyl" in texts:
@@ -585,8 +598,7 @@ def run_app(app, src, args, nat, sib, sibyl):
         s = {"ranks": v, "status": rc, "wall_s": wall,
              "peak_rss_kib": rss, "verified": app.verify(text)}
         if rc == 0:
-            s["predicted_s"] = predicted(sibyl, trace, sib["env"],
-                                         args.timeout)
+            s.update(predicted(sibyl, trace, sib["env"], args.timeout))
         else:
             with open(os.path.join(rd, "sibyl-%d.out" % v),
                       errors="replace") as f:
@@ -612,6 +624,10 @@ def fmt_mib(k):
     return "-" if k is None else "%.0f MiB" % (k / 1024)
 
 
+def fmt_ratio(x):
+    return "-" if x is None else "%.2f" % x
+
+
 def fmt_pred(x):
     if x is None:
         return "-"
@@ -621,7 +637,8 @@ def fmt_pred(x):
 def table(results, markdown):
     head = ["program", "language", "ranks", "verification native / Sibyl",
             "output equal", "native wall", "emulation wall",
-            "emulation peak RSS", "predicted", "largest emulated"]
+            "emulation peak RSS", "SEBs per request", "predicted",
+            "largest emulated"]
     rows = []
     for r in results:
         def ver(side):
@@ -648,6 +665,7 @@ def table(results, markdown):
                      fmt_s(r["native"].get("wall_s")),
                      fmt_s(r["sibyl"].get("wall_s")),
                      fmt_mib(r["sibyl"].get("peak_rss_kib")),
+                     fmt_ratio(r["sibyl"].get("sebs_per_request")),
                      fmt_pred(r["sibyl"].get("predicted_s")), largest])
     if markdown:
         print("| " + " | ".join(head) + " |")
@@ -679,6 +697,9 @@ def main():
     p.add_argument("--scale", default="",
                    help="larger rank counts to emulate, e.g. 1024,4096")
     p.add_argument("--no-native", action="store_true")
+    p.add_argument("--npb-class", choices=list("SWABCDE"),
+                   help="build the NPB programs in this class (default: "
+                   "S, and W for lu, bt and sp)")
     p.add_argument("--timeout", type=int, default=1800)
     p.add_argument("--markdown", action="store_true")
     p.add_argument("--json", help="write every figure to this file")
@@ -698,6 +719,12 @@ def main():
         unknown = set(names) - {a.name for a in APPS}
         if unknown:
             p.error("--apps: unknown %s" % ",".join(sorted(unknown)))
+    if args.npb_class:
+        for app in APPS:
+            if isinstance(app, NPB):
+                app.klass = args.npb_class
+                app.title = "NPB %s class %s" % (app.kernel.upper(),
+                                                  app.klass)
     nat, sib, sibyl = tools_of(args)
     results = []
     ok = True

@@ -25,6 +25,14 @@
  * emulation (the other ranks would wait for it forever); outside any rank
  * (the runtime's own code) it is libc's exit.
  *
+ * A rank that binds itself to CPUs (sched_setaffinity, pthread_setaffinity_np
+ * on its own thread: Graph500's AML binds each process to the core of its
+ * node-local rank) would move the emulating process, whose thread runs
+ * every rank of it: each rank in turn, the last one winning, so that both
+ * processes of a 2-core host ended on one core.  Those calls succeed and
+ * bind nothing (a note says so once); the rank's binding on the machine
+ * modelled is the simulation's (machine.cores_per_node, the mapping).
+ *
  * Per-rank memory: nothing until a rank uses one of these functions or
  * leaves a non-zero errno behind; a bare errno is kept in the rank's
  * pointer itself (tagged), the rest in a small block allocated on first
@@ -37,6 +45,8 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <getopt.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -713,4 +723,59 @@ LIBC_API void exit(int status)
 	fflush(stderr);
 	emu_rec_abort();
 	emu_tr_abort(status & 0xff ? status & 0xff : 1);
+}
+
+/* ------------------------------------------------------------ affinity */
+
+static int bind_noted;
+
+/* A rank asked to bind its own thread: keep the emulating process's
+ * binding, say so once.  A set that names no CPU is still EINVAL. */
+static int rank_bind(emu_rank *r, const char *call, size_t size,
+		     const cpu_set_t *set)
+{
+	if (!set || !CPU_COUNT_S(size, set)) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (!bind_noted) {
+		bind_noted = 1;
+		fprintf(stderr, "sibyl: note: rank %d called %s: a virtual rank "
+			"is not bound to CPUs of the emulating host (the ranks "
+			"of a process share its thread); the call succeeds and "
+			"changes nothing\n", r->world, call);
+	}
+	return 0;
+}
+
+LIBC_API int sched_setaffinity(pid_t pid, size_t size, const cpu_set_t *set)
+{
+	emu_rank *r = emu.current;
+	if (r && (pid == 0 || pid == getpid() || pid == gettid()))
+		return rank_bind(r, "sched_setaffinity", size, set);
+	int (*real)(pid_t, size_t, const cpu_set_t *) =
+		(int (*)(pid_t, size_t, const cpu_set_t *))dlsym(RTLD_NEXT,
+			"sched_setaffinity");
+	if (!real) {
+		errno = ENOSYS;
+		return -1;
+	}
+	return real(pid, size, set);
+}
+
+LIBC_API int pthread_setaffinity_np(pthread_t thread, size_t size,
+				    const cpu_set_t *set)
+{
+	emu_rank *r = emu.current;
+	if (r && pthread_equal(thread, pthread_self())) {
+		if (rank_bind(r, "pthread_setaffinity_np", size, set) != 0)
+			return errno;
+		return 0;
+	}
+	int (*real)(pthread_t, size_t, const cpu_set_t *) =
+		(int (*)(pthread_t, size_t, const cpu_set_t *))dlsym(
+			RTLD_NEXT, "pthread_setaffinity_np");
+	if (!real)
+		return ENOSYS;
+	return real(thread, size, set);
 }

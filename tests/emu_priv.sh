@@ -16,6 +16,8 @@
 #   priv_rand     rand/random/initstate/drand48 sequences per rank, against
 #                 the sequences libc gives a plain C program
 #   priv_strtok   strtok positions per rank
+#   priv_affinity a rank binding itself to a CPU leaves the process's
+#                 binding as it was (bound to a core and not)
 #   priv_none     a rank-safe program with SIBYL_PRIVATIZE=none
 #   priv_exit     exit() after MPI_Finalize ends the rank with its status;
 #                 before, it stops the emulation with a report
@@ -137,7 +139,15 @@ done
 for np in 1 2; do
 	expect_pass priv_getopt $np 12 auto $GETOPT_ARGS
 	expect_pass priv_strtok $np 12 auto 1:4096
+	expect_pass priv_affinity $np 6 auto
+	export SIBYL_BIND=none
+	expect_pass priv_affinity $np 6 auto
+	unset SIBYL_BIND
 done
+checks=$((checks + 1))
+grep -q '^sibyl: note: rank [0-9]* called sched_setaffinity: a virtual rank is not bound' "$T/err" ||
+	fail "priv_affinity: no note that the binding was not done"
+
 # shellcheck disable=SC2086
 expect_pass priv_getopt 2 12 remap $GETOPT_ARGS
 for np in 1 2; do

@@ -184,7 +184,11 @@ typedef struct emu_seb {
 	uint8_t measured;       /* the SEB ended in emu_rec_enter */
 } emu_seb;
 
-enum emu_rank_state { RS_NEW = 0, RS_READY, RS_RUNNING, RS_BLOCKED, RS_DONE };
+/* RS_PARKED: a poll found nothing; the rank waits off the ready queue
+ * until something happens to it (emu_wake) or the scheduler lets its
+ * pollers try again (sched.c, "Parked pollers"). */
+enum emu_rank_state { RS_NEW = 0, RS_READY, RS_RUNNING, RS_BLOCKED, RS_DONE,
+		      RS_PARKED };
 
 typedef struct emu_sample_site emu_sample_site;
 
@@ -197,6 +201,8 @@ typedef struct emu_rank {
 	uint8_t in_call;        /* inside an MPI call: the SEB has ended */
 	uint8_t initialized;
 	uint8_t finalized;
+	uint8_t wake_pending;   /* emu_wake() while it ran: its next poll
+	                           yields instead of parking */
 	const char *blocked_in; /* MPI call it waits in */
 	/* On what, for deadlock reports: a request, n requests (Wait/Test
 	 * any/some), or a probe (blocked_n == -1). */
@@ -303,6 +309,8 @@ typedef struct emu_state {
 	emu_rank *current;        /* running rank, or NULL (scheduler) */
 	emu_rank *ready_head, *ready_tail;
 	uint32_t live;            /* local ranks not finished */
+	uint32_t nparked;         /* local ranks in RS_PARKED */
+	uint64_t wakes;           /* emu_wake()s that made a rank ready */
 	/* Run directly (no SIBYL_TRACE): the trace is created at the first
 	 * MPI_Init (emu_rec_start), so that a program that never calls it
 	 * runs as an ordinary process and leaves nothing behind. */
@@ -375,12 +383,16 @@ static inline emu_rank *emu_local_rank(int32_t world)
 	uint32_t i = (uint32_t)world - emu.first;
 	return i < emu.count ? &emu.ranks[i] : NULL;
 }
-/* Make a blocked rank runnable again. */
+/* Something happened to rank r (a request of its completed, a message
+ * came): make it runnable again if it was blocked or parked. */
 void emu_wake(emu_rank *r);
 /* Block the running rank until emu_wake(); `call' names where. */
 void emu_block(emu_rank *r, const char *call);
 /* Let other ranks run (the rank stays runnable). */
 void emu_yield(emu_rank *r);
+/* A poll of the running rank found nothing: let other ranks run, and
+ * this one again once something happens to it (sched.c). */
+void emu_park(emu_rank *r);
 /* End rank r now with exit status `code' (exit() in a rank). */
 void emu_rank_exit(emu_rank *r, int code) __attribute__((noreturn));
 

@@ -1196,12 +1196,14 @@ void emu_p2p_wait(emu_rank *r, const char *call, emu_req *q)
 	wait_one(r, call, q);
 }
 
-/* Give other ranks (and the transport) a turn inside a polling call. */
+/* Give other ranks (and the transport) a turn inside a polling call
+ * that found nothing; the rank comes back when something happened to it
+ * (emu_park). */
 static void poll_turn(emu_rank *r)
 {
 	nbc_turn(r);
 	emu_tr_progress();
-	emu_yield(r);
+	emu_park(r);
 	nbc_turn(r);
 }
 

@@ -98,6 +98,13 @@ void emu_wake(emu_rank *r)
 	if (r->state == RS_BLOCKED) {
 		r->blocked_in = NULL;
 		push_ready(r);
+		emu.wakes++;
+	} else if (r->state == RS_PARKED) {
+		emu.nparked--;
+		push_ready(r);
+		emu.wakes++;
+	} else if (r->state == RS_RUNNING) {
+		r->wake_pending = 1;
 	}
 }
 
@@ -123,6 +130,47 @@ void emu_yield(emu_rank *r)
 {
 	push_ready(r);
 	ult_switch(ult_main());
+}
+
+/*
+ * Parked pollers.  A program that waits by polling (MPI_Test, MPI_Iprobe
+ * in a loop) would otherwise take a turn for every poll: a switch of
+ * ranks each time (with the program's globals remapped, privatize.c),
+ * and, when every rank of the process polls for a message of another
+ * process, a busy round of switches until it comes -- the emulation of
+ * a polling code ran several times slower than the code itself.  A poll
+ * that finds nothing parks the rank instead: it leaves the ready queue
+ * until emu_wake() -- which every completion of a request of the rank
+ * and every message for it calls, as for a blocked rank -- so that its
+ * next poll is one that can find something.  Under emulation a poll
+ * takes no virtual time while it is parked, so nothing of the program's
+ * results or of the trace depends on how long that is; the polls saved
+ * were only the emulator's.  Should something reach a rank without
+ * emu_wake() (a program polling a clock, say), the scheduler lets every
+ * parked rank poll again when nothing else can run (after a spin and
+ * naps, as when idle) and every 1,024 switches.  A rank woken while it
+ * ran polls once more before it parks (wake_pending).
+ */
+void emu_park(emu_rank *r)
+{
+	if (r->wake_pending) {
+		r->wake_pending = 0;
+		emu_yield(r);
+		return;
+	}
+	r->state = RS_PARKED;
+	emu.nparked++;
+	ult_switch(ult_main());
+}
+
+/* Let every parked rank poll again. */
+static void unpark_all(void)
+{
+	for (uint32_t i = 0; i < emu.count && emu.nparked; i++)
+		if (emu.ranks[i].state == RS_PARKED) {
+			emu.nparked--;
+			push_ready(&emu.ranks[i]);
+		}
 }
 
 void emu_rank_exit(emu_rank *r, int code)
@@ -294,23 +342,70 @@ static int idle_turn(int64_t *since, int64_t *nap)
 	return n;
 }
 
+/* Only parked pollers are left and nothing came: after a spin, and
+ * naps that grow while their polls find nothing (no emu_wake() between
+ * two rounds), let them poll again (a program that polls until its clock
+ * says so makes a poll per nap, up to 1 ms, on several processes; on one,
+ * where nothing can come from outside, they poll again at once).  `since' as in idle_turn; `nap' the
+ * next nap (0: none yet), `wakes' emu.wakes at the last round. */
+static void parked_turn(int64_t *since, int64_t *nap, uint64_t *wakes)
+{
+	if (emu.nprocs == 1) {
+		/* No other process can bring anything: at once. */
+		unpark_all();
+		return;
+	}
+	int64_t now = mono_ns();
+	if (emu.wakes != *wakes) {
+		*wakes = emu.wakes;
+		*nap = 0;
+	}
+	if (!*since) {
+		*since = now;
+		return;
+	}
+	if (now - *since < IDLE_SPIN)
+		return;
+	if (*nap && !emu.idle_spin) {
+		emu_tr_wait(*nap);
+		*nap = *nap * 2 > IDLE_NAP_MAX ? IDLE_NAP_MAX : *nap * 2;
+	} else if (!*nap) {
+		*nap = IDLE_NAP_MIN;
+	}
+	*since = 0;
+	if (!emu.ready_head)
+		unpark_all();
+}
+
 static void schedule(void)
 {
 	int64_t prev[4] = { -1, -1, -1, -1 };
-	int64_t since = 0, nap = 0;
+	int64_t since = 0, nap = 0, psince = 0, pnap = 0;
+	uint64_t pwakes = 0;
 
 	for (;;) {
 		emu_rank *r = pop_ready();
 		if (r) {
 			since = 0;
+			psince = 0;
 			run(r);
 			if ((emu.switches & 63) == 0)
 				emu_tr_progress();
+			if (emu.nparked && (emu.switches & 1023) == 0)
+				unpark_all();
 			continue;
 		}
 		if (emu_tr_progress() > 0) {
 			emu.activity = 1;
 			since = 0;
+			psince = 0;
+			continue;
+		}
+		if (emu.nparked) {
+			/* Polling ranks are live: no vote on quiescence
+			 * (nor was there one while they took turns). */
+			emu.activity = 1;
+			parked_turn(&psince, &pnap, &pwakes);
 			continue;
 		}
 		if (emu.nprocs == 1) {

@@ -2,10 +2,14 @@
 # emu_polls.sh -- a wait by polling writes two SEBs per message, not one
 # per poll (emulator/record.c, "Polls"): rank 0 receives 21 messages
 # from rank 1, which sleeps 2 ms before each, polling with MPI_Test,
-# MPI_Testany and MPI_Iprobe in turn (hundreds of polls in all, on 2
-# processes); rank 0's trace holds at most 2 SEBs per message and 4 more
-# (the first SEB, the print, MPI_Finalize), it checks, and it replays.
-# The data of every message arrives.
+# MPI_Testany and MPI_Iprobe in turn, on 2 processes; rank 0's trace
+# holds at most 2 SEBs per message and 4 more (the first SEB, the print,
+# MPI_Finalize), it checks, and it replays.  The data of every message
+# arrives.  A poll that finds nothing parks the rank until something
+# happens to it (emulator/sched.c, "Parked pollers"): some tens of polls
+# per message at most (a nap of up to 1 ms between two while the process
+# has nothing else to run), where a rank that took a turn per poll made
+# thousands.
 . "$SIBYL_SRCDIR/tests/lib.sh"
 . "$SIBYL_SRCDIR/tests/emulib.sh"
 command -v python3 >/dev/null 2>&1 || { echo "python3 not found" >&2; exit 77; }
@@ -78,6 +82,9 @@ sebs=$(grep -c '"pe": *0,' "$T/out")
 # 2 per message, and 4 more.
 [ "$sebs" -le $((2 * 21 + 4)) ] ||
 	fail "rank 0 wrote $sebs SEBs for 21 messages and $polls polls"
+checks=$((checks + 1))
+[ "$polls" -le $((21 * 50)) ] ||
+	fail "rank 0 polled $polls times for 21 messages: a poll that finds nothing should park it until one comes"
 echo "rank 0: $sebs SEBs, $polls polls" >&2
 expect_ok "$SIBYL" sim -q "$T/poll.trace" -o "$T/poll.sim"
 finish

@@ -240,6 +240,7 @@ typedef struct emu_rank {
 	void *priv;             /* privatize.c: the rank's image of globals */
 	void *life;             /* lifecycle.c: destructors, exceptions */
 	void *errs;             /* diag.c: the program's error classes */
+	void *wins;             /* rma.c: the rank's windows */
 	jmp_buf *exit_jb;       /* where emu_rank_exit() ends the rank */
 } emu_rank;
 
@@ -525,6 +526,11 @@ void emu_stack_overflow(size_t slot, const char *how);
 
 /* Tag of the synchronous-send acknowledgement in the trace. */
 #define EMU_ACK_TAG (-2)
+
+/* --------------------------------------------------------------- rma.c */
+
+/* The rank has ended: its windows not freed are released. */
+void emu_rma_free_rank(emu_rank *r);
 
 /* ------------------------------------------------------------ record.c */
 

@@ -1367,8 +1367,8 @@ int MPI_Win_complete(MPI_Win win)
 	int n = g->size;
 	emu_rec_enter(r, EMU_SITE);
 	uint64_t *hdr = rma_zalloc(r, call, (uint64_t)(n + 1) * sizeof *hdr);
-	emu_req **q = rma_zalloc(r, call, 2 * (uint64_t)(n + 1) * sizeof *q);
-	emu_req **rq = rma_zalloc(r, call, (uint64_t)(n + 1) * sizeof *rq);
+	/* Per target: the header, the operations, the reply. */
+	emu_req **q = rma_zalloc(r, call, 3 * (uint64_t)(n + 1) * sizeof *q);
 	char **bufs = rma_zalloc(r, call, (uint64_t)(n + 1) * sizeof *bufs);
 	rma_tgt **tg = rma_zalloc(r, call, (uint64_t)(n + 1) * sizeof *tg);
 	for (int i = 0; i < n; i++) {
@@ -1377,9 +1377,10 @@ int MPI_Win_complete(MPI_Win win)
 								     world));
 		if (t && t->reply) {
 			bufs[i] = rma_alloc(r, call, t->reply);
-			rq[i] = emu_p2p_irecv_raw(r, call, bufs[i], t->reply,
-						  world, c->ctx, TAG_REPLY,
-						  w->comm);
+			q[2 * n + i] = emu_p2p_irecv_raw(r, call, bufs[i],
+							 t->reply, world,
+							 c->ctx, TAG_REPLY,
+							 w->comm);
 		}
 		hdr[i] = t ? t->ops.n : 0;
 		q[i] = emu_p2p_isend_raw(r, call, &hdr[i], sizeof *hdr,
@@ -1389,25 +1390,28 @@ int MPI_Win_complete(MPI_Win win)
 						     t->ops.n, world, c->ctx,
 						     TAG_OPS, w->comm);
 	}
-	wait_all(r, call, q, 2 * n);
-	/* The answers come once the targets apply the operations, which
-	 * they do in any synchronization call of their exposure epoch --
-	 * such as this one, where a ring of ranks that each access the
-	 * next one all are. */
-	for (int i = 0; i < n; i++) {
-		if (!rq[i])
+	/* Operations of more than the eager size leave once their target
+	 * receives them, and the answers come once it has applied them: it
+	 * does both in any synchronization call of its exposure epoch --
+	 * such as this one, where a ring of ranks that each access the next
+	 * one all are.  Meanwhile this rank serves its own origins. */
+	for (int k = 0; k < 3 * n; k++) {
+		if (!q[k])
 			continue;
-		while (w->expose && !rq[i]->complete &&
+		while (w->expose && !q[k]->complete &&
 		       !serve_arrived(r, call, w))
 			poll_turn(r);
-		emu_p2p_wait(r, call, rq[i]);
-		emu_p2p_finish(r, rq[i], NULL);
-		unpack_results(tg[i], bufs[i]);
-		free(bufs[i]);
+		emu_p2p_wait(r, call, q[k]);
+		emu_p2p_finish(r, q[k], NULL);
+		q[k] = NULL;
 	}
+	for (int i = 0; i < n; i++)
+		if (bufs[i]) {
+			unpack_results(tg[i], bufs[i]);
+			free(bufs[i]);
+		}
 	free(tg);
 	free(bufs);
-	free(rq);
 	free(q);
 	free(hdr);
 	targets_clear(w);

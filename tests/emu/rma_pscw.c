@@ -2,10 +2,12 @@
  * rma_pscw.c -- one-sided communication in epochs of general active
  * target synchronization (MPI_Win_post, start, complete, wait, test).
  *
- * Window of N = 4 ints per rank (slot i of rank r starts as 100 r + i).
- * Round 1, a ring: every rank exposes its window to its left neighbour
- * and accesses its right neighbour's: it puts r + 1 into slot 0 there,
- * gets slot 1, adds r (MPI_SUM) to slot 2; after MPI_Win_complete the
+ * Window of 4 + BIG ints per rank (slot i < 4 of rank r starts as
+ * 100 r + i).  Round 1, a ring: every rank exposes its window to its left
+ * neighbour and accesses its right neighbour's: it puts r + 1 into slot
+ * 0 there, gets slot 1, adds r (MPI_SUM) to slot 2, and puts BIG ints
+ * (80 KB: more than Sibyl sends eagerly, so the put's message leaves
+ * only once its target takes it) after slot 3; after MPI_Win_complete the
  * get's value is there, after MPI_Win_wait the window holds what the left
  * neighbour did.  Round 2, a star: rank 0 exposes its window to every
  * other rank, which accumulates r + 1 into rank 0's slot 3 and
@@ -26,6 +28,7 @@
 #include "emutest.h"
 
 #define N 4
+#define BIG 20000
 
 int main(int argc, char **argv)
 {
@@ -37,10 +40,15 @@ int main(int argc, char **argv)
 	int right = (me + 1) % P, left = (me + P - 1) % P;
 	int *a = NULL;
 	MPI_Win w;
-	MPI_Win_allocate(N * sizeof(int), sizeof(int), MPI_INFO_NULL,
+	MPI_Win_allocate((N + BIG) * sizeof(int), sizeof(int), MPI_INFO_NULL,
 			 MPI_COMM_WORLD, &a, &w);
 	for (int i = 0; i < N; i++)
 		a[i] = 100 * me + i;
+	int *big = emu_alloc(&t, BIG, sizeof *big);
+	for (int k = 0; k < BIG; k++) {
+		big[k] = 7 * me + k;
+		a[N + k] = -1;
+	}
 	MPI_Group world, lg, rg, zero, others;
 	MPI_Comm_group(MPI_COMM_WORLD, &world);
 	MPI_Group_incl(world, 1, &left, &lg);
@@ -56,6 +64,7 @@ int main(int argc, char **argv)
 	MPI_Put(&one, 1, MPI_INT, right, 0, 1, MPI_INT, w);
 	MPI_Get(&got, 1, MPI_INT, right, 1, 1, MPI_INT, w);
 	MPI_Accumulate(&me, 1, MPI_INT, right, 2, 1, MPI_INT, MPI_SUM, w);
+	MPI_Put(big, BIG, MPI_INT, right, N, BIG, MPI_INT, w);
 	MPI_Win_complete(w);
 	EMU_EQ(&t, got, 100 * right + 1, "got from rank %d", right);
 	MPI_Win_wait(w);
@@ -63,6 +72,11 @@ int main(int argc, char **argv)
 	EMU_EQ(&t, a[1], 100 * me + 1, "slot 1");
 	EMU_EQ(&t, a[2], 100 * me + 2 + left, "accumulated by rank %d", left);
 	EMU_EQ(&t, a[3], 100 * me + 3, "slot 3");
+	int bad = 0;
+	for (int k = 0; k < BIG; k++)
+		bad += a[N + k] != 7 * left + k;
+	EMU_EQ(&t, bad, 0, "ints of the large put that differ");
+	free(big);
 
 	/* Round 2: the star, rank 0 polling. */
 	if (me == 0)

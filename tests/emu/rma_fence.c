@@ -12,8 +12,13 @@
  *   - puts 3 contiguous ints into slots size + 4, + 6, + 8 of its right
  *     neighbour's A through a strided vector type (slots + 5 and + 7
  *     stay as they were);
+ *   - gets slots size + 9 .. + 11 of its right neighbour's A into every
+ *     other int of a local array, through a strided origin type freed
+ *     before the fence (the ints between stay);
  *   - fetch-and-adds 1 to B[0] of rank 0 and compare-and-swaps B[1] of
- *     rank 0 from -1 to r.
+ *     rank 0 from -1 to r;
+ *   - accumulates (r mod 5, r) with MPI_MAXLOC on MPI_DOUBLE_INT into
+ *     window C of rank 0 (a pair type: packed, it is not the C struct).
  * After the fence every value is checked exactly: the fetched counter
  * values are 0 .. size-1, each once; exactly one compare-and-swap
  * succeeded, the others saw its value.  A second epoch gets back from the
@@ -42,13 +47,18 @@ int main(int argc, char **argv)
 	int *a = emu_alloc(&t, (size_t)N, sizeof *a), *b = NULL;
 	for (int i = 0; i < N; i++)
 		a[i] = 1000 * me + i;
-	MPI_Win wa, wb;
+	MPI_Win wa, wb, wc;
+	struct di { double v; int i; } *c = NULL;
 	MPI_Win_create(a, (MPI_Aint)N * (MPI_Aint)sizeof *a, sizeof *a,
 		       MPI_INFO_NULL, MPI_COMM_WORLD, &wa);
 	MPI_Win_allocate(2 * sizeof(int), sizeof(int), MPI_INFO_NULL,
 			 MPI_COMM_WORLD, &b, &wb);
 	b[0] = 0;
 	b[1] = -1;
+	MPI_Win_allocate(sizeof *c, sizeof *c, MPI_INFO_NULL, MPI_COMM_WORLD,
+			 &c, &wc);
+	c->v = -1.0;
+	c->i = -1;
 
 	/* What a window says about itself. */
 	void *base;
@@ -81,6 +91,7 @@ int main(int argc, char **argv)
 	/* The first epoch. */
 	MPI_Win_fence(MPI_MODE_NOPRECEDE, wa);
 	MPI_Win_fence(MPI_MODE_NOPRECEDE, wb);
+	MPI_Win_fence(MPI_MODE_NOPRECEDE, wc);
 	int one = me + 1, got_left = -1, old = -1, mine = me;
 	MPI_Put(&one, 1, MPI_INT, right, me, 1, MPI_INT, wa);
 	MPI_Get(&got_left, 1, MPI_INT, left, P + 1, 1, MPI_INT, wa);
@@ -92,14 +103,20 @@ int main(int argc, char **argv)
 	MPI_Type_commit(&every_other);
 	int three[3] = { 10 * me + 1, 10 * me + 2, 10 * me + 3 };
 	MPI_Put(three, 3, MPI_INT, right, P + 4, 1, every_other, wa);
+	int got3[6] = { -5, -5, -5, -5, -5, -5 };
+	MPI_Get(got3, 1, every_other, right, P + 9, 3, MPI_INT, wa);
 	/* MPI lets the program free the type before the epoch ends. */
 	MPI_Type_free(&every_other);
+	struct di mine_di = { (double)(me % 5), me };
+	MPI_Accumulate(&mine_di, 1, MPI_DOUBLE_INT, 0, 0, 1, MPI_DOUBLE_INT,
+		       MPI_MAXLOC, wc);
 	int inc = 1, ticket = -1, swap_old = -2, minus = -1;
 	MPI_Fetch_and_op(&inc, &ticket, MPI_INT, 0, 0, MPI_SUM, wb);
 	MPI_Compare_and_swap(&mine, &minus, &swap_old, MPI_INT, 0, 1, wb);
 	memset(three, 0, sizeof three);  /* packed at the call */
 	MPI_Win_fence(0, wa);
 	MPI_Win_fence(0, wb);
+	MPI_Win_fence(MPI_MODE_NOSUCCEED, wc);
 
 	EMU_EQ(&t, a[left], left + 1, "slot %d put by the left neighbour",
 	       left);
@@ -113,6 +130,16 @@ int main(int argc, char **argv)
 	for (int k = 0; k < 3; k++)
 		EMU_EQ(&t, a[P + 4 + 2 * k], 10 * left + k + 1,
 		       "strided put, element %d", k);
+	for (int k = 0; k < 3; k++) {
+		EMU_EQ(&t, got3[2 * k], 1000 * right + P + 9 + k,
+		       "strided get, element %d", k);
+		EMU_EQ(&t, got3[2 * k + 1], -5, "a hole of the strided get");
+	}
+	if (me == 0) {
+		int top = P < 5 ? P - 1 : 4;
+		EMU_TRUE(&t, c->v == (double)top && c->i == top, "MPI_MAXLOC "
+			 "gave (%g, %d), want (%d, %d)", c->v, c->i, top, top);
+	}
 	EMU_EQ(&t, a[P + 5], 1000 * me + P + 5, "a hole of the vector");
 	EMU_EQ(&t, a[P + 7], 1000 * me + P + 7, "a hole of the vector");
 	for (int i = 0; i < P; i++)
@@ -170,8 +197,9 @@ int main(int argc, char **argv)
 
 	MPI_Win_free(&wa);
 	MPI_Win_free(&wb);
-	EMU_TRUE(&t, wa == MPI_WIN_NULL && wb == MPI_WIN_NULL, "freed "
-		 "handles");
+	MPI_Win_free(&wc);
+	EMU_TRUE(&t, wa == MPI_WIN_NULL && wb == MPI_WIN_NULL &&
+		 wc == MPI_WIN_NULL, "freed handles");
 	free(a);
 	return emu_finish(&t);
 }

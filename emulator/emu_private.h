@@ -17,6 +17,8 @@
  *   datatype.c   basic and derived datatypes, packing (emu_dt.h)
  *   coll*.c op.c collectives as algorithms over messages, reduction
  *                operations (emu_coll.h)
+ *   rma.c        one-sided communication: windows and active-target
+ *                epochs, their data moved in point-to-point messages
  *   privatize.c libc.c fold.c  per-rank globals and libc state, memory
  *                folding (emu_priv.h)
  *   transport.c  the only file that sees Open MPI: messages between

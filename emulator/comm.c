@@ -365,7 +365,13 @@ const char *emu_comm_describe(emu_rank *r, MPI_Comm c)
 	char *buf = emu.comm.name;
 	size_t len = sizeof emu.comm.name;
 	emu_comm *p = r ? emu_comm_lookup(r, c) : NULL;
-	if (p && p->name)
+	/* A window's private communicator carries its messages and its
+	 * name: reports name the window. */
+	if (p && p->win != MPI_WIN_NULL && p->name)
+		snprintf(buf, len, "window %d (\"%s\")", p->win, p->name);
+	else if (p && p->win != MPI_WIN_NULL)
+		snprintf(buf, len, "window %d", p->win);
+	else if (p && p->name)
 		snprintf(buf, len, "%s", p->name);
 	else if (c == MPI_COMM_WORLD)
 		return "MPI_COMM_WORLD";

@@ -149,8 +149,9 @@ static inline int emu_comm_rank_of(emu_comm *c, int32_t w)
 {
 	return emu_group_rank_of(c->group, w);
 }
-/* A name for messages: "MPI_COMM_WORLD", the MPI_Comm_set_name name, or
- * "communicator 5" (static or thread-unsafe buffer). */
+/* A name for messages: "MPI_COMM_WORLD", the MPI_Comm_set_name name,
+ * "communicator 5", or for a window's private communicator "window 2"
+ * (with its name if it has one) (static or thread-unsafe buffer). */
 const char *emu_comm_describe(struct emu_rank *r, MPI_Comm c);
 /* The error handler that applies to an error of rank r now: that of
  * r->err_comm (MPI_COMM_WORLD's when the call names none):

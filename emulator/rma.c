@@ -367,17 +367,6 @@ static rma_tgt *target_find(emu_win *w, int t)
 	}
 }
 
-static const char *win_describe(emu_rank *r, emu_win *w, char *buf,
-				size_t len)
-{
-	const char *name = r->comms[w->comm]->name;
-	if (name)
-		snprintf(buf, len, "window %d (\"%s\")", w->handle, name);
-	else
-		snprintf(buf, len, "window %d", w->handle);
-	return buf;
-}
-
 /* ----------------------------------------------- creation, freeing */
 
 static MPI_Win win_create(emu_rank *r, const char *call, const void *site,
@@ -467,12 +456,11 @@ int MPI_Win_free(MPI_Win *win)
 	if (!win)
 		emu_mpi_error(r, call, MPI_ERR_ARG, "NULL window pointer");
 	emu_win *w = win_get(r, *win, call);
-	char d[MPI_MAX_OBJECT_NAME + 32];
 	if (epoch_open(w))
 		emu_mpi_error(r, call, MPI_ERR_RMA_SYNC, "%s has an epoch "
 			      "open (%s): close it first (MPI_Win_fence, "
 			      "MPI_Win_complete, MPI_Win_wait)",
-			      win_describe(r, w, d, sizeof d), w->ntg ?
+			      emu_comm_describe(r, w->comm), w->ntg ?
 			      "operations not synchronized yet" : w->access ?
 			      "MPI_Win_start without MPI_Win_complete" :
 			      "MPI_Win_post without MPI_Win_wait");
@@ -615,12 +603,11 @@ int MPI_Win_call_errhandler(MPI_Win win, int errorcode)
 	EMU_API(r, call);
 	emu_win *w = win_get(r, win, call);
 	emu_comm *c = r->comms[w->comm];
-	char d[MPI_MAX_OBJECT_NAME + 32];
 	if (c->errhandler == MPI_ERRORS_ARE_FATAL)
 		emu_mpi_error(r, call, errorcode >= 0 && errorcode <=
 			      MPI_ERR_LASTCODE ? errorcode : MPI_ERR_UNKNOWN,
 			      "the program raised error code %d on %s",
-			      errorcode, win_describe(r, w, d, sizeof d));
+			      errorcode, emu_comm_describe(r, w->comm));
 	emu_comm_user_errhandler(r, errorcode);
 	return MPI_SUCCESS;
 }
@@ -701,14 +688,13 @@ static void queue_op(emu_rank *r, const char *call, MPI_Win win, int kind,
 		     MPI_Datatype ttype, MPI_Op op)
 {
 	emu_win *w = win_get(r, win, call);
-	char d[MPI_MAX_OBJECT_NAME + 32];
 	int sends = kind == OP_PUT || kind == OP_ACC || kind == OP_CAS ||
 		(kind == OP_GACC && op != MPI_NO_OP);
 	int gets = kind == OP_GET || kind == OP_GACC || kind == OP_CAS;
 	if (t != MPI_PROC_NULL && (t < 0 || t >= w->size))
 		emu_mpi_error(r, call, MPI_ERR_RANK, "target %d is not a rank "
 			      "of %s (size %d)", t,
-			      win_describe(r, w, d, sizeof d), w->size);
+			      emu_comm_describe(r, w->comm), w->size);
 	if (sends)
 		check_type(r, call, ocount, otype, "origin");
 	if (gets)
@@ -763,7 +749,7 @@ static void queue_op(emu_rank *r, const char *call, MPI_Win win, int kind,
 			      "access epoch: open one with MPI_Win_fence or "
 			      "MPI_Win_start (passive target, MPI_Win_lock, "
 			      "is not emulated)",
-			      win_describe(r, w, d, sizeof d));
+			      emu_comm_describe(r, w->comm));
 	if (t == MPI_PROC_NULL)
 		return;
 	emu_comm *c = r->comms[w->comm];
@@ -772,7 +758,7 @@ static void queue_op(emu_rank *r, const char *call, MPI_Win win, int kind,
 		emu_mpi_error(r, call, MPI_ERR_RMA_SYNC, "target %d is not in "
 			      "the group of the MPI_Win_start that opened "
 			      "this access epoch of %s", t,
-			      win_describe(r, w, d, sizeof d));
+			      emu_comm_describe(r, w->comm));
 	if (tdisp < 0)
 		emu_mpi_error(r, call, MPI_ERR_DISP, "negative target "
 			      "displacement %lld", (long long)tdisp);
@@ -794,10 +780,11 @@ static void queue_op(emu_rank *r, const char *call, MPI_Win win, int kind,
 	    disp + l.hi > p->size) {
 		free(l.u);
 		emu_mpi_error(r, call, MPI_ERR_RMA_RANGE, "bytes %lld to %lld "
-			      "of the window of rank %d, which has %lld "
+			      "of rank %d's memory in %s, which has %lld "
 			      "(target displacement %lld, unit %d, %d of %s)",
 			      (long long)(disp + l.lo),
 			      (long long)(disp + l.hi), t,
+			      emu_comm_describe(r, w->comm),
 			      (long long)p->size, (long long)tdisp,
 			      p->disp_unit, tcount, emu_dt_name(ttype));
 	}
@@ -1188,20 +1175,19 @@ int MPI_Win_fence(int assert, MPI_Win win)
 	const char *call = "MPI_Win_fence";
 	EMU_API(r, call);
 	emu_win *w = win_get(r, win, call);
-	char d[MPI_MAX_OBJECT_NAME + 32];
 	check_assert(r, call, assert, MODES_FENCE, "MPI_MODE_NOSTORE, "
 		     "MPI_MODE_NOPUT, MPI_MODE_NOPRECEDE and "
 		     "MPI_MODE_NOSUCCEED");
 	if (w->access || w->expose)
 		emu_mpi_error(r, call, MPI_ERR_RMA_SYNC, "%s is in an epoch of "
 			      "%s: close it (%s) before a fence",
-			      win_describe(r, w, d, sizeof d), w->access ?
+			      emu_comm_describe(r, w->comm), w->access ?
 			      "MPI_Win_start" : "MPI_Win_post", w->access ?
 			      "MPI_Win_complete" : "MPI_Win_wait");
 	if ((assert & MPI_MODE_NOPRECEDE) && w->ntg)
 		emu_mpi_error(r, call, MPI_ERR_RMA_SYNC, "MPI_MODE_NOPRECEDE, "
 			      "but this rank has operations on %s to "
-			      "complete", win_describe(r, w, d, sizeof d));
+			      "complete", emu_comm_describe(r, w->comm));
 	emu_rec_enter(r, EMU_SITE);
 	/* MPI_MODE_NOPRECEDE, which every rank of the window gives if one
 	 * does: no operation to complete anywhere, no message. */
@@ -1223,25 +1209,23 @@ static emu_group *epoch_group(emu_rank *r, const char *call, emu_win *w,
 {
 	emu_group *g = emu_group_get(r, group, call);
 	emu_comm *c = r->comms[w->comm];
-	char d[MPI_MAX_OBJECT_NAME + 32];
 	for (int i = 0; i < g->size; i++)
 		if (emu_comm_rank_of(c, emu_group_world(g, i)) < 0)
 			emu_mpi_error(r, call, MPI_ERR_GROUP, "member %d of "
 				      "the group (world rank %d) is not a "
 				      "rank of %s", i, emu_group_world(g, i),
-				      win_describe(r, w, d, sizeof d));
+				      emu_comm_describe(r, w->comm));
 	emu_group_ref(g);
 	return g;
 }
 
 static void check_no_fence(emu_rank *r, const char *call, emu_win *w)
 {
-	char d[MPI_MAX_OBJECT_NAME + 32];
 	if (w->ntg && !w->access)
 		emu_mpi_error(r, call, MPI_ERR_RMA_SYNC, "%s has operations "
 			      "of a fence epoch not completed: end it with "
 			      "MPI_Win_fence first",
-			      win_describe(r, w, d, sizeof d));
+			      emu_comm_describe(r, w->comm));
 }
 
 int MPI_Win_post(MPI_Group group, int assert, MPI_Win win)
@@ -1249,13 +1233,12 @@ int MPI_Win_post(MPI_Group group, int assert, MPI_Win win)
 	const char *call = "MPI_Win_post";
 	EMU_API(r, call);
 	emu_win *w = win_get(r, win, call);
-	char d[MPI_MAX_OBJECT_NAME + 32];
 	check_assert(r, call, assert, MODES_POST, "MPI_MODE_NOCHECK, "
 		     "MPI_MODE_NOSTORE and MPI_MODE_NOPUT");
 	if (w->expose)
 		emu_mpi_error(r, call, MPI_ERR_RMA_SYNC, "%s is exposed "
 			      "already: MPI_Win_wait ends that epoch first",
-			      win_describe(r, w, d, sizeof d));
+			      emu_comm_describe(r, w->comm));
 	check_no_fence(r, call, w);
 	emu_group *g = epoch_group(r, call, w, group);
 	emu_comm *c = r->comms[w->comm];
@@ -1285,12 +1268,11 @@ int MPI_Win_start(MPI_Group group, int assert, MPI_Win win)
 	const char *call = "MPI_Win_start";
 	EMU_API(r, call);
 	emu_win *w = win_get(r, win, call);
-	char d[MPI_MAX_OBJECT_NAME + 32];
 	check_assert(r, call, assert, MODES_START, "MPI_MODE_NOCHECK");
 	if (w->access)
 		emu_mpi_error(r, call, MPI_ERR_RMA_SYNC, "%s is in an access "
 			      "epoch already: MPI_Win_complete ends it first",
-			      win_describe(r, w, d, sizeof d));
+			      emu_comm_describe(r, w->comm));
 	check_no_fence(r, call, w);
 	/* Local: the operations wait for MPI_Win_complete, and a target
 	 * applies them only once it has posted. */
@@ -1357,11 +1339,10 @@ int MPI_Win_complete(MPI_Win win)
 	const char *call = "MPI_Win_complete";
 	EMU_API(r, call);
 	emu_win *w = win_get(r, win, call);
-	char d[MPI_MAX_OBJECT_NAME + 32];
 	if (!w->access)
 		emu_mpi_error(r, call, MPI_ERR_RMA_SYNC, "%s is not in an "
 			      "access epoch of MPI_Win_start",
-			      win_describe(r, w, d, sizeof d));
+			      emu_comm_describe(r, w->comm));
 	emu_comm *c = r->comms[w->comm];
 	emu_group *g = w->access;
 	int n = g->size;
@@ -1440,11 +1421,10 @@ static void wait_finish(emu_rank *r, const char *call, emu_win *w)
 static emu_win *exposed(emu_rank *r, const char *call, MPI_Win win)
 {
 	emu_win *w = win_get(r, win, call);
-	char d[MPI_MAX_OBJECT_NAME + 32];
 	if (!w->expose)
 		emu_mpi_error(r, call, MPI_ERR_RMA_SYNC, "%s is not in an "
 			      "exposure epoch of MPI_Win_post",
-			      win_describe(r, w, d, sizeof d));
+			      emu_comm_describe(r, w->comm));
 	return w;
 }
 

@@ -11,6 +11,8 @@
 # messages they imply, sent in MPI_Win_fence: the put's operation (the
 # data and its placement) from rank 0 to 1, and the get's 4000 bytes
 # back from 1 to 0; a fence asserting MPI_MODE_NOPRECEDE sends nothing.
+# A put past the target's memory stops the run with a message that names
+# the window.
 . "$SIBYL_SRCDIR/tests/lib.sh"
 . "$SIBYL_SRCDIR/tests/emulib.sh"
 
@@ -85,6 +87,37 @@ back = [m for m in sends if m == (1, 0, 4000)]
 assert len(put) == 1 and len(back) == 1, sends
 print("put", put[0][2], "bytes out, get 4000 bytes back")
 ' "$T/putget.json"
+fi
+
+# Under the default handler a put past the target's memory stops the run,
+# naming the rank, the call, the class, the window and the bytes.
+cat >"$T/range.c" <<'PROG'
+#include <mpi.h>
+int main(int argc, char **argv)
+{
+	int x[4], rank;
+	MPI_Win w;
+	MPI_Init(&argc, &argv);
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	MPI_Win_create(x, sizeof x, sizeof(int), MPI_INFO_NULL,
+		       MPI_COMM_WORLD, &w);
+	MPI_Win_set_name(w, "halo");
+	MPI_Win_fence(0, w);
+	if (rank == 1)
+		MPI_Put(&rank, 1, MPI_INT, 0, 4, 1, MPI_INT, w);
+	MPI_Win_fence(0, w);
+	MPI_Win_free(&w);
+	MPI_Finalize();
+	return 0;
+}
+PROG
+if emu_build range "$T/range.c"; then
+	checks=$((checks + 1))
+	emu_run 2 4 "$T/range.trace" "$T/range"
+	[ "$emu_status" -ne 0 ] || fail "a put past the window did not stop" \
+		"the run"
+	expect_grep "rank 1 in MPI_Put: MPI_ERR_RMA_RANGE: bytes 16 to 20 of rank 0's memory in window [0-9]+ \(\"halo\"\), which has 16" \
+		"$T/err"
 fi
 
 finish

@@ -26,8 +26,8 @@
  * MPI_MODE_NOSUCCEED.  The window attributes, group and name are
  * checked, and with MPI_ERRORS_RETURN on A: a put past the end of the
  * target's window is MPI_ERR_RMA_RANGE, one after the last fence is
- * MPI_ERR_RMA_SYNC (the classes Sibyl gives; a native run only sees that
- * they fail).
+ * MPI_ERR_RMA_SYNC, a fence asserting MPI_MODE_NOCHECK is MPI_ERR_ASSERT
+ * (the classes Sibyl gives; a native run only sees that the puts fail).
  *
  * Ranks: any number >= 1.
  */
@@ -185,6 +185,13 @@ int main(int argc, char **argv)
 		 "succeeded");
 #ifdef SIBYL_MPI
 	EMU_EQ(&t, cls, MPI_ERR_RMA_SYNC, "class of a put outside an epoch");
+#endif
+	/* Every rank makes the same call: natively it may be a fence. */
+	rc = MPI_Win_fence(MPI_MODE_NOCHECK, wa);
+#ifdef SIBYL_MPI
+	MPI_Error_class(rc, &cls);
+	EMU_EQ(&t, cls, MPI_ERR_ASSERT, "class of MPI_MODE_NOCHECK in a "
+	       "fence");
 #endif
 	MPI_Win_fence(MPI_MODE_NOPRECEDE, wa);
 	rc = MPI_Put(&one, 1, MPI_INT, right, N, 1, MPI_INT, wa);

@@ -1438,6 +1438,20 @@ int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf,
 				     comm, request);
 }
 
+/* ------------------------------------------- for the one-sided layer */
+
+void emu_coll_bytes(emu_rank *r, const char *call, int kind, MPI_Comm comm,
+		    const void *sbuf, void *rbuf, int bytes)
+{
+	emu_comm *c = comm_of(r, call, comm);
+	coll s;
+	setup(&s, r, call, kind, comm, c);
+	seg_set(&s.sseg, sbuf, bytes, MPI_BYTE);
+	seg_set(&s.rseg, rbuf, bytes, MPI_BYTE);
+	s.bytes = coll_seg_bytes(&s.rseg, c->rank);
+	start(&s, NULL);
+}
+
 /* ------------------------------------------- neighbourhood collectives */
 
 /*

@@ -365,7 +365,13 @@ const char *emu_comm_describe(emu_rank *r, MPI_Comm c)
 	char *buf = emu.comm.name;
 	size_t len = sizeof emu.comm.name;
 	emu_comm *p = r ? emu_comm_lookup(r, c) : NULL;
-	if (p && p->name)
+	/* A window's private communicator carries its messages and its
+	 * name: reports name the window. */
+	if (p && p->win != MPI_WIN_NULL && p->name)
+		snprintf(buf, len, "window %d (\"%s\")", p->win, p->name);
+	else if (p && p->win != MPI_WIN_NULL)
+		snprintf(buf, len, "window %d", p->win);
+	else if (p && p->name)
 		snprintf(buf, len, "%s", p->name);
 	else if (c == MPI_COMM_WORLD)
 		return "MPI_COMM_WORLD";
@@ -1174,6 +1180,22 @@ static int give_group(emu_rank *r, const char *call, emu_group *g,
 	return MPI_SUCCESS;
 }
 
+emu_group *emu_group_get(emu_rank *r, MPI_Group h, const char *call)
+{
+	return group_get(r, h, call);
+}
+
+int emu_group_give(emu_rank *r, const char *call, emu_group *g,
+		   MPI_Group *group)
+{
+	return give_group(r, call, g, group);
+}
+
+void emu_comm_release(emu_rank *r, MPI_Comm h)
+{
+	comm_destroy(r, h);
+}
+
 int MPI_Comm_group(MPI_Comm comm, MPI_Group *group)
 {
 	const char *call = "MPI_Comm_group";
@@ -1181,19 +1203,36 @@ int MPI_Comm_group(MPI_Comm comm, MPI_Group *group)
 	return give_group(r, call, emu_comm_get(r, comm, call)->group, group);
 }
 
+void emu_comm_set_name(emu_rank *r, const char *call, emu_comm *c,
+		       const char *name)
+{
+	if (!name)
+		emu_mpi_error(r, call, MPI_ERR_ARG, "NULL name");
+	size_t n = strnlen(name, MPI_MAX_OBJECT_NAME - 1);
+	char *s = xmalloc(n + 1);
+	memcpy(s, name, n);
+	s[n] = 0;
+	free(c->name);
+	c->name = s;
+}
+
+void emu_comm_get_name(emu_rank *r, const char *call, const emu_comm *c,
+		       const char *dflt, char *name, int *resultlen)
+{
+	if (!name || !resultlen)
+		emu_mpi_error(r, call, MPI_ERR_ARG, "NULL %s pointer",
+			      name ? "resultlen" : "name");
+	const char *s = c->name ? c->name : dflt;
+	size_t n = strlen(s);
+	memcpy(name, s, n + 1);
+	*resultlen = (int)n;
+}
+
 int MPI_Comm_set_name(MPI_Comm comm, const char *comm_name)
 {
 	const char *call = "MPI_Comm_set_name";
 	EMU_API(r, call);
-	emu_comm *c = emu_comm_get(r, comm, call);
-	if (!comm_name)
-		emu_mpi_error(r, call, MPI_ERR_ARG, "NULL name");
-	size_t n = strnlen(comm_name, MPI_MAX_OBJECT_NAME - 1);
-	char *s = xmalloc(n + 1);
-	memcpy(s, comm_name, n);
-	s[n] = 0;
-	free(c->name);
-	c->name = s;
+	emu_comm_set_name(r, call, emu_comm_get(r, comm, call), comm_name);
 	return MPI_SUCCESS;
 }
 
@@ -1202,15 +1241,9 @@ int MPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen)
 	const char *call = "MPI_Comm_get_name";
 	EMU_API(r, call);
 	emu_comm *c = emu_comm_get(r, comm, call);
-	if (!comm_name || !resultlen)
-		emu_mpi_error(r, call, MPI_ERR_ARG, "NULL %s pointer",
-			      comm_name ? "resultlen" : "name");
-	const char *s = c->name ? c->name : comm == MPI_COMM_WORLD ?
-		"MPI_COMM_WORLD" : comm == MPI_COMM_SELF ? "MPI_COMM_SELF" :
-		"";
-	size_t n = strlen(s);
-	memcpy(comm_name, s, n + 1);
-	*resultlen = (int)n;
+	emu_comm_get_name(r, call, c, comm == MPI_COMM_WORLD ?
+			  "MPI_COMM_WORLD" : comm == MPI_COMM_SELF ?
+			  "MPI_COMM_SELF" : "", comm_name, resultlen);
 	return MPI_SUCCESS;
 }
 

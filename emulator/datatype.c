@@ -1041,6 +1041,24 @@ void emu_dt_unpack(const void *in, uint64_t bytes, void *buf, int64_t count,
 			    at(buf, whole * m->extent));
 }
 
+void emu_dt_runs(MPI_Datatype t, int64_t count,
+		 void (*f)(void *arg, int64_t disp, int64_t len), void *arg)
+{
+	dt_map *m = map_any(t);
+	if (!m || !m->size)
+		return;
+	if (m->contig) {
+		f(arg, 0, count * m->size);
+		return;
+	}
+	for (int64_t i = 0; i < count; i++) {
+		int64_t e = i * m->extent;
+		for (int64_t k = 0; k < m->nrep; k++, e += m->rstride)
+			for (uint32_t j = 0; j < m->nruns; j++)
+				f(arg, e + m->runs[j].disp, m->runs[j].len);
+	}
+}
+
 MPI_Datatype emu_dt_basic(MPI_Datatype t, int64_t *n)
 {
 	dt_map *m = map_of(t);

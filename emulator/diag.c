@@ -60,7 +60,10 @@ static const char *const err_names[] = {
 	"MPI_ERR_OTHER", "MPI_ERR_INTERN", "MPI_ERR_IN_STATUS",
 	"MPI_ERR_PENDING", "MPI_ERR_NO_MEM", "MPI_ERR_UNSUPPORTED_OPERATION",
 	"MPI_ERR_INFO_KEY", "MPI_ERR_INFO_VALUE", "MPI_ERR_INFO_NOKEY",
-	"MPI_ERR_INFO"
+	"MPI_ERR_INFO", "MPI_ERR_WIN", "MPI_ERR_BASE", "MPI_ERR_SIZE",
+	"MPI_ERR_DISP", "MPI_ERR_LOCKTYPE", "MPI_ERR_ASSERT",
+	"MPI_ERR_RMA_CONFLICT", "MPI_ERR_RMA_SYNC", "MPI_ERR_RMA_RANGE",
+	"MPI_ERR_RMA_ATTACH", "MPI_ERR_RMA_SHARED", "MPI_ERR_RMA_FLAVOR"
 };
 
 static const char *const err_texts[] = {
@@ -74,7 +77,14 @@ static const char *const err_texts[] = {
 	"error code is in status", "pending request", "out of memory",
 	"operation not supported by the Sibyl emulator",
 	"info key too long", "info value too long",
-	"no such key in the info object", "invalid info object"
+	"no such key in the info object", "invalid info object",
+	"invalid window", "invalid base address", "invalid size",
+	"invalid displacement unit", "invalid lock type",
+	"invalid assertion", "conflicting accesses to a window",
+	"wrong synchronization of one-sided calls",
+	"target memory is not in the window",
+	"memory cannot be attached to the window",
+	"memory cannot be shared", "the window has the wrong flavor"
 };
 
 _Static_assert(sizeof err_names / sizeof *err_names == MPI_ERR_LASTCODE + 1,

@@ -81,6 +81,13 @@ typedef struct emu_op_state {
 void emu_coll_init(void);
 void emu_coll_fini(void);
 
+/* For the one-sided layer (rma.c), inside a call whose SEB has ended
+ * (emu_rec_enter): a blocking COLL_ALLGATHER or COLL_ALLTOALL of `bytes'
+ * contiguous bytes per rank over communicator comm of r, on its
+ * collective context, recorded like the program's own. */
+void emu_coll_bytes(struct emu_rank *r, const char *call, int kind,
+		    MPI_Comm comm, const void *sbuf, void *rbuf, int bytes);
+
 
 /* ------------------------------------------------------------ op.c */
 

@@ -80,6 +80,10 @@ typedef struct emu_comm {
 	                          NULL (an intracommunicator) */
 	struct emu_attr *attrs;
 	char *name;            /* MPI_Comm_set_name, or NULL */
+	MPI_Win win;           /* the private communicator of window `win'
+	                          (rma.c): its errors are the window's, and
+	                          a user handler is given the window;
+	                          MPI_WIN_NULL for the others */
 } emu_comm;
 
 /* Set up and tear down a rank's tables (WORLD and SELF exist from the
@@ -119,6 +123,22 @@ static inline emu_group *emu_comm_peers(const emu_comm *c)
  * that report it).  O(1) when w == NULL, else O(log n) through a reverse
  * index built on the first call and shared with every holder. */
 int emu_group_rank_of(emu_group *g, int32_t w);
+/* For rma.c: the group behind handle h of r, or an MPI_ERR_GROUP error
+ * naming `call'; a new handle of r for g (one more reference; NULL
+ * pointer: an MPI_ERR_ARG error); communicator h of r freed, without
+ * attribute callbacks (one only the runtime uses). */
+emu_group *emu_group_get(struct emu_rank *r, MPI_Group h, const char *call);
+int emu_group_give(struct emu_rank *r, const char *call, emu_group *g,
+		   MPI_Group *group);
+void emu_comm_release(struct emu_rank *r, MPI_Comm h);
+/* MPI_Comm_set_name and MPI_Comm_get_name of c under the name `call'
+ * (windows keep theirs in their private communicator); a communicator
+ * without a name gets `dflt'. */
+void emu_comm_set_name(struct emu_rank *r, const char *call, emu_comm *c,
+		       const char *name);
+void emu_comm_get_name(struct emu_rank *r, const char *call,
+		       const emu_comm *c, const char *dflt, char *name,
+		       int *resultlen);
 /* Take / drop a reference; the last one frees the group. */
 static inline void emu_group_ref(emu_group *g)
 {
@@ -129,8 +149,9 @@ static inline int emu_comm_rank_of(emu_comm *c, int32_t w)
 {
 	return emu_group_rank_of(c->group, w);
 }
-/* A name for messages: "MPI_COMM_WORLD", the MPI_Comm_set_name name, or
- * "communicator 5" (static or thread-unsafe buffer). */
+/* A name for messages: "MPI_COMM_WORLD", the MPI_Comm_set_name name,
+ * "communicator 5", or for a window's private communicator "window 2"
+ * (with its name if it has one) (static or thread-unsafe buffer). */
 const char *emu_comm_describe(struct emu_rank *r, MPI_Comm c);
 /* The error handler that applies to an error of rank r now: that of
  * r->err_comm (MPI_COMM_WORLD's when the call names none):
@@ -219,6 +240,16 @@ void emu_attr_callback_failed(struct emu_rank *r, const char *call,
 void emu_errh_ref(MPI_Errhandler e);
 void emu_errh_unref(MPI_Errhandler e);
 void emu_errh_update_return(struct emu_rank *r);
+/* errhandler.c, for rma.c's windows: MPI_Comm_create_errhandler and
+ * MPI_Comm_set_errhandler under the name `call'. */
+void emu_errh_create(struct emu_rank *r, const char *call,
+		     MPI_Comm_errhandler_function *fn,
+		     MPI_Errhandler *errhandler);
+void emu_errh_set(struct emu_rank *r, const char *call, emu_comm *c,
+		  MPI_Errhandler e);
+/* MPI_Comm_get_errhandler of c under the name `call'. */
+void emu_errh_get(struct emu_rank *r, const char *call, const emu_comm *c,
+		  MPI_Errhandler *e);
 
 /* --------------------------------------------- the process's state */
 

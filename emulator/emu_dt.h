@@ -41,6 +41,12 @@ void emu_dt_pack(const void *buf, int64_t count, MPI_Datatype t, void *out);
  * count elements of t at buf. */
 void emu_dt_unpack(const void *in, uint64_t bytes, void *buf, int64_t count,
 		   MPI_Datatype t);
+/* The bytes count elements of t occupy, in type-map order -- the order
+ * they pack in: f(arg, disp, len) for each run of len bytes at disp
+ * bytes from the buffer's address.  One-sided operations send them to
+ * the target, whose datatype handles are not the origin's. */
+void emu_dt_runs(MPI_Datatype t, int64_t count,
+		 void (*f)(void *arg, int64_t disp, int64_t len), void *arg);
 /* A pending operation that will unpack into t later (a receive, a
  * collective) retains t, so that an MPI_Type_free meanwhile -- which MPI
  * allows -- keeps its map and its handle until the operation releases it

@@ -17,6 +17,8 @@
  *   datatype.c   basic and derived datatypes, packing (emu_dt.h)
  *   coll*.c op.c collectives as algorithms over messages, reduction
  *                operations (emu_coll.h)
+ *   rma.c        one-sided communication: windows and active-target
+ *                epochs, their data moved in point-to-point messages
  *   privatize.c libc.c fold.c  per-rank globals and libc state, memory
  *                folding (emu_priv.h)
  *   transport.c  the only file that sees Open MPI: messages between
@@ -246,6 +248,7 @@ typedef struct emu_rank {
 	void *priv;             /* privatize.c: the rank's image of globals */
 	void *life;             /* lifecycle.c: destructors, exceptions */
 	void *errs;             /* diag.c: the program's error classes */
+	void *wins;             /* rma.c: the rank's windows */
 	jmp_buf *exit_jb;       /* where emu_rank_exit() ends the rank */
 } emu_rank;
 
@@ -537,6 +540,11 @@ void emu_stack_overflow(size_t slot, const char *how);
 
 /* Tag of the synchronous-send acknowledgement in the trace. */
 #define EMU_ACK_TAG (-2)
+
+/* --------------------------------------------------------------- rma.c */
+
+/* The rank has ended: its windows not freed are released. */
+void emu_rma_free_rank(emu_rank *r);
 
 /* ------------------------------------------------------------ record.c */
 

@@ -88,15 +88,17 @@ void emu_comm_user_errhandler(emu_rank *r, int code)
 {
 	emu_comm *c = emu_comm_lookup(r, r->err_comm);
 	errh *e = c ? errh_user(c->errhandler) : NULL;
+	/* A window's handler is given the window (MPI_Win and MPI_Comm are
+	 * both int: the handler types have the same shape). */
 	if (e)
-		run_user_errhandler(r, e, r->err_comm, code);
+		run_user_errhandler(r, e, c->win != MPI_WIN_NULL ? c->win :
+				    r->err_comm, code);
 }
 
-int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function *fn,
-			       MPI_Errhandler *errhandler)
+void emu_errh_create(emu_rank *r, const char *call,
+		     MPI_Comm_errhandler_function *fn,
+		     MPI_Errhandler *errhandler)
 {
-	const char *call = "MPI_Comm_create_errhandler";
-	EMU_API(r, call);
 	if (!fn || !errhandler)
 		emu_mpi_error(r, call, MPI_ERR_ARG, "NULL %s",
 			      fn ? "errhandler pointer" : "function");
@@ -125,14 +127,20 @@ int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function *fn,
 	}
 	emu.errh.errhs[i].refs++;
 	*errhandler = (MPI_Errhandler)(i + ERRH_FIRST);
+}
+
+int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function *fn,
+			       MPI_Errhandler *errhandler)
+{
+	const char *call = "MPI_Comm_create_errhandler";
+	EMU_API(r, call);
+	emu_errh_create(r, call, fn, errhandler);
 	return MPI_SUCCESS;
 }
 
-int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
+void emu_errh_set(emu_rank *r, const char *call, emu_comm *c,
+		  MPI_Errhandler errhandler)
 {
-	const char *call = "MPI_Comm_set_errhandler";
-	EMU_API(r, call);
-	emu_comm *c = emu_comm_get(r, comm, call);
 	if (!errh_valid(errhandler))
 		emu_mpi_error(r, call, MPI_ERR_ARG, "%d is not an error "
 			      "handler (MPI_ERRORS_ARE_FATAL, "
@@ -144,14 +152,19 @@ int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
 	emu_errh_unref(c->errhandler);
 	c->errhandler = errhandler;
 	emu_errh_update_return(r);
+}
+
+int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
+{
+	const char *call = "MPI_Comm_set_errhandler";
+	EMU_API(r, call);
+	emu_errh_set(r, call, emu_comm_get(r, comm, call), errhandler);
 	return MPI_SUCCESS;
 }
 
-int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
+void emu_errh_get(emu_rank *r, const char *call, const emu_comm *c,
+		  MPI_Errhandler *errhandler)
 {
-	const char *call = "MPI_Comm_get_errhandler";
-	EMU_API(r, call);
-	emu_comm *c = emu_comm_get(r, comm, call);
 	if (!errhandler)
 		emu_mpi_error(r, call, MPI_ERR_ARG, "NULL errhandler "
 			      "pointer");
@@ -159,6 +172,13 @@ int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
 	 * MPI_Errhandler_free. */
 	emu_errh_ref(c->errhandler);
 	*errhandler = c->errhandler;
+}
+
+int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
+{
+	const char *call = "MPI_Comm_get_errhandler";
+	EMU_API(r, call);
+	emu_errh_get(r, call, emu_comm_get(r, comm, call), errhandler);
 	return MPI_SUCCESS;
 }
 

@@ -1,16 +1,52 @@
 /*
- * rma.c -- MPI_Alloc_mem/MPI_Free_mem, and the calls of one-sided
- * communication, which the emulator does not provide: each reports
- * MPI_ERR_UNSUPPORTED_OPERATION with what to do (the names are declared so that
- * programs that merely mention them compile -- benchmark suites share
- * helper code between their point-to-point, collective and one-sided
- * programs).
+ * rma.c -- MPI_Alloc_mem/MPI_Free_mem, and one-sided communication with
+ * active-target synchronization (MPI-3.1 chapter 11): windows made by
+ * MPI_Win_create and MPI_Win_allocate; MPI_Put, MPI_Get, MPI_Accumulate,
+ * MPI_Get_accumulate, MPI_Fetch_and_op and MPI_Compare_and_swap in epochs
+ * that MPI_Win_fence, or MPI_Win_post/start/complete/wait/test, open and
+ * close.
+ *
+ * An operation is queued at its origin: where it goes in the target's
+ * window -- as runs of bytes, computed at the origin from the target
+ * datatype, since derived datatypes are the origin process's -- and its
+ * data, packed at the call (the origin buffer may change after it).  The
+ * data moves at the synchronization that closes the epoch, as MPI allows,
+ * in ordinary messages on the context of the window's private
+ * communicator (a duplicate of the one it was created over), so the trace
+ * records them like any other:
+ *
+ *   fence   one message from each origin to each target it has
+ *           operations for, an all-to-all of how many bytes each rank
+ *           sends each other (so that a target knows what to receive),
+ *           and one reply from each target to each origin that asked for
+ *           data (Get, the fetching accumulates, Compare_and_swap);
+ *   PSCW    at MPI_Win_complete, a header (how many bytes of operations
+ *           follow) to each target of the MPI_Win_start group, then the
+ *           operations if there are any; the target receives them in
+ *           MPI_Win_wait (or MPI_Win_test, once every header is there),
+ *           applies them and replies to the origins that asked for data,
+ *           which MPI_Win_complete waits for.
+ *
+ * A target applies its origins' operations in the order of their ranks,
+ * each origin's in the order it issued them, so that a run is
+ * reproducible; an accumulate is applied element by element with the
+ * reduction code of op.c.  The ranks of a window may live in different
+ * processes: all they exchange goes through point-to-point.  A target's
+ * window memory changes only inside its own synchronization calls, which
+ * is why the window's memory model is MPI_WIN_SEPARATE.
+ *
+ * Passive target (locks, flushes, MPI_Win_sync), request-based operations
+ * and dynamic or shared windows are refused (unsupported.c): in passive
+ * target the target takes part without making any MPI call, which a
+ * trace of SEBs cannot express yet.
  */
 #ifdef HAVE_CONFIG_H
 #include <config.h>
 #endif
 
+#include <limits.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "emu_private.h"
 
@@ -37,157 +73,754 @@ int MPI_Free_mem(void *base)
 	return MPI_SUCCESS;
 }
 
-static int not_supported(emu_rank *r, const char *call)
+/* ------------------------------------------------------------ windows */
+
+/* The tags of the window's messages, on its private context. */
+enum { TAG_OPS = 1, TAG_REPLY = 2, TAG_HDR = 3 };
+
+enum { OP_PUT = 1, OP_GET, OP_ACC, OP_GACC, OP_CAS };
+
+/* An operation as it travels to its target: this header, nruns runs,
+ * then its data -- PUT, ACC, GACC: `bytes' (none for MPI_NO_OP); CAS:
+ * the new value then the compare value. */
+typedef struct rma_hdr {
+	uint8_t kind;
+	uint8_t pad[3];
+	int32_t op;             /* ACC, GACC */
+	int32_t basic;          /* ACC, GACC, CAS: the basic type */
+	uint32_t nruns;
+	uint64_t disp;          /* bytes from the target's window base */
+	uint64_t bytes;         /* bytes of the target's window it touches */
+	uint64_t data;          /* bytes of data after the runs */
+} rma_hdr;
+
+/* A run of the target's memory, from disp, in type-map order. */
+typedef struct rma_run {
+	int64_t off, len;
+} rma_run;
+
+typedef struct rma_buf {
+	char *p;
+	uint64_t n, cap;
+} rma_buf;
+
+/* Where the part of a reply that an operation asked for goes. */
+typedef struct rma_res {
+	void *addr;
+	int count;
+	MPI_Datatype type;
+	uint64_t bytes;
+} rma_res;
+
+/* What the origin has queued for one target in this epoch. */
+typedef struct rma_tgt {
+	int rank;               /* in the window's group */
+	rma_buf ops;
+	rma_res *res;
+	uint32_t nres, cres;
+	uint64_t reply;         /* bytes the target will send back */
+} rma_tgt;
+
+/* Every rank's window, as the others need it. */
+typedef struct rma_peer {
+	int64_t size;
+	int32_t disp_unit;
+	int32_t pad;
+} rma_peer;
+
+/* An exposure epoch (MPI_Win_post), per origin of its group: the
+ * receive of its header and what it says, whether its operations were
+ * applied, and the reply they got. */
+typedef struct rma_expo {
+	emu_group *g;
+	emu_req **hdr_q;
+	uint64_t *hdr;
+	uint8_t *served;
+	uint32_t nserved;
+	emu_req **rep_q;
+	rma_buf *rep;
+} rma_expo;
+
+typedef struct emu_win {
+	MPI_Win handle;
+	MPI_Comm comm;          /* private duplicate of the creator's */
+	int rank, size;
+	void *base;
+	MPI_Aint wsize;
+	int disp_unit;
+	int flavor, model;
+	void *owned;            /* MPI_Win_allocate's memory */
+	rma_peer *peers;
+	/* Epochs: a fence's (access and exposure to every rank), or
+	 * MPI_Win_start's access and MPI_Win_post's exposure groups. */
+	uint8_t fence;
+	emu_group *access;
+	struct rma_expo *expose;
+	/* The targets with operations queued: tg[slot[h] - 1] for hash h
+	 * of the target (open addressing; nslot a power of two). */
+	rma_tgt *tg;
+	uint32_t ntg, ctg;
+	uint32_t *slot, nslot;
+} emu_win;
+
+/* A rank's windows: handle h is w[h - 1]. */
+typedef struct rma_rank {
+	emu_win **w;
+	uint32_t n;
+} rma_rank;
+
+#define MODES_FENCE (MPI_MODE_NOSTORE | MPI_MODE_NOPUT | \
+		     MPI_MODE_NOPRECEDE | MPI_MODE_NOSUCCEED)
+#define MODES_POST (MPI_MODE_NOCHECK | MPI_MODE_NOSTORE | MPI_MODE_NOPUT)
+#define MODES_START MPI_MODE_NOCHECK
+
+static void *rma_alloc(emu_rank *r, const char *call, uint64_t n)
 {
-	emu_mpi_error(r, call, MPI_ERR_UNSUPPORTED_OPERATION, "one-sided "
-		      "communication (MPI windows, Put, Get, Accumulate) is "
-		      "not emulated by Sibyl; use point-to-point or "
-		      "collective calls instead");
+	void *p = n < SIZE_MAX ? malloc(n ? (size_t)n : 1) : NULL;
+	if (!p)
+		emu_mpi_error(r, call, MPI_ERR_NO_MEM, "no memory for %llu "
+			      "bytes of one-sided communication",
+			      (unsigned long long)n);
+	return p;
 }
 
-/* The parameters of the calls below are unused on purpose. */
-#pragma GCC diagnostic ignored "-Wunused-parameter"
+static void *rma_zalloc(emu_rank *r, const char *call, uint64_t n)
+{
+	void *p = rma_alloc(r, call, n);
+	memset(p, 0, n ? (size_t)n : 1);
+	return p;
+}
+
+/* Array a of *cap elements of `size' bytes, full, with twice the room
+ * (`what' names its elements for an error). */
+static void *array_grow(emu_rank *r, const char *call, void *a,
+			uint32_t *cap, size_t size, const char *what)
+{
+	uint32_t c = *cap ? 2 * *cap : 8;
+	void *p = c <= INT32_MAX / 2 ? realloc(a, (size_t)c * size) : NULL;
+	if (!p)
+		emu_mpi_error(r, call, MPI_ERR_NO_MEM, "no memory for %u %s",
+			      c, what);
+	*cap = c;
+	return p;
+}
+
+/* Room for n more bytes at the end of b; returns where they go. */
+static char *buf_grow(emu_rank *r, const char *call, rma_buf *b, uint64_t n)
+{
+	if (b->n + n > b->cap) {
+		uint64_t c = b->cap ? 2 * b->cap : 256;
+		while (c < b->n + n)
+			c *= 2;
+		char *p = c < SIZE_MAX ? realloc(b->p, (size_t)c) : NULL;
+		if (!p)
+			emu_mpi_error(r, call, MPI_ERR_NO_MEM, "no memory for "
+				      "%llu bytes of one-sided operations",
+				      (unsigned long long)c);
+		b->p = p;
+		b->cap = c;
+	}
+	char *at = b->p + b->n;
+	b->n += n;
+	return at;
+}
+
+static emu_win *win_lookup(emu_rank *r, MPI_Win h)
+{
+	rma_rank *t = r->wins;
+	if (!t || h <= 0 || (uint32_t)h > t->n)
+		return NULL;
+	return t->w[h - 1];
+}
+
+/* Window h of r, or an MPI_ERR_WIN error; its errors go to its handler
+ * from here on. */
+static emu_win *win_get(emu_rank *r, MPI_Win h, const char *call)
+{
+	emu_win *w = win_lookup(r, h);
+	if (!w)
+		emu_mpi_error(r, call, MPI_ERR_WIN, "%d is not a window of "
+			      "this rank%s", h, h == MPI_WIN_NULL ?
+			      " (MPI_WIN_NULL)" : " (never created, or "
+			      "freed?)");
+	r->err_comm = w->comm;
+	return w;
+}
+
+static MPI_Win win_install(emu_rank *r, const char *call, emu_win *w)
+{
+	rma_rank *t = r->wins;
+	if (!t)
+		t = r->wins = rma_zalloc(r, call, sizeof *t);
+	uint32_t h = 0;
+	while (h < t->n && t->w[h])
+		h++;
+	if (h == t->n) {
+		t->w = array_grow(r, call, t->w, &t->n, sizeof *t->w,
+				  "windows");
+		memset(t->w + h, 0, (t->n - h) * sizeof *t->w);
+	}
+	t->w[h] = w;
+	w->handle = (MPI_Win)(h + 1);
+	return w->handle;
+}
+
+/* Forget what is queued (the epoch has closed). */
+static void targets_clear(emu_win *w)
+{
+	for (uint32_t i = 0; i < w->ntg; i++) {
+		rma_tgt *g = &w->tg[i];
+		for (uint32_t k = 0; k < g->nres; k++)
+			emu_dt_release(g->res[k].type);
+		free(g->ops.p);
+		free(g->res);
+	}
+	w->ntg = 0;
+	if (w->slot)
+		memset(w->slot, 0, w->nslot * sizeof *w->slot);
+}
+
+static void expo_free(rma_expo *x)
+{
+	for (int i = 0; i < x->g->size; i++)
+		free(x->rep[i].p);
+	emu_group_unref(x->g);
+	free(x->rep);
+	free(x->rep_q);
+	free(x->served);
+	free(x->hdr_q);
+	free(x->hdr);
+	free(x);
+}
+
+static void win_destroy(emu_win *w)
+{
+	targets_clear(w);
+	if (w->access)
+		emu_group_unref(w->access);
+	if (w->expose)
+		expo_free(w->expose);
+	free(w->tg);
+	free(w->slot);
+	free(w->peers);
+	free(w->owned);
+	free(w);
+}
+
+void emu_rma_free_rank(emu_rank *r)
+{
+	rma_rank *t = r->wins;
+	if (!t)
+		return;
+	for (uint32_t h = 0; h < t->n; h++)
+		if (t->w[h])
+			win_destroy(t->w[h]);
+	free(t->w);
+	free(t);
+	r->wins = NULL;
+}
+
+/* The queue of target t (a rank of the window), made on first use. */
+static rma_tgt *target_of(emu_rank *r, const char *call, emu_win *w, int t)
+{
+	if (2 * (w->ntg + 1) > w->nslot) {
+		uint32_t n = w->nslot ? 2 * w->nslot : 16;
+		uint32_t *s = rma_zalloc(r, call, n * sizeof *s);
+		for (uint32_t i = 0; i < w->ntg; i++) {
+			uint32_t h = (uint32_t)w->tg[i].rank * 2654435761u;
+			while (s[h & (n - 1)])
+				h++;
+			s[h & (n - 1)] = i + 1;
+		}
+		free(w->slot);
+		w->slot = s;
+		w->nslot = n;
+	}
+	uint32_t h = (uint32_t)t * 2654435761u;
+	for (;; h++) {
+		uint32_t k = w->slot[h & (w->nslot - 1)];
+		if (!k)
+			break;
+		if (w->tg[k - 1].rank == t)
+			return &w->tg[k - 1];
+	}
+	if (w->ntg == w->ctg)
+		w->tg = array_grow(r, call, w->tg, &w->ctg, sizeof *w->tg,
+				   "targets");
+	rma_tgt *g = &w->tg[w->ntg++];
+	memset(g, 0, sizeof *g);
+	g->rank = t;
+	w->slot[h & (w->nslot - 1)] = w->ntg;
+	return g;
+}
+
+static rma_tgt *target_find(emu_win *w, int t)
+{
+	if (!w->nslot)
+		return NULL;
+	for (uint32_t h = (uint32_t)t * 2654435761u;; h++) {
+		uint32_t k = w->slot[h & (w->nslot - 1)];
+		if (!k)
+			return NULL;
+		if (w->tg[k - 1].rank == t)
+			return &w->tg[k - 1];
+	}
+}
+
+/* ----------------------------------------------- creation, freeing */
+
+static MPI_Win win_create(emu_rank *r, const char *call, const void *site,
+			  void *base, MPI_Aint size, int disp_unit,
+			  MPI_Comm comm, int flavor, void *owned)
+{
+	emu_comm *c = emu_comm_intra(r, comm, call);
+	emu_win *w = rma_alloc(r, call, sizeof *w);
+	*w = (emu_win){ .base = base, .wsize = size, .disp_unit = disp_unit,
+			.flavor = flavor, .model = MPI_WIN_SEPARATE,
+			.owned = owned, .rank = c->rank,
+			.size = emu_comm_size(c) };
+	w->peers = rma_alloc(r, call, (uint64_t)w->size * sizeof *w->peers);
+	/* The window's messages never meet the program's: they go on a
+	 * context of their own, agreed like MPI_Comm_dup's. */
+	w->comm = emu_comm_derive(r, comm, NULL, call, site);
+	emu_comm *wc = r->comms[w->comm];
+	win_install(r, call, w);
+	wc->win = w->handle;
+	/* A window's errors stop the run until the program says otherwise,
+	 * whatever the communicator's handler (MPI-3.1 8.3). */
+	emu_errh_set(r, call, wc, MPI_ERRORS_ARE_FATAL);
+	/* Every rank needs the size and unit of every target's window, to
+	 * check and place its operations. */
+	rma_peer me = { (int64_t)size, disp_unit, 0 };
+	emu_rec_enter(r, site);
+	emu_coll_bytes(r, call, COLL_ALLGATHER, w->comm, &me, w->peers,
+		       sizeof me);
+	emu_rec_leave(r, call);
+	return w->handle;
+}
+
+static void check_create(emu_rank *r, const char *call, MPI_Aint size,
+			 int disp_unit, MPI_Win *win)
+{
+	if (!win)
+		emu_mpi_error(r, call, MPI_ERR_ARG, "NULL window pointer");
+	if (size < 0)
+		emu_mpi_error(r, call, MPI_ERR_SIZE, "negative size %lld",
+			      (long long)size);
+	if (disp_unit <= 0)
+		emu_mpi_error(r, call, MPI_ERR_DISP, "displacement unit %d: "
+			      "it must be positive", disp_unit);
+}
 
 int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info,
 		   MPI_Comm comm, MPI_Win *win)
 {
-	EMU_API(r, "MPI_Win_create");
-	return not_supported(r, "MPI_Win_create");
+	const char *call = "MPI_Win_create";
+	EMU_API(r, call);
+	(void)info;             /* hints: none is used */
+	check_create(r, call, size, disp_unit, win);
+	if (!base && size > 0)
+		emu_mpi_error(r, call, MPI_ERR_BASE, "NULL base for a window "
+			      "of %lld bytes", (long long)size);
+	*win = win_create(r, call, EMU_SITE, base, size, disp_unit, comm,
+			  MPI_WIN_FLAVOR_CREATE, NULL);
+	return MPI_SUCCESS;
 }
 
 int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info,
 		     MPI_Comm comm, void *baseptr, MPI_Win *win)
 {
-	EMU_API(r, "MPI_Win_allocate");
-	return not_supported(r, "MPI_Win_allocate");
+	const char *call = "MPI_Win_allocate";
+	EMU_API(r, call);
+	(void)info;
+	check_create(r, call, size, disp_unit, win);
+	if (!baseptr)
+		emu_mpi_error(r, call, MPI_ERR_ARG, "NULL base pointer");
+	emu_comm_intra(r, comm, call);
+	void *p = rma_zalloc(r, call, (uint64_t)size);
+	*win = win_create(r, call, EMU_SITE, p, size, disp_unit, comm,
+			  MPI_WIN_FLAVOR_ALLOCATE, p);
+	*(void **)baseptr = p;
+	return MPI_SUCCESS;
 }
 
-int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info,
-			    MPI_Comm comm, void *baseptr, MPI_Win *win)
+static int epoch_open(const emu_win *w)
 {
-	EMU_API(r, "MPI_Win_allocate_shared");
-	return not_supported(r, "MPI_Win_allocate_shared");
-}
-
-int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
-{
-	EMU_API(r, "MPI_Win_create_dynamic");
-	return not_supported(r, "MPI_Win_create_dynamic");
-}
-
-int MPI_Win_attach(MPI_Win win, void *base, MPI_Aint size)
-{
-	EMU_API(r, "MPI_Win_attach");
-	return not_supported(r, "MPI_Win_attach");
-}
-
-int MPI_Win_detach(MPI_Win win, const void *base)
-{
-	EMU_API(r, "MPI_Win_detach");
-	return not_supported(r, "MPI_Win_detach");
+	return w->ntg || w->access || w->expose;
 }
 
 int MPI_Win_free(MPI_Win *win)
 {
-	EMU_API(r, "MPI_Win_free");
-	return not_supported(r, "MPI_Win_free");
+	const char *call = "MPI_Win_free";
+	EMU_API(r, call);
+	if (!win)
+		emu_mpi_error(r, call, MPI_ERR_ARG, "NULL window pointer");
+	emu_win *w = win_get(r, *win, call);
+	if (epoch_open(w))
+		emu_mpi_error(r, call, MPI_ERR_RMA_SYNC, "%s has an epoch "
+			      "open (%s): close it first (MPI_Win_fence, "
+			      "MPI_Win_complete, MPI_Win_wait)",
+			      emu_comm_describe(r, w->comm), w->ntg ?
+			      "operations not synchronized yet" : w->access ?
+			      "MPI_Win_start without MPI_Win_complete" :
+			      "MPI_Win_post without MPI_Win_wait");
+	/* Every operation on the window has completed at its closing
+	 * synchronization: no rank accesses this memory any more, and the
+	 * free needs no messages. */
+	r->err_comm = MPI_COMM_WORLD;
+	emu_comm_release(r, w->comm);
+	((rma_rank *)r->wins)->w[*win - 1] = NULL;
+	win_destroy(w);
+	*win = MPI_WIN_NULL;
+	return MPI_SUCCESS;
 }
 
 int MPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val,
 		     int *flag)
 {
-	EMU_API(r, "MPI_Win_get_attr");
-	return not_supported(r, "MPI_Win_get_attr");
+	const char *call = "MPI_Win_get_attr";
+	EMU_API(r, call);
+	emu_win *w = win_get(r, win, call);
+	if (!attribute_val || !flag)
+		emu_mpi_error(r, call, MPI_ERR_ARG, "NULL %s pointer",
+			      flag ? "attribute" : "flag");
+	void *v;
+	switch (win_keyval) {
+	case MPI_WIN_BASE:
+		v = w->base;
+		break;
+	case MPI_WIN_SIZE:
+		v = &w->wsize;
+		break;
+	case MPI_WIN_DISP_UNIT:
+		v = &w->disp_unit;
+		break;
+	case MPI_WIN_CREATE_FLAVOR:
+		v = &w->flavor;
+		break;
+	case MPI_WIN_MODEL:
+		v = &w->model;
+		break;
+	default:
+		emu_mpi_error(r, call, MPI_ERR_ARG, "%d is not a window "
+			      "attribute key: the predefined ones "
+			      "(MPI_WIN_BASE, MPI_WIN_SIZE, MPI_WIN_DISP_UNIT, "
+			      "MPI_WIN_CREATE_FLAVOR, MPI_WIN_MODEL) are the "
+			      "only ones (MPI_Win_create_keyval is not "
+			      "emulated)", win_keyval);
+	}
+	*(void **)attribute_val = v;
+	*flag = 1;
+	return MPI_SUCCESS;
 }
 
 int MPI_Win_get_group(MPI_Win win, MPI_Group *group)
 {
-	EMU_API(r, "MPI_Win_get_group");
-	return not_supported(r, "MPI_Win_get_group");
+	const char *call = "MPI_Win_get_group";
+	EMU_API(r, call);
+	emu_win *w = win_get(r, win, call);
+	return emu_group_give(r, call, r->comms[w->comm]->group, group);
 }
 
-int MPI_Win_fence(int assert, MPI_Win win)
+/* A window's name is its private communicator's. */
+int MPI_Win_set_name(MPI_Win win, const char *win_name)
 {
-	EMU_API(r, "MPI_Win_fence");
-	return not_supported(r, "MPI_Win_fence");
+	const char *call = "MPI_Win_set_name";
+	EMU_API(r, call);
+	emu_win *w = win_get(r, win, call);
+	emu_comm_set_name(r, call, r->comms[w->comm], win_name);
+	return MPI_SUCCESS;
 }
 
-int MPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
+int MPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen)
 {
-	EMU_API(r, "MPI_Win_lock");
-	return not_supported(r, "MPI_Win_lock");
+	const char *call = "MPI_Win_get_name";
+	EMU_API(r, call);
+	emu_win *w = win_get(r, win, call);
+	emu_comm_get_name(r, call, r->comms[w->comm], "", win_name,
+			  resultlen);
+	return MPI_SUCCESS;
 }
 
-int MPI_Win_unlock(int rank, MPI_Win win)
+int MPI_Win_set_info(MPI_Win win, MPI_Info info)
 {
-	EMU_API(r, "MPI_Win_unlock");
-	return not_supported(r, "MPI_Win_unlock");
+	const char *call = "MPI_Win_set_info";
+	EMU_API(r, call);
+	win_get(r, win, call);
+	/* MPI lets an implementation ignore hints; none changes how this
+	 * one moves data. */
+	(void)info;
+	return MPI_SUCCESS;
 }
 
-int MPI_Win_lock_all(int assert, MPI_Win win)
+int MPI_Win_get_info(MPI_Win win, MPI_Info *info_used)
 {
-	EMU_API(r, "MPI_Win_lock_all");
-	return not_supported(r, "MPI_Win_lock_all");
+	const char *call = "MPI_Win_get_info";
+	EMU_API(r, call);
+	win_get(r, win, call);
+	if (!info_used)
+		emu_mpi_error(r, call, MPI_ERR_ARG, "NULL info pointer");
+	/* No hint is used: a new, empty info object. */
+	return MPI_Info_create(info_used);
 }
 
-int MPI_Win_unlock_all(MPI_Win win)
+/* ------------------------------------------------------ error handlers */
+
+int MPI_Win_create_errhandler(MPI_Win_errhandler_function *function,
+			      MPI_Errhandler *errhandler)
 {
-	EMU_API(r, "MPI_Win_unlock_all");
-	return not_supported(r, "MPI_Win_unlock_all");
+	const char *call = "MPI_Win_create_errhandler";
+	EMU_API(r, call);
+	/* One table for both kinds: the handler of a window is called with
+	 * the window (errhandler.c), and MPI_Win and MPI_Comm are both
+	 * int, so the functions have the same shape. */
+	emu_errh_create(r, call, (MPI_Comm_errhandler_function *)
+			(void (*)(void))function, errhandler);
+	return MPI_SUCCESS;
 }
 
-int MPI_Win_flush(int rank, MPI_Win win)
+int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
 {
-	EMU_API(r, "MPI_Win_flush");
-	return not_supported(r, "MPI_Win_flush");
+	const char *call = "MPI_Win_set_errhandler";
+	EMU_API(r, call);
+	emu_win *w = win_get(r, win, call);
+	emu_errh_set(r, call, r->comms[w->comm], errhandler);
+	return MPI_SUCCESS;
 }
 
-int MPI_Win_flush_all(MPI_Win win)
+int MPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler)
 {
-	EMU_API(r, "MPI_Win_flush_all");
-	return not_supported(r, "MPI_Win_flush_all");
+	const char *call = "MPI_Win_get_errhandler";
+	EMU_API(r, call);
+	emu_win *w = win_get(r, win, call);
+	emu_errh_get(r, call, r->comms[w->comm], errhandler);
+	return MPI_SUCCESS;
 }
 
-int MPI_Win_flush_local(int rank, MPI_Win win)
+int MPI_Win_call_errhandler(MPI_Win win, int errorcode)
 {
-	EMU_API(r, "MPI_Win_flush_local");
-	return not_supported(r, "MPI_Win_flush_local");
+	const char *call = "MPI_Win_call_errhandler";
+	EMU_API(r, call);
+	emu_win *w = win_get(r, win, call);
+	emu_comm *c = r->comms[w->comm];
+	if (c->errhandler == MPI_ERRORS_ARE_FATAL)
+		emu_mpi_error(r, call, errorcode >= 0 && errorcode <=
+			      MPI_ERR_LASTCODE ? errorcode : MPI_ERR_UNKNOWN,
+			      "the program raised error code %d on %s",
+			      errorcode, emu_comm_describe(r, w->comm));
+	emu_comm_user_errhandler(r, errorcode);
+	return MPI_SUCCESS;
 }
 
-int MPI_Win_flush_local_all(MPI_Win win)
+/* ---------------------------------------------------- the operations */
+
+/* The runs of the target's memory an operation touches, collected as
+ * emu_dt_runs gives them (those that touch merged). */
+typedef struct run_list {
+	rma_run *u;
+	uint32_t n, cap;
+	int64_t lo, hi;
+	int nomem;
+} run_list;
+
+static void run_add(void *arg, int64_t disp, int64_t len)
 {
-	EMU_API(r, "MPI_Win_flush_local_all");
-	return not_supported(r, "MPI_Win_flush_local_all");
+	run_list *l = arg;
+	if (!len || l->nomem)
+		return;
+	if (l->n && l->u[l->n - 1].off + l->u[l->n - 1].len == disp) {
+		l->u[l->n - 1].len += len;
+	} else {
+		if (l->n == l->cap) {
+			uint32_t c = l->cap ? 2 * l->cap : 8;
+			rma_run *p = c < UINT32_MAX / 2 ?
+				realloc(l->u, c * sizeof *p) : NULL;
+			if (!p) {
+				l->nomem = 1;
+				return;
+			}
+			l->u = p;
+			l->cap = c;
+		}
+		l->u[l->n].off = disp;
+		l->u[l->n].len = len;
+		l->n++;
+	}
+	if (disp < l->lo)
+		l->lo = disp;
+	if (disp + len > l->hi)
+		l->hi = disp + len;
 }
 
-int MPI_Win_sync(MPI_Win win)
+static void check_type(emu_rank *r, const char *call, int count,
+		       MPI_Datatype t, const char *what)
 {
-	EMU_API(r, "MPI_Win_sync");
-	return not_supported(r, "MPI_Win_sync");
+	emu_dt_check(r, call, t);
+	if (count < 0)
+		emu_mpi_error(r, call, MPI_ERR_COUNT, "negative %s count %d",
+			      what, count);
 }
 
-int MPI_Win_post(MPI_Group group, int assert, MPI_Win win)
+/* The basic type an accumulate's data is made of. */
+static MPI_Datatype acc_basic(emu_rank *r, const char *call, MPI_Datatype t,
+			      const char *what)
 {
-	EMU_API(r, "MPI_Win_post");
-	return not_supported(r, "MPI_Win_post");
+	int64_t n;
+	MPI_Datatype b = emu_dt_basic(t, &n);
+	if (b == MPI_DATATYPE_NULL && emu_dt_size(t) > 0)
+		emu_mpi_error(r, call, MPI_ERR_TYPE, "the %s datatype %s mixes "
+			      "basic types: an accumulate's elements are of "
+			      "one predefined type", what, emu_dt_name(t));
+	return b;
 }
 
-int MPI_Win_start(MPI_Group group, int assert, MPI_Win win)
+/*
+ * Queue an operation of kind `kind' of r on window win for target rank t:
+ * `o' (ocount of otype) is the data it sends (PUT, ACC, GACC; CAS: the
+ * new value, `cmp' the compare value), `res' (rcount of rtype) where its
+ * answer goes (GET, GACC, CAS; GET's is the origin buffer), the target
+ * part is tcount of ttype at tdisp units of the target's window.
+ */
+static void queue_op(emu_rank *r, const char *call, MPI_Win win, int kind,
+		     const void *o, int ocount, MPI_Datatype otype,
+		     const void *cmp, void *res, int rcount,
+		     MPI_Datatype rtype, int t, MPI_Aint tdisp, int tcount,
+		     MPI_Datatype ttype, MPI_Op op)
 {
-	EMU_API(r, "MPI_Win_start");
-	return not_supported(r, "MPI_Win_start");
-}
+	emu_win *w = win_get(r, win, call);
+	int sends = kind == OP_PUT || kind == OP_ACC || kind == OP_CAS ||
+		(kind == OP_GACC && op != MPI_NO_OP);
+	int gets = kind == OP_GET || kind == OP_GACC || kind == OP_CAS;
+	if (t != MPI_PROC_NULL && (t < 0 || t >= w->size))
+		emu_mpi_error(r, call, MPI_ERR_RANK, "target %d is not a rank "
+			      "of %s (size %d)", t,
+			      emu_comm_describe(r, w->comm), w->size);
+	if (sends)
+		check_type(r, call, ocount, otype, "origin");
+	if (gets)
+		check_type(r, call, rcount, rtype, "result");
+	check_type(r, call, tcount, ttype, "target");
+	int64_t tbytes = (int64_t)tcount * emu_dt_size(ttype);
+	if (sends && (int64_t)ocount * emu_dt_size(otype) != tbytes)
+		emu_mpi_error(r, call, MPI_ERR_TYPE, "%lld bytes at the "
+			      "origin (%d of %s) for %lld at the target (%d "
+			      "of %s): the type signatures must match",
+			      (long long)ocount * emu_dt_size(otype), ocount,
+			      emu_dt_name(otype), (long long)tbytes, tcount,
+			      emu_dt_name(ttype));
+	if (gets && (int64_t)rcount * emu_dt_size(rtype) != tbytes)
+		emu_mpi_error(r, call, MPI_ERR_TYPE, "a result buffer of "
+			      "%lld bytes (%d of %s) for %lld at the target "
+			      "(%d of %s): the type signatures must match",
+			      (long long)rcount * emu_dt_size(rtype), rcount,
+			      emu_dt_name(rtype), (long long)tbytes, tcount,
+			      emu_dt_name(ttype));
+	MPI_Datatype basic = MPI_DATATYPE_NULL;
+	if (kind == OP_ACC || kind == OP_GACC) {
+		if (op < MPI_MAX || op > MPI_NO_OP)
+			emu_mpi_error(r, call, MPI_ERR_OP, "operation %d: "
+				      "accumulates take a predefined "
+				      "operation (MPI-3.1 11.3.4), not one of "
+				      "MPI_Op_create", op);
+		if (kind == OP_ACC && op == MPI_NO_OP)
+			emu_mpi_error(r, call, MPI_ERR_OP, "MPI_NO_OP is for "
+				      "MPI_Get_accumulate and "
+				      "MPI_Fetch_and_op");
+		emu_op_check(r, call, op, ttype);
+		basic = acc_basic(r, call, ttype, "target");
+		if (sends && acc_basic(r, call, otype, "origin") != basic)
+			emu_mpi_error(r, call, MPI_ERR_TYPE, "the origin's "
+				      "elements (%s) are not of the target's "
+				      "basic type (%s)", emu_dt_name(otype),
+				      emu_dt_name(ttype));
+		if (basic == MPI_DATATYPE_NULL)
+			basic = MPI_BYTE;
+	} else if (kind == OP_CAS) {
+		int64_t n;
+		basic = emu_dt_basic(ttype, &n);
+		if (basic != ttype || basic == MPI_DATATYPE_NULL)
+			emu_mpi_error(r, call, MPI_ERR_TYPE, "%s: "
+				      "MPI_Compare_and_swap takes one element "
+				      "of a predefined type",
+				      emu_dt_name(ttype));
+	}
+	if (!w->fence && !w->access)
+		emu_mpi_error(r, call, MPI_ERR_RMA_SYNC, "%s is not in an "
+			      "access epoch: open one with MPI_Win_fence or "
+			      "MPI_Win_start (passive target, MPI_Win_lock, "
+			      "is not emulated)",
+			      emu_comm_describe(r, w->comm));
+	if (t == MPI_PROC_NULL)
+		return;
+	emu_comm *c = r->comms[w->comm];
+	if (w->access && !w->fence &&
+	    emu_group_rank_of(w->access, emu_comm_world(c, t)) < 0)
+		emu_mpi_error(r, call, MPI_ERR_RMA_SYNC, "target %d is not in "
+			      "the group of the MPI_Win_start that opened "
+			      "this access epoch of %s", t,
+			      emu_comm_describe(r, w->comm));
+	if (tdisp < 0)
+		emu_mpi_error(r, call, MPI_ERR_DISP, "negative target "
+			      "displacement %lld", (long long)tdisp);
+	if (!tbytes)
+		return;         /* nothing moves */
 
-int MPI_Win_complete(MPI_Win win)
-{
-	EMU_API(r, "MPI_Win_complete");
-	return not_supported(r, "MPI_Win_complete");
-}
+	/* Where the data goes, checked against the target's window. */
+	run_list l = { NULL, 0, 0, INT64_MAX, INT64_MIN, 0 };
+	emu_dt_runs(ttype, tcount, run_add, &l);
+	if (l.nomem) {
+		free(l.u);
+		emu_mpi_error(r, call, MPI_ERR_NO_MEM, "no memory for the "
+			      "layout of %d elements of %s", tcount,
+			      emu_dt_name(ttype));
+	}
+	const rma_peer *p = &w->peers[t];
+	int64_t disp = (int64_t)tdisp * p->disp_unit;
+	if (disp / p->disp_unit != (int64_t)tdisp || disp + l.lo < 0 ||
+	    disp + l.hi > p->size) {
+		free(l.u);
+		emu_mpi_error(r, call, MPI_ERR_RMA_RANGE, "bytes %lld to %lld "
+			      "of rank %d's memory in %s, which has %lld "
+			      "(target displacement %lld, unit %d, %d of %s)",
+			      (long long)(disp + l.lo),
+			      (long long)(disp + l.hi), t,
+			      emu_comm_describe(r, w->comm),
+			      (long long)p->size, (long long)tdisp,
+			      p->disp_unit, tcount, emu_dt_name(ttype));
+	}
 
-int MPI_Win_wait(MPI_Win win)
-{
-	EMU_API(r, "MPI_Win_wait");
-	return not_supported(r, "MPI_Win_wait");
+	rma_tgt *g = target_of(r, call, w, t);
+	rma_hdr h;
+	memset(&h, 0, sizeof h);
+	h.kind = (uint8_t)kind;
+	h.op = op;
+	h.basic = basic;
+	h.nruns = l.n;
+	h.disp = (uint64_t)disp;
+	h.bytes = (uint64_t)tbytes;
+	h.data = sends ? (uint64_t)tbytes * (kind == OP_CAS ? 2 : 1) : 0;
+	uint64_t runs = (uint64_t)l.n * sizeof *l.u;
+	char *at = buf_grow(r, call, &g->ops, sizeof h + runs + h.data);
+	memcpy(at, &h, sizeof h);
+	memcpy(at + sizeof h, l.u, runs);
+	free(l.u);
+	at += sizeof h + runs;
+	if (sends) {
+		emu_dt_pack(o, ocount, otype, at);
+		if (kind == OP_CAS)
+			emu_dt_pack(cmp, ocount, otype, at + tbytes);
+	}
+	if (gets) {
+		if (g->nres == g->cres)
+			g->res = array_grow(r, call, g->res, &g->cres,
+					    sizeof *g->res, "results");
+		/* MPI lets the program free the type before the answer
+		 * comes. */
+		emu_dt_retain(rtype);
+		g->res[g->nres++] = (rma_res){ res, rcount, rtype,
+					       (uint64_t)tbytes };
+		g->reply += (uint64_t)tbytes;
+	}
 }
 
 int MPI_Put(const void *origin_addr, int origin_count,
@@ -195,8 +828,13 @@ int MPI_Put(const void *origin_addr, int origin_count,
 	    MPI_Aint target_disp, int target_count,
 	    MPI_Datatype target_datatype, MPI_Win win)
 {
-	EMU_API(r, "MPI_Put");
-	return not_supported(r, "MPI_Put");
+	const char *call = "MPI_Put";
+	EMU_API(r, call);
+	queue_op(r, call, win, OP_PUT, origin_addr, origin_count,
+		 origin_datatype, NULL, NULL, 0, MPI_DATATYPE_NULL,
+		 target_rank, target_disp, target_count, target_datatype,
+		 MPI_OP_NULL);
+	return MPI_SUCCESS;
 }
 
 int MPI_Get(void *origin_addr, int origin_count,
@@ -204,8 +842,12 @@ int MPI_Get(void *origin_addr, int origin_count,
 	    MPI_Aint target_disp, int target_count,
 	    MPI_Datatype target_datatype, MPI_Win win)
 {
-	EMU_API(r, "MPI_Get");
-	return not_supported(r, "MPI_Get");
+	const char *call = "MPI_Get";
+	EMU_API(r, call);
+	queue_op(r, call, win, OP_GET, NULL, 0, MPI_DATATYPE_NULL, NULL,
+		 origin_addr, origin_count, origin_datatype, target_rank,
+		 target_disp, target_count, target_datatype, MPI_OP_NULL);
+	return MPI_SUCCESS;
 }
 
 int MPI_Accumulate(const void *origin_addr, int origin_count,
@@ -213,8 +855,13 @@ int MPI_Accumulate(const void *origin_addr, int origin_count,
 		   MPI_Aint target_disp, int target_count,
 		   MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
 {
-	EMU_API(r, "MPI_Accumulate");
-	return not_supported(r, "MPI_Accumulate");
+	const char *call = "MPI_Accumulate";
+	EMU_API(r, call);
+	queue_op(r, call, win, OP_ACC, origin_addr, origin_count,
+		 origin_datatype, NULL, NULL, 0, MPI_DATATYPE_NULL,
+		 target_rank, target_disp, target_count, target_datatype,
+		 op);
+	return MPI_SUCCESS;
 }
 
 int MPI_Get_accumulate(const void *origin_addr, int origin_count,
@@ -224,22 +871,591 @@ int MPI_Get_accumulate(const void *origin_addr, int origin_count,
 		       int target_count, MPI_Datatype target_datatype,
 		       MPI_Op op, MPI_Win win)
 {
-	EMU_API(r, "MPI_Get_accumulate");
-	return not_supported(r, "MPI_Get_accumulate");
+	const char *call = "MPI_Get_accumulate";
+	EMU_API(r, call);
+	queue_op(r, call, win, OP_GACC, origin_addr, origin_count,
+		 origin_datatype, NULL, result_addr, result_count,
+		 result_datatype, target_rank, target_disp, target_count,
+		 target_datatype, op);
+	return MPI_SUCCESS;
 }
 
 int MPI_Fetch_and_op(const void *origin_addr, void *result_addr,
 		     MPI_Datatype datatype, int target_rank,
 		     MPI_Aint target_disp, MPI_Op op, MPI_Win win)
 {
-	EMU_API(r, "MPI_Fetch_and_op");
-	return not_supported(r, "MPI_Fetch_and_op");
+	const char *call = "MPI_Fetch_and_op";
+	EMU_API(r, call);
+	queue_op(r, call, win, OP_GACC, origin_addr, 1, datatype, NULL,
+		 result_addr, 1, datatype, target_rank, target_disp, 1,
+		 datatype, op);
+	return MPI_SUCCESS;
 }
 
 int MPI_Compare_and_swap(const void *origin_addr, const void *compare_addr,
 			 void *result_addr, MPI_Datatype datatype,
 			 int target_rank, MPI_Aint target_disp, MPI_Win win)
 {
-	EMU_API(r, "MPI_Compare_and_swap");
-	return not_supported(r, "MPI_Compare_and_swap");
+	const char *call = "MPI_Compare_and_swap";
+	EMU_API(r, call);
+	queue_op(r, call, win, OP_CAS, origin_addr, 1, datatype, compare_addr,
+		 result_addr, 1, datatype, target_rank, target_disp, 1,
+		 datatype, MPI_OP_NULL);
+	return MPI_SUCCESS;
+}
+
+/* ------------------------------------------- applying at the target */
+
+static void gather(const emu_win *w, const rma_hdr *h, const rma_run *u,
+		   char *out)
+{
+	for (uint32_t i = 0; i < h->nruns; i++) {
+		memcpy(out, (char *)w->base + h->disp + u[i].off,
+		       (size_t)u[i].len);
+		out += u[i].len;
+	}
+}
+
+static void scatter(emu_win *w, const rma_hdr *h, const rma_run *u,
+		    const char *in)
+{
+	for (uint32_t i = 0; i < h->nruns; i++) {
+		memcpy((char *)w->base + h->disp + u[i].off, in,
+		       (size_t)u[i].len);
+		in += u[i].len;
+	}
+}
+
+/* cur = in op cur, on `bytes' packed bytes of basic type b. */
+static void combine(emu_rank *r, const char *call, MPI_Op op, MPI_Datatype b,
+		    const char *in, char *cur, uint64_t bytes)
+{
+	if (op == MPI_NO_OP)
+		return;
+	if (op == MPI_REPLACE) {
+		memcpy(cur, in, bytes);
+		return;
+	}
+	int64_t esz = emu_dt_size(b), n = (int64_t)bytes / esz;
+	if (emu_dt_contiguous(b)) {
+		while (n > 0) {
+			int k = n > INT_MAX ? INT_MAX : (int)n;
+			emu_op_apply(op, in, cur, k, b);
+			in += (size_t)k * (size_t)esz;
+			cur += (size_t)k * (size_t)esz;
+			n -= k;
+		}
+		return;
+	}
+	/* A pair type: packed is not its memory layout, which the
+	 * operation works on. */
+	uint64_t span = (uint64_t)n * (uint64_t)emu_dt_extent(b);
+	char *x = rma_alloc(r, call, span), *y = rma_alloc(r, call, span);
+	emu_dt_unpack(in, bytes, x, n, b);
+	emu_dt_unpack(cur, bytes, y, n, b);
+	emu_op_apply(op, x, y, (int)n, b);
+	emu_dt_pack(y, n, b, cur);
+	free(x);
+	free(y);
+}
+
+/* Apply the n bytes of operations `p' of window w's rank `from' to r's
+ * window, in their order; what they read goes to the end of `reply'. */
+static void apply(emu_rank *r, const char *call, emu_win *w, int from,
+		  const char *p, uint64_t n, rma_buf *reply)
+{
+	const char *end = p + n;
+	while (p < end) {
+		rma_hdr h;
+		if ((uint64_t)(end - p) < sizeof h)
+			goto bad;
+		memcpy(&h, p, sizeof h);
+		p += sizeof h;
+		uint64_t runs = (uint64_t)h.nruns * sizeof(rma_run);
+		if ((uint64_t)(end - p) < runs ||
+		    (uint64_t)(end - p) - runs < h.data)
+			goto bad;
+		/* The runs may not be aligned in the message. */
+		rma_run *u = rma_alloc(r, call, runs);
+		memcpy(u, p, runs);
+		p += runs;
+		const char *data = p;
+		p += h.data;
+		uint64_t sum = 0;
+		for (uint32_t i = 0; i < h.nruns; i++) {
+			if (u[i].len < 0 || (int64_t)h.disp + u[i].off < 0 ||
+			    (int64_t)h.disp + u[i].off + u[i].len >
+			    (int64_t)w->wsize) {
+				free(u);
+				emu_mpi_error(r, call, MPI_ERR_RMA_RANGE,
+					      "rank %d's operation reaches "
+					      "past this rank's window of "
+					      "%lld bytes", from,
+					      (long long)w->wsize);
+			}
+			sum += (uint64_t)u[i].len;
+		}
+		if (sum != h.bytes) {
+			free(u);
+			goto bad;
+		}
+		char *cur;
+		switch (h.kind) {
+		case OP_PUT:
+			scatter(w, &h, u, data);
+			break;
+		case OP_GET:
+			gather(w, &h, u, buf_grow(r, call, reply, h.bytes));
+			break;
+		case OP_ACC:
+		case OP_GACC:
+			cur = h.kind == OP_GACC ?
+				buf_grow(r, call, reply, h.bytes) :
+				rma_alloc(r, call, h.bytes);
+			gather(w, &h, u, cur);
+			if (h.op != MPI_NO_OP) {
+				/* The reply keeps the value before. */
+				char *v = cur;
+				if (h.kind == OP_GACC) {
+					v = rma_alloc(r, call, h.bytes);
+					memcpy(v, cur, h.bytes);
+				}
+				combine(r, call, h.op, h.basic, data, v,
+					h.bytes);
+				scatter(w, &h, u, v);
+				if (v != cur)
+					free(v);
+			}
+			if (h.kind == OP_ACC)
+				free(cur);
+			break;
+		case OP_CAS:
+			cur = buf_grow(r, call, reply, h.bytes);
+			gather(w, &h, u, cur);
+			if (!memcmp(cur, data + h.bytes, h.bytes))
+				scatter(w, &h, u, data);
+			break;
+		default:
+			free(u);
+			goto bad;
+		}
+		free(u);
+	}
+	return;
+bad:
+	emu_fatal("internal error: rank %d received malformed one-sided "
+		  "operations from rank %d of its window", r->world, from);
+}
+
+/* The reply of target g arrived in `in': each result its part. */
+static void unpack_results(rma_tgt *g, const char *in)
+{
+	for (uint32_t k = 0; k < g->nres; k++) {
+		rma_res *q = &g->res[k];
+		emu_dt_unpack(in, q->bytes, q->addr, q->count, q->type);
+		in += q->bytes;
+	}
+}
+
+/* Wait for the n requests of q (NULL ones skipped) and hand them over. */
+static void wait_all(emu_rank *r, const char *call, emu_req **q, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (q[i]) {
+			emu_p2p_wait(r, call, q[i]);
+			emu_p2p_finish(r, q[i], NULL);
+			q[i] = NULL;
+		}
+}
+
+/* ------------------------------------------------------------- fence */
+
+/* The assertion bits a synchronization call takes (`allowed', named by
+ * `names'): another is an MPI_ERR_ASSERT error. */
+static void check_assert(emu_rank *r, const char *call, int assert,
+			 int allowed, const char *names)
+{
+	if (assert & ~allowed)
+		emu_mpi_error(r, call, MPI_ERR_ASSERT, "assertion %#x: %s "
+			      "takes %s", (unsigned)assert, call, names);
+}
+
+/* Close the fence epoch of r on w: the operations travel, the targets
+ * apply them and answer.  Inside the call (the SEB has ended). */
+static void fence_exchange(emu_rank *r, const char *call, emu_win *w)
+{
+	emu_comm *c = r->comms[w->comm];
+	int P = w->size, me = w->rank;
+	uint64_t *out = rma_zalloc(r, call, 2 * (uint64_t)P * sizeof *out);
+	uint64_t *in = out + P;
+	/* One request per rank and direction: ops out, ops in, replies
+	 * out, replies in. */
+	emu_req **q = rma_zalloc(r, call, 2 * (uint64_t)P * sizeof *q);
+	char **bufs = rma_zalloc(r, call, 2 * (uint64_t)P * sizeof *bufs);
+	rma_buf *rep = rma_zalloc(r, call, (uint64_t)P * sizeof *rep);
+
+	/* The operations leave at once: they were ready at the fence. */
+	for (uint32_t i = 0; i < w->ntg; i++) {
+		rma_tgt *g = &w->tg[i];
+		if (g->rank == me || !g->ops.n)
+			continue;
+		out[g->rank] = g->ops.n;
+		q[g->rank] = emu_p2p_isend_raw(r, call, g->ops.p, g->ops.n,
+					       emu_comm_world(c, g->rank),
+					       c->ctx, TAG_OPS, w->comm);
+	}
+	/* What each target receives from each origin. */
+	emu_coll_bytes(r, call, COLL_ALLTOALL, w->comm, out, in, sizeof *out);
+	for (int o = 0; o < P; o++)
+		if (o != me && in[o]) {
+			bufs[o] = rma_alloc(r, call, in[o]);
+			q[P + o] = emu_p2p_irecv_raw(r, call, bufs[o], in[o],
+						     emu_comm_world(c, o),
+						     c->ctx, TAG_OPS,
+						     w->comm);
+		}
+	wait_all(r, call, q, 2 * P);
+
+	/* Apply them, origin by origin; the replies depend on them. */
+	emu_stamp t0;
+	emu_stamp_now(&t0);
+	rma_tgt *self = target_find(w, me);
+	for (int o = 0; o < P; o++) {
+		if (o == me && self)
+			apply(r, call, w, o, self->ops.p, self->ops.n,
+			      &rep[o]);
+		else if (bufs[o])
+			apply(r, call, w, o, bufs[o], in[o], &rep[o]);
+		free(bufs[o]);
+		bufs[o] = NULL;
+	}
+	if (self && self->reply)
+		unpack_results(self, rep[me].p);
+	if (P > 1) {
+		emu_span sp;
+		emu_stamp_since(&t0, &sp);
+		emu_rec_step_measured(r, call, &sp);
+	}
+	for (uint32_t i = 0; i < w->ntg; i++) {
+		rma_tgt *g = &w->tg[i];
+		if (g->rank == me || !g->reply)
+			continue;
+		bufs[P + g->rank] = rma_alloc(r, call, g->reply);
+		q[P + g->rank] = emu_p2p_irecv_raw(r, call,
+						   bufs[P + g->rank],
+						   g->reply,
+						   emu_comm_world(c, g->rank),
+						   c->ctx, TAG_REPLY,
+						   w->comm);
+	}
+	for (int o = 0; o < P; o++)
+		if (o != me && rep[o].n)
+			q[o] = emu_p2p_isend_raw(r, call, rep[o].p, rep[o].n,
+						 emu_comm_world(c, o), c->ctx,
+						 TAG_REPLY, w->comm);
+	wait_all(r, call, q, 2 * P);
+	for (uint32_t i = 0; i < w->ntg; i++) {
+		rma_tgt *g = &w->tg[i];
+		if (g->rank != me && g->reply)
+			unpack_results(g, bufs[P + g->rank]);
+	}
+	for (int o = 0; o < P; o++) {
+		free(bufs[P + o]);
+		free(rep[o].p);
+	}
+	free(rep);
+	free(bufs);
+	free(q);
+	free(out);
+	targets_clear(w);
+}
+
+int MPI_Win_fence(int assert, MPI_Win win)
+{
+	const char *call = "MPI_Win_fence";
+	EMU_API(r, call);
+	emu_win *w = win_get(r, win, call);
+	check_assert(r, call, assert, MODES_FENCE, "MPI_MODE_NOSTORE, "
+		     "MPI_MODE_NOPUT, MPI_MODE_NOPRECEDE and "
+		     "MPI_MODE_NOSUCCEED");
+	if (w->access || w->expose)
+		emu_mpi_error(r, call, MPI_ERR_RMA_SYNC, "%s is in an epoch of "
+			      "%s: close it (%s) before a fence",
+			      emu_comm_describe(r, w->comm), w->access ?
+			      "MPI_Win_start" : "MPI_Win_post", w->access ?
+			      "MPI_Win_complete" : "MPI_Win_wait");
+	if ((assert & MPI_MODE_NOPRECEDE) && w->ntg)
+		emu_mpi_error(r, call, MPI_ERR_RMA_SYNC, "MPI_MODE_NOPRECEDE, "
+			      "but this rank has operations on %s to "
+			      "complete", emu_comm_describe(r, w->comm));
+	emu_rec_enter(r, EMU_SITE);
+	/* MPI_MODE_NOPRECEDE, which every rank of the window gives if one
+	 * does: no operation to complete anywhere, no message. */
+	if (!(assert & MPI_MODE_NOPRECEDE))
+		fence_exchange(r, call, w);
+	/* MPI_MODE_NOSUCCEED: no epoch follows; operations before the next
+	 * fence are errors. */
+	w->fence = !(assert & MPI_MODE_NOSUCCEED);
+	emu_rec_leave(r, call);
+	return MPI_SUCCESS;
+}
+
+/* -------------------------------------------- post, start, complete, wait */
+
+/* The group of handle `group' for an epoch of w: all its members are
+ * ranks of the window (a new reference). */
+static emu_group *epoch_group(emu_rank *r, const char *call, emu_win *w,
+			      MPI_Group group)
+{
+	emu_group *g = emu_group_get(r, group, call);
+	emu_comm *c = r->comms[w->comm];
+	for (int i = 0; i < g->size; i++)
+		if (emu_comm_rank_of(c, emu_group_world(g, i)) < 0)
+			emu_mpi_error(r, call, MPI_ERR_GROUP, "member %d of "
+				      "the group (world rank %d) is not a "
+				      "rank of %s", i, emu_group_world(g, i),
+				      emu_comm_describe(r, w->comm));
+	emu_group_ref(g);
+	return g;
+}
+
+static void check_no_fence(emu_rank *r, const char *call, emu_win *w)
+{
+	if (w->ntg && !w->access)
+		emu_mpi_error(r, call, MPI_ERR_RMA_SYNC, "%s has operations "
+			      "of a fence epoch not completed: end it with "
+			      "MPI_Win_fence first",
+			      emu_comm_describe(r, w->comm));
+}
+
+int MPI_Win_post(MPI_Group group, int assert, MPI_Win win)
+{
+	const char *call = "MPI_Win_post";
+	EMU_API(r, call);
+	emu_win *w = win_get(r, win, call);
+	check_assert(r, call, assert, MODES_POST, "MPI_MODE_NOCHECK, "
+		     "MPI_MODE_NOSTORE and MPI_MODE_NOPUT");
+	if (w->expose)
+		emu_mpi_error(r, call, MPI_ERR_RMA_SYNC, "%s is exposed "
+			      "already: MPI_Win_wait ends that epoch first",
+			      emu_comm_describe(r, w->comm));
+	check_no_fence(r, call, w);
+	emu_group *g = epoch_group(r, call, w, group);
+	emu_comm *c = r->comms[w->comm];
+	uint64_t n = (uint64_t)g->size + 1;
+	emu_rec_enter(r, EMU_SITE);
+	w->fence = 0;
+	rma_expo *x = w->expose = rma_zalloc(r, call, sizeof *x);
+	x->g = g;
+	x->hdr_q = rma_zalloc(r, call, n * sizeof *x->hdr_q);
+	x->hdr = rma_zalloc(r, call, n * sizeof *x->hdr);
+	x->rep_q = rma_zalloc(r, call, n * sizeof *x->rep_q);
+	x->rep = rma_zalloc(r, call, n * sizeof *x->rep);
+	x->served = rma_zalloc(r, call, n);
+	/* Each origin's header says what follows at its
+	 * MPI_Win_complete. */
+	for (int i = 0; i < g->size; i++)
+		x->hdr_q[i] = emu_p2p_irecv_raw(r, call, &x->hdr[i],
+						sizeof *x->hdr,
+						emu_group_world(g, i), c->ctx,
+						TAG_HDR, w->comm);
+	emu_rec_leave(r, call);
+	return MPI_SUCCESS;
+}
+
+int MPI_Win_start(MPI_Group group, int assert, MPI_Win win)
+{
+	const char *call = "MPI_Win_start";
+	EMU_API(r, call);
+	emu_win *w = win_get(r, win, call);
+	check_assert(r, call, assert, MODES_START, "MPI_MODE_NOCHECK");
+	if (w->access)
+		emu_mpi_error(r, call, MPI_ERR_RMA_SYNC, "%s is in an access "
+			      "epoch already: MPI_Win_complete ends it first",
+			      emu_comm_describe(r, w->comm));
+	check_no_fence(r, call, w);
+	/* Local: the operations wait for MPI_Win_complete, and a target
+	 * applies them only once it has posted. */
+	w->access = epoch_group(r, call, w, group);
+	w->fence = 0;
+	return MPI_SUCCESS;
+}
+
+/* Origin i of w's exposure group has sent its header: receive its
+ * operations (sent right after it), apply them, send the reply.  Inside
+ * a call. */
+static void serve_origin(emu_rank *r, const char *call, emu_win *w, int i)
+{
+	emu_comm *c = r->comms[w->comm];
+	rma_expo *x = w->expose;
+	int32_t world = emu_group_world(x->g, i);
+	emu_p2p_finish(r, x->hdr_q[i], NULL);
+	x->hdr_q[i] = NULL;
+	x->served[i] = 1;
+	x->nserved++;
+	if (!x->hdr[i])
+		return;
+	char *buf = rma_alloc(r, call, x->hdr[i]);
+	emu_req *q = emu_p2p_irecv_raw(r, call, buf, x->hdr[i], world, c->ctx,
+				       TAG_OPS, w->comm);
+	emu_p2p_wait(r, call, q);
+	emu_p2p_finish(r, q, NULL);
+	/* The reply depends on the operations: a step of its own. */
+	emu_stamp t0;
+	emu_stamp_now(&t0);
+	apply(r, call, w, emu_comm_rank_of(c, world), buf, x->hdr[i],
+	      &x->rep[i]);
+	free(buf);
+	emu_span sp;
+	emu_stamp_since(&t0, &sp);
+	emu_rec_step_measured(r, call, &sp);
+	if (x->rep[i].n)
+		x->rep_q[i] = emu_p2p_isend_raw(r, call, x->rep[i].p,
+						x->rep[i].n, world, c->ctx,
+						TAG_REPLY, w->comm);
+}
+
+/* Serve the origins whose headers have come; 1 when all are served. */
+static int serve_arrived(emu_rank *r, const char *call, emu_win *w)
+{
+	rma_expo *x = w->expose;
+	for (int i = 0; i < x->g->size; i++)
+		if (!x->served[i] && x->hdr_q[i]->complete)
+			serve_origin(r, call, w, i);
+	return x->nserved == (uint32_t)x->g->size;
+}
+
+/* A turn for the other ranks (and the transport), as a polling call
+ * gives. */
+static void poll_turn(emu_rank *r)
+{
+	emu_p2p_progress_coll(r);
+	emu_tr_progress();
+	emu_yield(r);
+}
+
+int MPI_Win_complete(MPI_Win win)
+{
+	const char *call = "MPI_Win_complete";
+	EMU_API(r, call);
+	emu_win *w = win_get(r, win, call);
+	if (!w->access)
+		emu_mpi_error(r, call, MPI_ERR_RMA_SYNC, "%s is not in an "
+			      "access epoch of MPI_Win_start",
+			      emu_comm_describe(r, w->comm));
+	emu_comm *c = r->comms[w->comm];
+	emu_group *g = w->access;
+	int n = g->size;
+	emu_rec_enter(r, EMU_SITE);
+	uint64_t *hdr = rma_zalloc(r, call, (uint64_t)(n + 1) * sizeof *hdr);
+	/* Per target: the header, the operations, the reply. */
+	emu_req **q = rma_zalloc(r, call, 3 * (uint64_t)(n + 1) * sizeof *q);
+	char **bufs = rma_zalloc(r, call, (uint64_t)(n + 1) * sizeof *bufs);
+	rma_tgt **tg = rma_zalloc(r, call, (uint64_t)(n + 1) * sizeof *tg);
+	for (int i = 0; i < n; i++) {
+		int32_t world = emu_group_world(g, i);
+		rma_tgt *t = tg[i] = target_find(w, emu_comm_rank_of(c,
+								     world));
+		if (t && t->reply) {
+			bufs[i] = rma_alloc(r, call, t->reply);
+			q[2 * n + i] = emu_p2p_irecv_raw(r, call, bufs[i],
+							 t->reply, world,
+							 c->ctx, TAG_REPLY,
+							 w->comm);
+		}
+		hdr[i] = t ? t->ops.n : 0;
+		q[i] = emu_p2p_isend_raw(r, call, &hdr[i], sizeof *hdr,
+					 world, c->ctx, TAG_HDR, w->comm);
+		if (hdr[i])
+			q[n + i] = emu_p2p_isend_raw(r, call, t->ops.p,
+						     t->ops.n, world, c->ctx,
+						     TAG_OPS, w->comm);
+	}
+	/* Operations of more than the eager size leave once their target
+	 * receives them, and the answers come once it has applied them: it
+	 * does both in any synchronization call of its exposure epoch --
+	 * such as this one, where a ring of ranks that each access the next
+	 * one all are.  Meanwhile this rank serves its own origins. */
+	for (int k = 0; k < 3 * n; k++) {
+		if (!q[k])
+			continue;
+		while (w->expose && !q[k]->complete &&
+		       !serve_arrived(r, call, w))
+			poll_turn(r);
+		emu_p2p_wait(r, call, q[k]);
+		emu_p2p_finish(r, q[k], NULL);
+		q[k] = NULL;
+	}
+	for (int i = 0; i < n; i++)
+		if (bufs[i]) {
+			unpack_results(tg[i], bufs[i]);
+			free(bufs[i]);
+		}
+	free(tg);
+	free(bufs);
+	free(q);
+	free(hdr);
+	targets_clear(w);
+	emu_group_unref(w->access);
+	w->access = NULL;
+	emu_rec_leave(r, call);
+	return MPI_SUCCESS;
+}
+
+/* Serve the origins not served yet, waiting for their headers, and end
+ * the exposure epoch once every reply has left.  Inside the call. */
+static void wait_finish(emu_rank *r, const char *call, emu_win *w)
+{
+	rma_expo *x = w->expose;
+	int n = x->g->size;
+	for (int i = 0; i < n; i++)
+		if (!x->served[i]) {
+			emu_p2p_wait(r, call, x->hdr_q[i]);
+			serve_origin(r, call, w, i);
+		}
+	wait_all(r, call, x->rep_q, n);
+	expo_free(w->expose);
+	w->expose = NULL;
+}
+
+static emu_win *exposed(emu_rank *r, const char *call, MPI_Win win)
+{
+	emu_win *w = win_get(r, win, call);
+	if (!w->expose)
+		emu_mpi_error(r, call, MPI_ERR_RMA_SYNC, "%s is not in an "
+			      "exposure epoch of MPI_Win_post",
+			      emu_comm_describe(r, w->comm));
+	return w;
+}
+
+int MPI_Win_wait(MPI_Win win)
+{
+	const char *call = "MPI_Win_wait";
+	EMU_API(r, call);
+	emu_win *w = exposed(r, call, win);
+	emu_rec_enter(r, EMU_SITE);
+	wait_finish(r, call, w);
+	emu_rec_leave(r, call);
+	return MPI_SUCCESS;
+}
+
+int MPI_Win_test(MPI_Win win, int *flag)
+{
+	const char *call = "MPI_Win_test";
+	EMU_API(r, call);
+	if (!flag)
+		emu_mpi_error(r, call, MPI_ERR_ARG, "NULL flag pointer");
+	emu_win *w = exposed(r, call, win);
+	emu_rec_enter(r, EMU_SITE);
+	*flag = serve_arrived(r, call, w);
+	if (!*flag) {
+		poll_turn(r);
+		*flag = serve_arrived(r, call, w);
+	}
+	/* Every origin served: what is left is sending the replies, which
+	 * does not wait for another rank's program. */
+	if (*flag)
+		wait_finish(r, call, w);
+	emu_rec_leave_poll(r, call, *flag);
+	return MPI_SUCCESS;
 }

@@ -230,6 +230,7 @@ static void rank_main(void *arg)
 	}
 	emu_comm_free_rank(r);
 	emu_err_free_rank(r);
+	emu_rma_free_rank(r);
 }
 
 static void run(emu_rank *r)

@@ -27,9 +27,21 @@
 #define WHY_IO "MPI-IO is not emulated: a trace has no model of a file " \
 	"system; keep the program's I/O out of the emulated run, or use " \
 	"the C library's"
-#define WHY_RMA "one-sided communication (MPI windows, Put, Get, " \
-	"Accumulate) is not emulated by Sibyl; use point-to-point or " \
-	"collective calls instead"
+#define WHY_PASSIVE "passive-target one-sided communication (locks, " \
+	"flushes, MPI_Win_sync) is not emulated: its target takes part " \
+	"without making an MPI call, which a trace of SEBs cannot express " \
+	"yet; use active-target synchronization, MPI_Win_fence or " \
+	"MPI_Win_post/start/complete/wait"
+#define WHY_RREQ "request-based one-sided operations are not emulated; " \
+	"MPI_Put, MPI_Get, MPI_Accumulate and MPI_Get_accumulate do the " \
+	"same, completed by the synchronization that closes their epoch"
+#define WHY_DYNAMIC "dynamic windows (memory attached after creation) " \
+	"are not emulated; create the window over its memory with " \
+	"MPI_Win_create or MPI_Win_allocate"
+#define WHY_SHARED "shared-memory windows are not emulated: ranks of a " \
+	"Sibyl run may live in different processes; use MPI_Win_allocate"
+#define WHY_WATTR "attributes of the program's own on windows are not " \
+	"emulated; MPI_Win_get_attr gives the predefined ones"
 #define WHY_TOOL "the MPI tool information interface (MPI_T) is not " \
 	"provided"
 
@@ -457,7 +469,7 @@ int MPI_Raccumulate(const void *origin_addr, int origin_count,
 	            MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
 	            MPI_Request *request)
 {
-	return unsupported("MPI_Raccumulate", WHY_RMA);
+	return unsupported("MPI_Raccumulate", WHY_RREQ);
 }
 
 int MPI_Rget(void *origin_addr, int origin_count,
@@ -465,7 +477,7 @@ int MPI_Rget(void *origin_addr, int origin_count,
 	     int target_count, MPI_Datatype target_datatype, MPI_Win win,
 	     MPI_Request *request)
 {
-	return unsupported("MPI_Rget", WHY_RMA);
+	return unsupported("MPI_Rget", WHY_RREQ);
 }
 
 int MPI_Rget_accumulate(const void *origin_addr, int origin_count,
@@ -475,7 +487,7 @@ int MPI_Rget_accumulate(const void *origin_addr, int origin_count,
 	                MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
 	                MPI_Request *request)
 {
-	return unsupported("MPI_Rget_accumulate", WHY_RMA);
+	return unsupported("MPI_Rget_accumulate", WHY_RREQ);
 }
 
 int MPI_Rput(const void *origin_addr, int origin_count,
@@ -483,81 +495,101 @@ int MPI_Rput(const void *origin_addr, int origin_count,
 	     int target_cout, MPI_Datatype target_datatype, MPI_Win win,
 	     MPI_Request *request)
 {
-	return unsupported("MPI_Rput", WHY_RMA);
-}
-
-int MPI_Win_call_errhandler(MPI_Win win, int errorcode)
-{
-	return unsupported("MPI_Win_call_errhandler", WHY_RMA);
-}
-
-int MPI_Win_create_errhandler(MPI_Win_errhandler_function *function,
-	                      MPI_Errhandler *errhandler)
-{
-	return unsupported("MPI_Win_create_errhandler", WHY_RMA);
+	return unsupported("MPI_Rput", WHY_RREQ);
 }
 
 int MPI_Win_create_keyval(MPI_Win_copy_attr_function *win_copy_attr_fn,
 	                  MPI_Win_delete_attr_function *win_delete_attr_fn,
 	                  int *win_keyval, void *extra_state)
 {
-	return unsupported("MPI_Win_create_keyval", WHY_RMA);
+	return unsupported("MPI_Win_create_keyval", WHY_WATTR);
 }
 
 int MPI_Win_delete_attr(MPI_Win win, int win_keyval)
 {
-	return unsupported("MPI_Win_delete_attr", WHY_RMA);
+	return unsupported("MPI_Win_delete_attr", WHY_WATTR);
 }
 
 int MPI_Win_free_keyval(int *win_keyval)
 {
-	return unsupported("MPI_Win_free_keyval", WHY_RMA);
-}
-
-int MPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler)
-{
-	return unsupported("MPI_Win_get_errhandler", WHY_RMA);
-}
-
-int MPI_Win_get_info(MPI_Win win, MPI_Info *info_used)
-{
-	return unsupported("MPI_Win_get_info", WHY_RMA);
-}
-
-int MPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen)
-{
-	return unsupported("MPI_Win_get_name", WHY_RMA);
+	return unsupported("MPI_Win_free_keyval", WHY_WATTR);
 }
 
 int MPI_Win_set_attr(MPI_Win win, int win_keyval, void *attribute_val)
 {
-	return unsupported("MPI_Win_set_attr", WHY_RMA);
+	return unsupported("MPI_Win_set_attr", WHY_WATTR);
 }
 
-int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
+int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info,
+	                    MPI_Comm comm, void *baseptr, MPI_Win *win)
 {
-	return unsupported("MPI_Win_set_errhandler", WHY_RMA);
+	return unsupported("MPI_Win_allocate_shared", WHY_SHARED);
 }
 
-int MPI_Win_set_info(MPI_Win win, MPI_Info info)
+int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
 {
-	return unsupported("MPI_Win_set_info", WHY_RMA);
+	return unsupported("MPI_Win_create_dynamic", WHY_DYNAMIC);
 }
 
-int MPI_Win_set_name(MPI_Win win, const char *win_name)
+int MPI_Win_attach(MPI_Win win, void *base, MPI_Aint size)
 {
-	return unsupported("MPI_Win_set_name", WHY_RMA);
+	return unsupported("MPI_Win_attach", WHY_DYNAMIC);
+}
+
+int MPI_Win_detach(MPI_Win win, const void *base)
+{
+	return unsupported("MPI_Win_detach", WHY_DYNAMIC);
+}
+
+int MPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
+{
+	return unsupported("MPI_Win_lock", WHY_PASSIVE);
+}
+
+int MPI_Win_unlock(int rank, MPI_Win win)
+{
+	return unsupported("MPI_Win_unlock", WHY_PASSIVE);
+}
+
+int MPI_Win_lock_all(int assert, MPI_Win win)
+{
+	return unsupported("MPI_Win_lock_all", WHY_PASSIVE);
+}
+
+int MPI_Win_unlock_all(MPI_Win win)
+{
+	return unsupported("MPI_Win_unlock_all", WHY_PASSIVE);
+}
+
+int MPI_Win_flush(int rank, MPI_Win win)
+{
+	return unsupported("MPI_Win_flush", WHY_PASSIVE);
+}
+
+int MPI_Win_flush_all(MPI_Win win)
+{
+	return unsupported("MPI_Win_flush_all", WHY_PASSIVE);
+}
+
+int MPI_Win_flush_local(int rank, MPI_Win win)
+{
+	return unsupported("MPI_Win_flush_local", WHY_PASSIVE);
+}
+
+int MPI_Win_flush_local_all(MPI_Win win)
+{
+	return unsupported("MPI_Win_flush_local_all", WHY_PASSIVE);
+}
+
+int MPI_Win_sync(MPI_Win win)
+{
+	return unsupported("MPI_Win_sync", WHY_PASSIVE);
 }
 
 int MPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size,
 	                 int *disp_unit, void *baseptr)
 {
-	return unsupported("MPI_Win_shared_query", WHY_RMA);
-}
-
-int MPI_Win_test(MPI_Win win, int *flag)
-{
-	return unsupported("MPI_Win_test", WHY_RMA);
+	return unsupported("MPI_Win_shared_query", WHY_SHARED);
 }
 
 int MPI_T_category_changed(int *stamp)

@@ -20,26 +20,8 @@ native=0
 command -v mpicc >/dev/null && command -v mpirun >/dev/null && native=1
 [ "$native" = 1 ] || echo "mpicc/mpirun not found: emulated runs only" >&2
 
-# run_pass NAME NP RANKS ARGS...: prints PASS, and its trace is valid;
-# $emu_opts: more options of `sibyl emulate'.
+# $emu_opts: more options of `sibyl emulate' for emu_pass.
 emu_opts=
-run_pass() {
-	name=$1 np=$2 ranks=$3
-	shift 3
-	tr="$T/$name.$np.$ranks.trace"
-	checks=$((checks + 1))
-	"$SIBYL" emulate -q --ranks "$ranks" -np "$np" -o "$tr" --force \
-		$emu_opts -- "$T/$name" "$@" >"$T/out" 2>"$T/err"
-	emu_status=$?
-	if [ "$emu_status" -ne 0 ] || ! grep -q "^PASS $name" "$T/out"; then
-		fail "$name on $np process(es), $ranks ranks exited $emu_status"
-		sed 's/^/  | /' "$T/out" "$T/err" | head -20 >&2
-		return 1
-	fi
-	expect_ok "$SIBYL" trace check "$tr"
-	expect_ok "$SIBYL" sim -q "$tr" -o "$tr.sim"
-	expect_grep '"predicted_time_ps"' "$tr.sim/summary.json"
-}
 
 # run_native NAME NP ARGS...: the mpicc build prints PASS under mpirun.
 run_native() {
@@ -66,7 +48,7 @@ for name in comm_split comm_dup comm_attr comm_group comm_finalize comm_inter \
 	emu_build "$name" "$E/$name.c" || continue
 	for np in 1 3; do
 		for ranks in 12 30; do
-			run_pass "$name" "$np" "$ranks"
+			emu_pass "$name" "$np" "$ranks"
 		done
 	done
 	case $name in
@@ -113,16 +95,16 @@ fi
 if emu_build comm_split_type "$E/comm_split_type.c"; then
 	for np in 1 3; do
 		emu_opts="--node-size 7"
-		run_pass comm_split_type $np 30 7
+		emu_pass comm_split_type $np 30 7
 		emu_opts=
-		run_pass comm_split_type $np 40 32
+		emu_pass comm_split_type $np 40 32
 	done
 fi
 
 # A larger split: 400 ranks, 16 interleaved communicators and 16 blocks.
 if emu_build comm_scale "$E/comm_scale.c"; then
-	run_pass comm_scale 2 400 16
-	run_pass comm_scale 3 30 4
+	emu_pass comm_scale 2 400 16
+	emu_pass comm_scale 3 30 4
 	run_native comm_scale 5 2
 fi
 

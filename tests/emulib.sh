@@ -3,6 +3,13 @@
 #   emu_run NP RANKS TRACE PROG ARGS... run PROG with `sibyl emulate';
 #                                       output in $T/out and $T/err,
 #                                       exit status in $emu_status
+#   emu_pass NAME NP RANKS ARGS...      $T/NAME under `sibyl emulate'
+#                                       (more options in $emu_opts)
+#                                       prints PASS NAME; its trace,
+#                                       $T/NAME.NP.RANKS.trace, passes
+#                                       `sibyl trace check' and replays
+#                                       in `sibyl sim' (returns 1 when
+#                                       the run failed)
 #   emu_native NAME NP ARGS...          tests/emu/NAME.c built by Open
 #                                       MPI's mpicc prints PASS NAME
 #                                       under mpirun (skipped, said
@@ -30,6 +37,26 @@ emu_run() {
 	"$SIBYL" emulate -q --ranks "$ranks" -np "$np" -o "$trace" --force \
 		-- "$@" >"$T/out" 2>"$T/err"
 	emu_status=$?
+}
+
+emu_pass() {
+	name=$1 np=$2 ranks=$3
+	shift 3
+	tr="$T/$name.$np.$ranks.trace"
+	checks=$((checks + 1))
+	# shellcheck disable=SC2086
+	"$SIBYL" emulate -q --ranks "$ranks" -np "$np" -o "$tr" --force \
+		${emu_opts-} -- "$T/$name" "$@" >"$T/out" 2>"$T/err"
+	emu_status=$?
+	if [ "$emu_status" -ne 0 ] || ! grep -q "^PASS $name" "$T/out"; then
+		fail "$name with $ranks ranks on $np process(es) exited" \
+			"$emu_status"
+		sed 's/^/  | /' "$T/out" "$T/err" | head -20 >&2
+		return 1
+	fi
+	expect_ok "$SIBYL" trace check "$tr"
+	expect_ok "$SIBYL" sim -q "$tr" -o "$tr.sim"
+	expect_grep '"predicted_time_ps"' "$tr.sim/summary.json"
 }
 
 emu_native() {

@@ -163,7 +163,20 @@ typedef struct MPI_Status {
 #define MPI_ERR_INFO_VALUE   23
 #define MPI_ERR_INFO_NOKEY   24
 #define MPI_ERR_INFO         25
-#define MPI_ERR_LASTCODE     25
+/* One-sided communication (MPI-3.1 11.8). */
+#define MPI_ERR_WIN          26
+#define MPI_ERR_BASE         27
+#define MPI_ERR_SIZE         28
+#define MPI_ERR_DISP         29
+#define MPI_ERR_LOCKTYPE     30
+#define MPI_ERR_ASSERT       31
+#define MPI_ERR_RMA_CONFLICT 32
+#define MPI_ERR_RMA_SYNC     33
+#define MPI_ERR_RMA_RANGE    34
+#define MPI_ERR_RMA_ATTACH   35
+#define MPI_ERR_RMA_SHARED   36
+#define MPI_ERR_RMA_FLAVOR   37
+#define MPI_ERR_LASTCODE     37
 
 /* ------------------------------------------------------------ functions */
 

@@ -711,7 +711,9 @@ int MPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[],
 	                   const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
 	                   MPI_Comm comm);
 
-/* one-sided communication (beside sibyl_mpi_rma.h) */
+/* one-sided communication (beside sibyl_mpi_rma.h): the window error
+ * handlers, names and info and MPI_Win_test are emulated (rma.c), the
+ * rest are not */
 #define MPI_Raccumulate SIBYL_MPI_Raccumulate
 #define PMPI_Raccumulate SIBYL_MPI_Raccumulate
 #define MPI_Rget SIBYL_MPI_Rget

@@ -1,14 +1,16 @@
 /*
  * sibyl_mpi_rma.h -- Sibyl's MPI for emulated ranks: memory allocation
- * and the names of one-sided communication.
+ * and one-sided communication.
  * Included by <mpi.h>; not to be included directly.
  *
- * MPI_Alloc_mem and MPI_Free_mem work.  One-sided communication (windows,
- * Put/Get/Accumulate, synchronisation) is not emulated: its names are
- * declared so that programs which only mention it (benchmark suites
- * sharing helper code) compile, and every call stops the run with
- * MPI_ERR_UNSUPPORTED_OPERATION saying so (or returns that code under
- * MPI_ERRORS_RETURN).
+ * Windows with active-target synchronization are emulated: MPI_Win_create
+ * and MPI_Win_allocate, Put, Get, Accumulate, Get_accumulate,
+ * Fetch_and_op and Compare_and_swap inside epochs opened and closed by
+ * MPI_Win_fence or by post/start/complete/wait; the data moves at the
+ * closing synchronization, in messages the trace records.  Passive target
+ * (MPI_Win_lock, flush, sync), request-based operations, dynamic and
+ * shared windows stop the run with MPI_ERR_UNSUPPORTED_OPERATION saying
+ * why (or return that code under MPI_ERRORS_RETURN).
  */
 #ifndef SIBYL_MPI_RMA_H
 #define SIBYL_MPI_RMA_H
@@ -44,7 +46,9 @@ typedef int MPI_Win;
 int MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr);
 int MPI_Free_mem(void *base);
 
-/* Not supported: each of these reports MPI_ERR_UNSUPPORTED_OPERATION. */
+/* Emulated, but for MPI_Win_allocate_shared, MPI_Win_create_dynamic,
+ * MPI_Win_attach, MPI_Win_detach, the locks, flushes and MPI_Win_sync,
+ * which report MPI_ERR_UNSUPPORTED_OPERATION. */
 #define MPI_Win_create SIBYL_MPI_Win_create
 #define MPI_Win_allocate SIBYL_MPI_Win_allocate
 #define MPI_Win_allocate_shared SIBYL_MPI_Win_allocate_shared

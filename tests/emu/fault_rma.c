@@ -1,14 +1,17 @@
 /*
- * fault_rma.c -- one-sided communication, which Sibyl does not emulate
- * (expected to FAIL under Sibyl; a plain run natively).
+ * fault_rma.c -- the one-sided calls Sibyl refuses (expected to FAIL
+ * under Sibyl; a plain run natively).
  *
  * Every rank gets memory with MPI_Alloc_mem (which works), writes and
- * frees it; then, with MPI_ERRORS_RETURN on MPI_COMM_WORLD, rank 0
- * checks that MPI_Win_create returns an error whose class is
- * MPI_ERR_UNSUPPORTED_OPERATION under Sibyl; then, with the default handler
- * back, rank 0 calls MPI_Win_create again, which must stop the run with
- * a message naming the call and saying that one-sided communication is
- * not emulated.
+ * frees it, and creates a window over MPI_COMM_SELF (which works).  Then,
+ * with MPI_ERRORS_RETURN on the window, a put outside any epoch fails
+ * (MPI_ERR_RMA_SYNC under Sibyl); with MPI_ERRORS_RETURN on
+ * MPI_COMM_WORLD, whose handler applies to the calls Sibyl does not
+ * emulate, rank 0 checks that MPI_Win_lock (passive target) returns
+ * MPI_ERR_UNSUPPORTED_OPERATION under Sibyl; then, with the default
+ * handler back, rank 0 calls MPI_Win_lock again, which must stop the run
+ * with a message naming the call and saying why passive target is not
+ * emulated.
  *
  * Ranks: any number >= 1.
  */
@@ -18,7 +21,7 @@
 
 int main(int argc, char **argv)
 {
-	int rank, *p = NULL;
+	int rank, *p = NULL, x = 0, rc, cls;
 	MPI_Win win;
 	MPI_Init(&argc, &argv);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -29,30 +32,43 @@ int main(int argc, char **argv)
 	}
 	memset(p, rank, 64 * sizeof *p);
 	MPI_Free_mem(p);
+	if (MPI_Win_create(&x, sizeof x, 1, MPI_INFO_NULL, MPI_COMM_SELF,
+			   &win) != MPI_SUCCESS) {
+		printf("fault_rma: MPI_Win_create failed\n");
+		return 1;
+	}
+	MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN);
+	rc = MPI_Put(&rank, 1, MPI_INT, 0, 0, 1, MPI_INT, win);
+	MPI_Error_class(rc, &cls);
+#ifdef SIBYL_MPI
+	if (cls != MPI_ERR_RMA_SYNC) {
+		printf("fault_rma: MPI_Put outside an epoch returned class "
+		       "%d\n", cls);
+		return 1;
+	}
+#endif
 	if (rank == 0) {
-		int x = 0, rc, cls;
 		MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-		rc = MPI_Win_create(&x, sizeof x, 1, MPI_INFO_NULL,
-				    MPI_COMM_SELF, &win);
+		rc = MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win);
 		MPI_Error_class(rc, &cls);
 #ifdef SIBYL_MPI
 		if (cls != MPI_ERR_UNSUPPORTED_OPERATION) {
-			printf("fault_rma: MPI_Win_create returned class %d\n",
+			printf("fault_rma: MPI_Win_lock returned class %d\n",
 			       cls);
 			return 1;
 		}
 #else
 		if (rc == MPI_SUCCESS)
-			MPI_Win_free(&win);
+			MPI_Win_unlock(0, win);
 #endif
 		MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
 #ifdef SIBYL_MPI
-		MPI_Win_create(&x, sizeof x, 1, MPI_INFO_NULL, MPI_COMM_SELF,
-			       &win);
-		printf("fault_rma: MPI_Win_create returned\n");
+		MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win);
+		printf("fault_rma: MPI_Win_lock returned\n");
 		return 1;
 #endif
 	}
+	MPI_Win_free(&win);
 	MPI_Finalize();
 	return 0;
 }

@@ -1,0 +1,123 @@
+#!/bin/sh
+# One-sided communication under the emulator (tests/emu/rma_*.c): windows
+# with fence epochs (Put, Get, Accumulate, Get_accumulate with a derived
+# target datatype, Fetch_and_op, Compare_and_swap, attributes, errors)
+# and with post/start/complete/wait/test.  Each self-checking program
+# runs on 8 and 64 virtual ranks on 2 processes (every window spans
+# both) and on 5 ranks in 1 process, and prints PASS; its trace passes
+# `sibyl trace check' and replays in `sibyl sim'.  Under Open MPI
+# (mpicc/mpirun), the reference, both pass on 4 processes.  Then the
+# trace of a Put and a Get of 4000 bytes between two ranks holds the
+# messages they imply, sent in MPI_Win_fence: the put's operation (the
+# data and its placement) from rank 0 to 1, and the get's 4000 bytes
+# back from 1 to 0; a fence asserting MPI_MODE_NOPRECEDE sends nothing.
+# A put past the target's memory stops the run with a message that names
+# the window.
+. "$SIBYL_SRCDIR/tests/lib.sh"
+. "$SIBYL_SRCDIR/tests/emulib.sh"
+
+E="$SIBYL_SRCDIR/tests/emu"
+
+for name in rma_fence rma_pscw; do
+	emu_build "$name" "$E/$name.c" -Wall || continue
+	emu_pass "$name" 2 8
+	emu_pass "$name" 2 64
+	emu_pass "$name" 1 5
+	emu_native "$name" 4
+done
+
+# The messages of one Put and one Get.
+cat >"$T/putget.c" <<'PROG'
+#include <mpi.h>
+#include <stdlib.h>
+#include <string.h>
+/* Rank 0 puts 4000 bytes into the first half of rank 1's window and
+ * gets the 4000 of the second half. */
+int main(int argc, char **argv)
+{
+	char *win = malloc(8000), *out = malloc(4000), *in = malloc(4000);
+	int rank;
+	MPI_Win w;
+	MPI_Init(&argc, &argv);
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	memset(out, rank + 1, 4000);
+	memset(win, 7, 8000);
+	MPI_Win_create(win, 8000, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &w);
+	MPI_Win_fence(MPI_MODE_NOPRECEDE, w);
+	if (rank == 0) {
+		MPI_Put(out, 4000, MPI_CHAR, 1, 0, 4000, MPI_CHAR, w);
+		MPI_Get(in, 4000, MPI_CHAR, 1, 4000, 4000, MPI_CHAR, w);
+	}
+	MPI_Win_fence(MPI_MODE_NOSUCCEED, w);
+	int ok = rank != 0 || (in[0] == 7 && in[3999] == 7);
+	ok = ok && (rank != 1 || (win[0] == 1 && win[3999] == 1 &&
+				  win[4000] == 7));
+	MPI_Win_free(&w);
+	MPI_Finalize();
+	free(win);
+	free(out);
+	free(in);
+	return !ok;
+}
+PROG
+if emu_build putget "$T/putget.c"; then
+	checks=$((checks + 1))
+	emu_run 2 2 "$T/putget.trace" "$T/putget"
+	[ "$emu_status" -eq 0 ] || fail "putget exited $emu_status"
+	expect_ok "$SIBYL" trace check "$T/putget.trace"
+	"$SIBYL" trace dump --json "$T/putget.trace" >"$T/putget.json" ||
+		fail "trace dump of putget"
+	py '
+import json, sys
+sebs = [json.loads(l) for l in open(sys.argv[1])]
+# A call'"'"'s messages leave at the end of the SEB before it (or of a step of
+# the call, named after it).  The SEB that ends at the first fence (the
+# last one MPI_Win_create began) sends nothing: MPI_MODE_NOPRECEDE.
+last = {}
+for s in sebs:
+    if s["name"] == "MPI_Win_create":
+        last[s["pe"]] = s
+assert len(last) == 2 and not any(s["sends"] for s in last.values()), last
+sends = [(s["pe"], m["dst"], m["size"]) for s in sebs
+         if s["name"] == "MPI_Win_fence" for m in s["sends"]]
+# The put travels with its placement, the get as a request; then the
+# 4000 bytes the get read come back.
+put = [m for m in sends if m[:2] == (0, 1) and m[2] > 4000]
+back = [m for m in sends if m == (1, 0, 4000)]
+assert len(put) == 1 and len(back) == 1, sends
+print("put", put[0][2], "bytes out, get 4000 bytes back")
+' "$T/putget.json"
+fi
+
+# Under the default handler a put past the target's memory stops the run,
+# naming the rank, the call, the class, the window and the bytes.
+cat >"$T/range.c" <<'PROG'
+#include <mpi.h>
+int main(int argc, char **argv)
+{
+	int x[4], rank;
+	MPI_Win w;
+	MPI_Init(&argc, &argv);
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	MPI_Win_create(x, sizeof x, sizeof(int), MPI_INFO_NULL,
+		       MPI_COMM_WORLD, &w);
+	MPI_Win_set_name(w, "halo");
+	MPI_Win_fence(0, w);
+	if (rank == 1)
+		MPI_Put(&rank, 1, MPI_INT, 0, 4, 1, MPI_INT, w);
+	MPI_Win_fence(0, w);
+	MPI_Win_free(&w);
+	MPI_Finalize();
+	return 0;
+}
+PROG
+if emu_build range "$T/range.c"; then
+	checks=$((checks + 1))
+	emu_run 2 4 "$T/range.trace" "$T/range"
+	[ "$emu_status" -ne 0 ] || fail "a put past the window did not stop" \
+		"the run"
+	expect_grep "rank 1 in MPI_Put: MPI_ERR_RMA_RANGE: bytes 16 to 20 of rank 0's memory in window [0-9]+ \(\"halo\"\), which has 16" \
+		"$T/err"
+fi
+
+finish

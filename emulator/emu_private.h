@@ -605,6 +605,9 @@ void emu_rec_measured(emu_rank *r, int64_t ns);
 /* r is inside a blocking call that is not p2p's (Comm_split): advance its
  * non-blocking collectives, as MPI's progress rule says. */
 void emu_p2p_progress_coll(emu_rank *r);
+/* A polling call found nothing: other ranks and the transport get a
+ * turn, and the rank parks until something happens to it (emu_park). */
+void emu_p2p_poll_turn(emu_rank *r);
 /* Leaks at the end: active requests and unreceived messages.  Returns
  * the number reported. */
 unsigned long emu_p2p_report_leaks(unsigned long limit);

@@ -1199,7 +1199,7 @@ void emu_p2p_wait(emu_rank *r, const char *call, emu_req *q)
 /* Give other ranks (and the transport) a turn inside a polling call
  * that found nothing; the rank comes back when something happened to it
  * (emu_park). */
-static void poll_turn(emu_rank *r)
+void emu_p2p_poll_turn(emu_rank *r)
 {
 	nbc_turn(r);
 	emu_tr_progress();
@@ -1434,7 +1434,7 @@ static int first_done(emu_rank *r, const char *call, int count,
 	nbc_turn(r);
 	int i = first_complete(count, reqs);
 	if (i == -1 && !block) {
-		poll_turn(r);
+		emu_p2p_poll_turn(r);
 		i = first_complete(count, reqs);
 	}
 	while (i == -1 && block) {
@@ -1538,7 +1538,7 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 		emu_req *q = req_of(r, "MPI_Test", *request);
 		nbc_turn(r);
 		if (!q->complete)
-			poll_turn(r);
+			emu_p2p_poll_turn(r);
 		*flag = q->complete;
 		if (q->complete)
 			err = finish_handle(r, request, status);
@@ -1565,7 +1565,7 @@ int MPI_Testall(int count, MPI_Request reqs[], int *flag,
 	check_reqs(r, call, count, reqs);
 	nbc_turn(r);
 	if (!all_complete(count, reqs))
-		poll_turn(r);
+		emu_p2p_poll_turn(r);
 	*flag = all_complete(count, reqs);
 	if (*flag)
 		finish_all(r, count, reqs, statuses);
@@ -1621,7 +1621,7 @@ static emu_msg *probe_wait(emu_rank *r, const char *call, emu_comm *c,
 		emu_group_world(emu_comm_peers(c), source);
 	emu_msg *m = find_unexpected(r, c->ctx, src, tag);
 	if (!m && !block) {
-		poll_turn(r);
+		emu_p2p_poll_turn(r);
 		m = find_unexpected(r, c->ctx, src, tag);
 	}
 	while (!m && block) {
@@ -1768,7 +1768,7 @@ int MPI_Request_get_status(MPI_Request request, int *flag,
 	emu_rec_enter(r, EMU_SITE);
 	nbc_turn(r);
 	if (!q->complete)
-		poll_turn(r);
+		emu_p2p_poll_turn(r);
 	*flag = q->complete;
 	emu_rec_leave_poll(r, "MPI_Request_get_status", *flag);
 	if (q->complete)

@@ -1325,15 +1325,6 @@ static int serve_arrived(emu_rank *r, const char *call, emu_win *w)
 	return x->nserved == (uint32_t)x->g->size;
 }
 
-/* A turn for the other ranks (and the transport), as a polling call
- * gives. */
-static void poll_turn(emu_rank *r)
-{
-	emu_p2p_progress_coll(r);
-	emu_tr_progress();
-	emu_yield(r);
-}
-
 int MPI_Win_complete(MPI_Win win)
 {
 	const char *call = "MPI_Win_complete";
@@ -1381,7 +1372,7 @@ int MPI_Win_complete(MPI_Win win)
 			continue;
 		while (w->expose && !q[k]->complete &&
 		       !serve_arrived(r, call, w))
-			poll_turn(r);
+			emu_p2p_poll_turn(r);
 		emu_p2p_wait(r, call, q[k]);
 		emu_p2p_finish(r, q[k], NULL);
 		q[k] = NULL;
@@ -1449,7 +1440,7 @@ int MPI_Win_test(MPI_Win win, int *flag)
 	emu_rec_enter(r, EMU_SITE);
 	*flag = serve_arrived(r, call, w);
 	if (!*flag) {
-		poll_turn(r);
+		emu_p2p_poll_turn(r);
 		*flag = serve_arrived(r, call, w);
 	}
 	/* Every origin served: what is left is sending the replies, which

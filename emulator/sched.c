@@ -4,9 +4,10 @@
  * detection.
  *
  * Scheduling is cooperative and round-robin: a rank runs until it blocks
- * in, or yields from, an MPI call.  When no local rank can run, the
- * process polls Open MPI for messages from the other processes (after a
- * while it sleeps until one comes, see idle_turn), and votes with them (a
+ * in an MPI call, or parks in a poll that found nothing (emu_park).
+ * When no local rank can run, the process polls Open MPI for messages
+ * from the other processes (after a while it sleeps until one comes, see
+ * idle_turn), and votes with them (a
  * non-blocking allreduce) on whether every process is idle with no
  * message in flight.  Two consecutive votes that find every
  * process idle, the same numbers of real messages sent and received, and

@@ -1452,6 +1452,21 @@ void emu_coll_bytes(emu_rank *r, const char *call, int kind, MPI_Comm comm,
 	start(&s, NULL);
 }
 
+void emu_coll_reduce_block(emu_rank *r, const char *call, MPI_Comm comm,
+			   const void *sbuf, void *rbuf, int count,
+			   MPI_Datatype t, MPI_Op op)
+{
+	emu_comm *c = comm_of(r, call, comm);
+	coll s;
+	setup(&s, r, call, COLL_REDUCE_SCATTER_BLOCK, comm, c);
+	s.sbuf = sbuf;
+	s.rbuf = rbuf;
+	reduction(&s, call, count * emu_comm_size(c), t, op);
+	s.block = count;
+	s.bytes = (uint64_t)s.count * s.esz;
+	start(&s, NULL);
+}
+
 /* ------------------------------------------- neighbourhood collectives */
 
 /*

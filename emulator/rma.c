@@ -76,7 +76,7 @@ int MPI_Free_mem(void *base)
 /* ------------------------------------------------------------ windows */
 
 /* The tags of the window's messages, on its private context. */
-enum { TAG_OPS = 1, TAG_REPLY = 2, TAG_HDR = 3 };
+enum { TAG_OPS = 1, TAG_REPLY = 2, TAG_HDR = 3, TAG_FENCE = 4 }; /* and 5 */
 
 enum { OP_PUT = 1, OP_GET, OP_ACC, OP_GACC, OP_CAS };
 
@@ -161,6 +161,7 @@ typedef struct emu_win {
 	rma_tgt *tg;
 	uint32_t ntg, ctg;
 	uint32_t *slot, nslot;
+	uint64_t nfence;        /* fences that exchanged (their tag) */
 } emu_win;
 
 /* A rank's windows: handle h is w[h - 1]. */
@@ -1080,57 +1081,117 @@ static void check_assert(emu_rank *r, const char *call, int assert,
 			      "takes %s", (unsigned)assert, call, names);
 }
 
-/* Close the fence epoch of r on w: the operations travel, the targets
- * apply them and answer.  Inside the call (the SEB has ended). */
+/* What an origin sent a target in a fence epoch: its operations, in the
+ * target's one buffer, and the reply they make. */
+typedef struct rma_in {
+	int from;
+	const char *p;
+	uint64_t n;
+} rma_in;
+
+static int in_cmp(const void *a, const void *b)
+{
+	const rma_in *x = a, *y = b;
+	return (x->from > y->from) - (x->from < y->from);
+}
+
+/* A target's count of origins and of bytes, summed in one word by the
+ * fence's reduce-scatter: origins above FENCE_SHIFT bits of bytes. */
+#define FENCE_SHIFT 40
+#define FENCE_BYTES ((UINT64_C(1) << FENCE_SHIFT) - 1)
+
+/*
+ * Close the fence epoch of r on w: the operations travel, the targets
+ * apply them and answer.  Inside the call (the SEB has ended).
+ *
+ * A target learns how many origins send to it, and how many bytes in
+ * all, from one MPI_Reduce_scatter_block of a word per rank (recursive
+ * halving: log P messages a rank), and then receives that many messages
+ * from any source: Open MPI's osc/pt2pt does the same.  An all-to-all of
+ * the counts took P^2 messages, or P log P of P log P bytes a rank with
+ * Bruck's algorithm, and per rank arrays of P requests and buffers, 256
+ * KiB a rank at 4,096 ranks while all of them wait in the fence.  The
+ * operations are applied in origin order whatever order they came in,
+ * so that a run is reproducible.  Fences alternate between two tags: an
+ * origin can be one fence ahead of a target (the reduce-scatter of the
+ * next needs the target in it), not two, and its operations for the next
+ * epoch must not match a receive of this one.
+ */
 static void fence_exchange(emu_rank *r, const char *call, emu_win *w)
 {
 	emu_comm *c = r->comms[w->comm];
 	int P = w->size, me = w->rank;
-	uint64_t *out = rma_zalloc(r, call, 2 * (uint64_t)P * sizeof *out);
-	uint64_t *in = out + P;
-	/* One request per rank and direction: ops out, ops in, replies
-	 * out, replies in. */
-	emu_req **q = rma_zalloc(r, call, 2 * (uint64_t)P * sizeof *q);
-	char **bufs = rma_zalloc(r, call, 2 * (uint64_t)P * sizeof *bufs);
-	rma_buf *rep = rma_zalloc(r, call, (uint64_t)P * sizeof *rep);
+	int tag = TAG_FENCE + (int)(w->nfence++ & 1);
+	uint64_t *out = rma_zalloc(r, call, (uint64_t)P * sizeof *out);
+	/* Per target slot: the send of its operations, then the receive
+	 * of its reply. */
+	emu_req **tq = rma_zalloc(r, call, ((uint64_t)w->ntg + 1) *
+				  sizeof *tq);
+	char **tb = rma_zalloc(r, call, ((uint64_t)w->ntg + 1) * sizeof *tb);
 
 	/* The operations leave at once: they were ready at the fence. */
 	for (uint32_t i = 0; i < w->ntg; i++) {
 		rma_tgt *g = &w->tg[i];
 		if (g->rank == me || !g->ops.n)
 			continue;
-		out[g->rank] = g->ops.n;
-		q[g->rank] = emu_p2p_isend_raw(r, call, g->ops.p, g->ops.n,
-					       emu_comm_world(c, g->rank),
-					       c->ctx, TAG_OPS, w->comm);
+		if (g->ops.n > FENCE_BYTES)
+			emu_mpi_error(r, call, MPI_ERR_COUNT, "%llu bytes of "
+				      "operations for rank %d of %s in one "
+				      "epoch; this version sends at most %llu",
+				      (unsigned long long)g->ops.n, g->rank,
+				      emu_comm_describe(r, w->comm),
+				      (unsigned long long)FENCE_BYTES);
+		out[g->rank] = (UINT64_C(1) << FENCE_SHIFT) | g->ops.n;
+		tq[i] = emu_p2p_isend_raw(r, call, g->ops.p, g->ops.n,
+					  emu_comm_world(c, g->rank), c->ctx,
+					  tag, w->comm);
 	}
-	/* What each target receives from each origin. */
-	emu_coll_bytes(r, call, COLL_ALLTOALL, w->comm, out, in, sizeof *out);
-	for (int o = 0; o < P; o++)
-		if (o != me && in[o]) {
-			bufs[o] = rma_alloc(r, call, in[o]);
-			q[P + o] = emu_p2p_irecv_raw(r, call, bufs[o], in[o],
-						     emu_comm_world(c, o),
-						     c->ctx, TAG_OPS,
-						     w->comm);
-		}
-	wait_all(r, call, q, 2 * P);
+	uint64_t mine = 0;
+	emu_coll_reduce_block(r, call, w->comm, out, &mine, 1, MPI_UINT64_T,
+			      MPI_SUM);
+	free(out);
+	uint32_t nin = (uint32_t)(mine >> FENCE_SHIFT);
+	uint64_t total = mine & FENCE_BYTES, off = 0;
+	rma_in *in = rma_zalloc(r, call, ((uint64_t)nin + 1) * sizeof *in);
+	char *all = rma_alloc(r, call, total ? total : 1);
+	for (uint32_t k = 0; k < nin; k++) {
+		MPI_Status st;
+		emu_req *q = emu_p2p_irecv_raw(r, call, all + off,
+					       total - off, -1, c->ctx, tag,
+					       w->comm);
+		emu_p2p_wait(r, call, q);
+		emu_p2p_finish(r, q, &st);
+		in[k].from = st.MPI_SOURCE;
+		in[k].p = all + off;
+		in[k].n = (uint64_t)st.sibyl_count;
+		off += in[k].n;
+	}
+	qsort(in, nin, sizeof *in, in_cmp);
+	wait_all(r, call, tq, (int)w->ntg);
 
-	/* Apply them, origin by origin; the replies depend on them. */
+	/* Apply them, origin by origin, this rank's own in its place; the
+	 * replies depend on them. */
 	emu_stamp t0;
 	emu_stamp_now(&t0);
 	rma_tgt *self = target_find(w, me);
-	for (int o = 0; o < P; o++) {
-		if (o == me && self)
-			apply(r, call, w, o, self->ops.p, self->ops.n,
-			      &rep[o]);
-		else if (bufs[o])
-			apply(r, call, w, o, bufs[o], in[o], &rep[o]);
-		free(bufs[o]);
-		bufs[o] = NULL;
+	rma_buf *rep = rma_zalloc(r, call, ((uint64_t)nin + 1) *
+				  sizeof *rep);
+	rma_buf self_rep = { 0 };
+	int self_done = !self;
+	for (uint32_t k = 0; k <= nin; k++) {
+		if (!self_done && (k == nin || in[k].from > me)) {
+			apply(r, call, w, me, self->ops.p, self->ops.n,
+			      &self_rep);
+			self_done = 1;
+		}
+		if (k < nin)
+			apply(r, call, w, in[k].from, in[k].p, in[k].n,
+			      &rep[k]);
 	}
+	free(all);
 	if (self && self->reply)
-		unpack_results(self, rep[me].p);
+		unpack_results(self, self_rep.p);
+	free(self_rep.p);
 	if (P > 1) {
 		emu_span sp;
 		emu_stamp_since(&t0, &sp);
@@ -1140,33 +1201,32 @@ static void fence_exchange(emu_rank *r, const char *call, emu_win *w)
 		rma_tgt *g = &w->tg[i];
 		if (g->rank == me || !g->reply)
 			continue;
-		bufs[P + g->rank] = rma_alloc(r, call, g->reply);
-		q[P + g->rank] = emu_p2p_irecv_raw(r, call,
-						   bufs[P + g->rank],
-						   g->reply,
-						   emu_comm_world(c, g->rank),
-						   c->ctx, TAG_REPLY,
-						   w->comm);
+		tb[i] = rma_alloc(r, call, g->reply);
+		tq[i] = emu_p2p_irecv_raw(r, call, tb[i], g->reply,
+					  emu_comm_world(c, g->rank), c->ctx,
+					  TAG_REPLY, w->comm);
 	}
-	for (int o = 0; o < P; o++)
-		if (o != me && rep[o].n)
-			q[o] = emu_p2p_isend_raw(r, call, rep[o].p, rep[o].n,
-						 emu_comm_world(c, o), c->ctx,
-						 TAG_REPLY, w->comm);
-	wait_all(r, call, q, 2 * P);
+	emu_req **rq = rma_zalloc(r, call, ((uint64_t)nin + 1) * sizeof *rq);
+	for (uint32_t k = 0; k < nin; k++)
+		if (rep[k].n)
+			rq[k] = emu_p2p_isend_raw(r, call, rep[k].p, rep[k].n,
+						  emu_comm_world(c, in[k].from),
+						  c->ctx, TAG_REPLY, w->comm);
+	wait_all(r, call, tq, (int)w->ntg);
+	wait_all(r, call, rq, (int)nin);
 	for (uint32_t i = 0; i < w->ntg; i++) {
 		rma_tgt *g = &w->tg[i];
-		if (g->rank != me && g->reply)
-			unpack_results(g, bufs[P + g->rank]);
+		if (tb[i])
+			unpack_results(g, tb[i]);
+		free(tb[i]);
 	}
-	for (int o = 0; o < P; o++) {
-		free(bufs[P + o]);
-		free(rep[o].p);
-	}
+	for (uint32_t k = 0; k < nin; k++)
+		free(rep[k].p);
+	free(rq);
 	free(rep);
-	free(bufs);
-	free(q);
-	free(out);
+	free(in);
+	free(tb);
+	free(tq);
 	targets_clear(w);
 }
 

@@ -2,29 +2,43 @@
 # One-sided communication under the emulator (tests/emu/rma_*.c): windows
 # with fence epochs (Put, Get, Accumulate, Get_accumulate with a derived
 # target datatype, Fetch_and_op, Compare_and_swap, attributes, errors)
-# and with post/start/complete/wait/test.  Each self-checking program
+# and with post/start/complete/wait/test, and 24 fence epochs in a row
+# with a new pattern each (rma_epochs).  Each self-checking program
 # runs on 8 and 64 virtual ranks on 2 processes (every window spans
 # both) and on 5 ranks in 1 process, and prints PASS; its trace passes
 # `sibyl trace check' and replays in `sibyl sim'.  Under Open MPI
-# (mpicc/mpirun), the reference, both pass on 4 processes.  Then the
+# (mpicc/mpirun), the reference, each passes on 4 processes.  Then the
 # trace of a Put and a Get of 4000 bytes between two ranks holds the
 # messages they imply, sent in MPI_Win_fence: the put's operation (the
 # data and its placement) from rank 0 to 1, and the get's 4000 bytes
 # back from 1 to 0; a fence asserting MPI_MODE_NOPRECEDE sends nothing.
-# A put past the target's memory stops the run with a message that names
-# the window.
+# The fence's own messages are a reduce-scatter of one word a rank (log P
+# rounds), not an all-to-all.  A put past the target's memory stops the
+# run with a message that names the window.
 . "$SIBYL_SRCDIR/tests/lib.sh"
 . "$SIBYL_SRCDIR/tests/emulib.sh"
 
 E="$SIBYL_SRCDIR/tests/emu"
 
-for name in rma_fence rma_pscw; do
+for name in rma_fence rma_pscw rma_epochs; do
 	emu_build "$name" "$E/$name.c" -Wall || continue
 	emu_pass "$name" 2 8
 	emu_pass "$name" 2 64
 	emu_pass "$name" 1 5
 	emu_native "$name" 4
 done
+
+# Emulate the built program NAME on RANKS ranks over 2 processes: it
+# exits 0, its trace passes `sibyl trace check', and its JSON dump goes to
+# $T/NAME.json.
+emu_dump() {
+	checks=$((checks + 1))
+	emu_run 2 "$2" "$T/$1.trace" "$T/$1"
+	[ "$emu_status" -eq 0 ] || fail "$1 exited $emu_status"
+	expect_ok "$SIBYL" trace check "$T/$1.trace"
+	"$SIBYL" trace dump --json "$T/$1.trace" >"$T/$1.json" ||
+		fail "trace dump of $1"
+}
 
 # The messages of one Put and one Get.
 cat >"$T/putget.c" <<'PROG'
@@ -61,12 +75,7 @@ int main(int argc, char **argv)
 }
 PROG
 if emu_build putget "$T/putget.c"; then
-	checks=$((checks + 1))
-	emu_run 2 2 "$T/putget.trace" "$T/putget"
-	[ "$emu_status" -eq 0 ] || fail "putget exited $emu_status"
-	expect_ok "$SIBYL" trace check "$T/putget.trace"
-	"$SIBYL" trace dump --json "$T/putget.trace" >"$T/putget.json" ||
-		fail "trace dump of putget"
+	emu_dump putget 2
 	py '
 import json, sys
 sebs = [json.loads(l) for l in open(sys.argv[1])]
@@ -87,6 +96,47 @@ back = [m for m in sends if m == (1, 0, 4000)]
 assert len(put) == 1 and len(back) == 1, sends
 print("put", put[0][2], "bytes out, get 4000 bytes back")
 ' "$T/putget.json"
+fi
+
+# A fence's messages, on 64 ranks where every rank puts one int to the
+# next: the reduce-scatter that tells each target what comes (recursive
+# halving: 6 rounds of 32, 16, ..., 1 words, 63 words a rank, 8 bytes
+# each) and the 64 operations.  An all-to-all of the counts took 384
+# messages of 1,536 bytes a rank (Bruck) or 4,032 (pairwise).
+cat >"$T/fence64.c" <<'PROG'
+#include <mpi.h>
+int main(int argc, char **argv)
+{
+	int x = -1, rank, size;
+	MPI_Win w;
+	MPI_Init(&argc, &argv);
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &size);
+	MPI_Win_create(&x, sizeof x, sizeof x, MPI_INFO_NULL,
+		       MPI_COMM_WORLD, &w);
+	MPI_Win_fence(MPI_MODE_NOPRECEDE, w);
+	MPI_Put(&rank, 1, MPI_INT, (rank + 1) % size, 0, 1, MPI_INT, w);
+	MPI_Win_fence(MPI_MODE_NOSUCCEED, w);
+	int ok = x == (rank + size - 1) % size;
+	MPI_Win_free(&w);
+	MPI_Finalize();
+	return !ok;
+}
+PROG
+if emu_build fence64 "$T/fence64.c"; then
+	emu_dump fence64 64
+	py '
+import json, sys
+sebs = [json.loads(l) for l in open(sys.argv[1])]
+sends = [m for s in sebs if s["name"] == "MPI_Win_fence" for m in s["sends"]]
+words = [m for m in sends if m["size"] % 8 == 0 and m["size"] <= 256]
+ops = [m for m in sends if m not in words]
+assert len(ops) == 64, (len(ops), sorted(set(m["size"] for m in ops)))
+assert len(words) == 64 * 6, len(words)
+assert sum(m["size"] for m in words) == 64 * 63 * 8,     sum(m["size"] for m in words)
+print("fence: %d reduce-scatter messages, %d bytes; %d operations" %
+      (len(words), sum(m["size"] for m in words), len(ops)))
+' "$T/fence64.json"
 fi
 
 # Under the default handler a put past the target's memory stops the run,

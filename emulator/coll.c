@@ -1452,6 +1452,14 @@ void emu_coll_bytes(emu_rank *r, const char *call, int kind, MPI_Comm comm,
 	start(&s, NULL);
 }
 
+void emu_coll_barrier(emu_rank *r, const char *call, MPI_Comm comm)
+{
+	emu_comm *c = comm_of(r, call, comm);
+	coll s;
+	setup(&s, r, call, COLL_BARRIER, comm, c);
+	start(&s, NULL);
+}
+
 void emu_coll_reduce_block(emu_rank *r, const char *call, MPI_Comm comm,
 			   const void *sbuf, void *rbuf, int count,
 			   MPI_Datatype t, MPI_Op op)

@@ -87,6 +87,8 @@ void emu_coll_fini(void);
  * collective context, recorded like the program's own. */
 void emu_coll_bytes(struct emu_rank *r, const char *call, int kind,
 		    MPI_Comm comm, const void *sbuf, void *rbuf, int bytes);
+/* Likewise a blocking MPI_Barrier. */
+void emu_coll_barrier(struct emu_rank *r, const char *call, MPI_Comm comm);
 /* Likewise a blocking MPI_Reduce_scatter_block of `count' elements of
  * the contiguous basic type t per rank with the predefined op. */
 void emu_coll_reduce_block(struct emu_rank *r, const char *call,

@@ -35,6 +35,16 @@ struct emu_req *emu_p2p_isend_raw(struct emu_rank *r, const char *call,
 struct emu_req *emu_p2p_irecv_raw(struct emu_rank *r, const char *call,
 				  void *buf, uint64_t bytes, int32_t peer,
 				  int32_t ctx, int tag, MPI_Comm comm);
+/* The first message for r on context ctx with tag `tag', from any
+ * source, that no receive has matched: 1 and its sender's world rank and
+ * size, or 0.  Nothing is received or recorded. */
+int emu_p2p_probe_raw(struct emu_rank *r, int32_t ctx, int tag,
+		      int32_t *src, uint64_t *bytes);
+/* The tag of a passive-target epoch's message (rma.c), on a window's own
+ * context: the program's tags are never negative.  Each one that arrives
+ * and waits for a receive counts in its rank's rma_passive, and makes
+ * the rank serve it in the next MPI call it waits or polls in. */
+#define EMU_TAG_PASSIVE (-1001)
 /* Block r (inside a call) until q completes; r's non-blocking
  * collectives progress meanwhile. */
 void emu_p2p_wait(struct emu_rank *r, const char *call, struct emu_req *q);

@@ -219,6 +219,7 @@ typedef struct emu_rank {
 	emu_msg *unexp_head, *unexp_tail;
 	struct emu_kidx *uidx;  /* p2p.c: unexpected messages by source */
 	uint32_t nunexp;
+	uint32_t rma_passive;   /* of them, passive-target epochs (rma.c) */
 	emu_seb seb;
 	uint64_t send_seq;      /* next trace sequence number */
 	emu_stamp resume;       /* clocks when the rank last resumed */
@@ -262,6 +263,9 @@ typedef struct emu_p2p_state {
 	uint32_t nchunks;
 	emu_req *free_reqs;
 	const emu_p2p_coll_hooks *coll;
+	/* rma.c: serve the passive-target epochs that came for r, inside
+	 * call (r->rma_passive > 0); set once a window exists. */
+	void (*rma_serve)(struct emu_rank *r, const char *call);
 } emu_p2p_state;
 
 /* record.c: ranks that ended with SEBs still pending; their PE is
@@ -607,7 +611,7 @@ void emu_rec_measured(emu_rank *r, int64_t ns);
 void emu_p2p_progress_coll(emu_rank *r);
 /* A polling call found nothing: other ranks and the transport get a
  * turn, and the rank parks until something happens to it (emu_park). */
-void emu_p2p_poll_turn(emu_rank *r);
+void emu_p2p_poll_turn(emu_rank *r, const char *call);
 /* Leaks at the end: active requests and unreceived messages.  Returns
  * the number reported. */
 unsigned long emu_p2p_report_leaks(unsigned long limit);

@@ -444,6 +444,8 @@ static void unexpected_append(emu_rank *r, emu_msg *m)
 		r->unexp_head = m;
 	r->unexp_tail = m;
 	r->nunexp++;
+	if (m->env.tag == EMU_TAG_PASSIVE)
+		r->rma_passive++;
 	if (r->uidx && kidx_room(r->uidx))
 		KIDX_APPEND(r->uidx, m->env.ctx, m->env.src, m, emu_msg);
 	else if (r->uidx || r->nunexp > UIDX_MIN)
@@ -454,6 +456,8 @@ static void unexpected_remove(emu_rank *r, emu_msg *m)
 {
 	LIST_UNLINK(r->unexp_head, r->unexp_tail, m, prev, next);
 	r->nunexp--;
+	if (m->env.tag == EMU_TAG_PASSIVE)
+		r->rma_passive--;
 	if (!r->uidx)
 		return;
 	if (r->nunexp == 0) {
@@ -1000,6 +1004,17 @@ emu_req *emu_p2p_irecv_raw(emu_rank *r, const char *call, void *buf,
 	return q;
 }
 
+int emu_p2p_probe_raw(emu_rank *r, int32_t ctx, int tag, int32_t *src,
+		      uint64_t *bytes)
+{
+	emu_msg *m = find_unexpected(r, ctx, -1, tag);
+	if (!m)
+		return 0;
+	*src = m->env.src;
+	*bytes = m->env.size;
+	return 1;
+}
+
 /* ------------------------------------------------------ completing ops */
 
 static void fmt_peer(char *buf, size_t len, int peer, int wild)
@@ -1177,12 +1192,22 @@ void emu_p2p_progress_coll(emu_rank *r)
 	nbc_turn(r);
 }
 
+/* Serve the passive-target epochs that came for r (rma.c): a target
+ * takes part in them in whatever MPI call it waits or polls in, as an
+ * MPI library without asynchronous progress does. */
+static inline void rma_turn(emu_rank *r, const char *call)
+{
+	if (r->rma_passive && r->in_call && emu.p2p.rma_serve)
+		emu.p2p.rma_serve(r, call);
+}
+
 static void wait_one(emu_rank *r, const char *call, emu_req *q)
 {
 	for (;;) {
 		if (q->kind == REQ_COLL && !q->complete)
 			emu.p2p.coll->progress(r, q);
 		nbc_turn(r);
+		rma_turn(r, call);
 		if (q->complete)
 			break;
 		r->blocked_req = q;
@@ -1199,9 +1224,10 @@ void emu_p2p_wait(emu_rank *r, const char *call, emu_req *q)
 /* Give other ranks (and the transport) a turn inside a polling call
  * that found nothing; the rank comes back when something happened to it
  * (emu_park). */
-void emu_p2p_poll_turn(emu_rank *r)
+void emu_p2p_poll_turn(emu_rank *r, const char *call)
 {
 	nbc_turn(r);
+	rma_turn(r, call);
 	emu_tr_progress();
 	emu_park(r);
 	nbc_turn(r);
@@ -1434,7 +1460,7 @@ static int first_done(emu_rank *r, const char *call, int count,
 	nbc_turn(r);
 	int i = first_complete(count, reqs);
 	if (i == -1 && !block) {
-		emu_p2p_poll_turn(r);
+		emu_p2p_poll_turn(r, call);
 		i = first_complete(count, reqs);
 	}
 	while (i == -1 && block) {
@@ -1538,7 +1564,7 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 		emu_req *q = req_of(r, "MPI_Test", *request);
 		nbc_turn(r);
 		if (!q->complete)
-			emu_p2p_poll_turn(r);
+			emu_p2p_poll_turn(r, "MPI_Test");
 		*flag = q->complete;
 		if (q->complete)
 			err = finish_handle(r, request, status);
@@ -1565,7 +1591,7 @@ int MPI_Testall(int count, MPI_Request reqs[], int *flag,
 	check_reqs(r, call, count, reqs);
 	nbc_turn(r);
 	if (!all_complete(count, reqs))
-		emu_p2p_poll_turn(r);
+		emu_p2p_poll_turn(r, call);
 	*flag = all_complete(count, reqs);
 	if (*flag)
 		finish_all(r, count, reqs, statuses);
@@ -1621,7 +1647,7 @@ static emu_msg *probe_wait(emu_rank *r, const char *call, emu_comm *c,
 		emu_group_world(emu_comm_peers(c), source);
 	emu_msg *m = find_unexpected(r, c->ctx, src, tag);
 	if (!m && !block) {
-		emu_p2p_poll_turn(r);
+		emu_p2p_poll_turn(r, call);
 		m = find_unexpected(r, c->ctx, src, tag);
 	}
 	while (!m && block) {
@@ -1629,6 +1655,7 @@ static emu_msg *probe_wait(emu_rank *r, const char *call, emu_comm *c,
 		r->blocked_src = source;
 		r->blocked_tag = tag;
 		r->blocked_comm = comm;
+		rma_turn(r, call);
 		emu_block(r, call);
 		m = find_unexpected(r, c->ctx, src, tag);
 	}
@@ -1768,7 +1795,7 @@ int MPI_Request_get_status(MPI_Request request, int *flag,
 	emu_rec_enter(r, EMU_SITE);
 	nbc_turn(r);
 	if (!q->complete)
-		emu_p2p_poll_turn(r);
+		emu_p2p_poll_turn(r, "MPI_Request_get_status");
 	*flag = q->complete;
 	emu_rec_leave_poll(r, "MPI_Request_get_status", *flag);
 	if (q->complete)

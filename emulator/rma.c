@@ -1,10 +1,10 @@
 /*
- * rma.c -- MPI_Alloc_mem/MPI_Free_mem, and one-sided communication with
- * active-target synchronization (MPI-3.1 chapter 11): windows made by
- * MPI_Win_create and MPI_Win_allocate; MPI_Put, MPI_Get, MPI_Accumulate,
- * MPI_Get_accumulate, MPI_Fetch_and_op and MPI_Compare_and_swap in epochs
- * that MPI_Win_fence, or MPI_Win_post/start/complete/wait/test, open and
- * close.
+ * rma.c -- MPI_Alloc_mem/MPI_Free_mem, and one-sided communication
+ * (MPI-3.1 chapter 11): windows made by MPI_Win_create and
+ * MPI_Win_allocate; MPI_Put, MPI_Get, MPI_Accumulate, MPI_Get_accumulate,
+ * MPI_Fetch_and_op and MPI_Compare_and_swap in epochs that MPI_Win_fence,
+ * MPI_Win_post/start/complete/wait/test, or the locks of passive target
+ * open and close.
  *
  * An operation is queued at its origin: where it goes in the target's
  * window -- as runs of bytes, computed at the origin from the target
@@ -16,9 +16,9 @@
  * records them like any other:
  *
  *   fence   one message from each origin to each target it has
- *           operations for, an all-to-all of how many bytes each rank
- *           sends each other (so that a target knows what to receive),
- *           and one reply from each target to each origin that asked for
+ *           operations for, a reduce-scatter of how many origins send to
+ *           each rank and how many bytes (so that a target knows what to
+ *           receive), and one reply from each target to each origin that asked for
  *           data (Get, the fetching accumulates, Compare_and_swap);
  *   PSCW    at MPI_Win_complete, a header (how many bytes of operations
  *           follow) to each target of the MPI_Win_start group, then the
@@ -35,10 +35,10 @@
  * window memory changes only inside its own synchronization calls, which
  * is why the window's memory model is MPI_WIN_SEPARATE.
  *
- * Passive target (locks, flushes, MPI_Win_sync), request-based operations
- * and dynamic or shared windows are refused (unsupported.c): in passive
- * target the target takes part without making any MPI call, which a
- * trace of SEBs cannot express yet.
+ * Passive target (locks, flushes, MPI_Win_sync) is at the end of this
+ * file: the target takes part in the next MPI call it waits or polls in.
+ * Request-based operations and dynamic or shared windows are refused
+ * (unsupported.c).
  */
 #ifdef HAVE_CONFIG_H
 #include <config.h>
@@ -76,7 +76,9 @@ int MPI_Free_mem(void *base)
 /* ------------------------------------------------------------ windows */
 
 /* The tags of the window's messages, on its private context. */
-enum { TAG_OPS = 1, TAG_REPLY = 2, TAG_HDR = 3, TAG_FENCE = 4 }; /* and 5 */
+enum { TAG_OPS = 1, TAG_REPLY = 2, TAG_HDR = 3, TAG_FENCE = 4, /* and 5 */
+       TAG_PREPLY = 6 };    /* passive target's replies; its epochs go
+                               with EMU_TAG_PASSIVE (emu_p2p.h) */
 
 enum { OP_PUT = 1, OP_GET, OP_ACC, OP_GACC, OP_CAS };
 
@@ -119,6 +121,10 @@ typedef struct rma_tgt {
 	rma_res *res;
 	uint32_t nres, cres;
 	uint64_t reply;         /* bytes the target will send back */
+	/* Passive target: the lock this origin holds on it (0, or
+	 * MPI_LOCK_SHARED / MPI_LOCK_EXCLUSIVE), and whether the target
+	 * has had a message of the epoch (and so granted the lock). */
+	uint8_t lock, sent;
 } rma_tgt;
 
 /* Every rank's window, as the others need it. */
@@ -162,6 +168,14 @@ typedef struct emu_win {
 	uint32_t ntg, ctg;
 	uint32_t *slot, nslot;
 	uint64_t nfence;        /* fences that exchanged (their tag) */
+	/* Passive target, as an origin: targets locked (MPI_Win_lock),
+	 * and MPI_Win_lock_all's shared lock on every rank. */
+	uint32_t nlocked;
+	uint8_t lockall;
+	/* As a target: this rank's lock, its holders (this rank itself
+	 * among them when it locked its own window), the epochs that wait
+	 * for it, and the replies not sent yet. */
+	struct rma_lock *lk;
 } emu_win;
 
 /* A rank's windows: handle h is w[h - 1]. */
@@ -294,9 +308,13 @@ static void expo_free(rma_expo *x)
 	free(x);
 }
 
+static void lock_free(struct rma_lock *l);
+static void serve_passive(emu_rank *r, const char *call);
+
 static void win_destroy(emu_win *w)
 {
 	targets_clear(w);
+	lock_free(w->lk);
 	if (w->access)
 		emu_group_unref(w->access);
 	if (w->expose)
@@ -387,6 +405,7 @@ static MPI_Win win_create(emu_rank *r, const char *call, const void *site,
 	emu_comm *wc = r->comms[w->comm];
 	win_install(r, call, w);
 	wc->win = w->handle;
+	emu.p2p.rma_serve = serve_passive;
 	/* A window's errors stop the run until the program says otherwise,
 	 * whatever the communicator's handler (MPI-3.1 8.3). */
 	emu_errh_set(r, call, wc, MPI_ERRORS_ARE_FATAL);
@@ -447,8 +466,10 @@ int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info,
 
 static int epoch_open(const emu_win *w)
 {
-	return w->ntg || w->access || w->expose;
+	return w->ntg || w->access || w->expose || w->nlocked || w->lockall;
 }
+
+static void passive_free(emu_rank *r, const char *call, emu_win *w);
 
 int MPI_Win_free(MPI_Win *win)
 {
@@ -461,13 +482,19 @@ int MPI_Win_free(MPI_Win *win)
 		emu_mpi_error(r, call, MPI_ERR_RMA_SYNC, "%s has an epoch "
 			      "open (%s): close it first (MPI_Win_fence, "
 			      "MPI_Win_complete, MPI_Win_wait)",
-			      emu_comm_describe(r, w->comm), w->ntg ?
+			      emu_comm_describe(r, w->comm), w->lockall ?
+			      "MPI_Win_lock_all without MPI_Win_unlock_all" :
+			      w->nlocked ? "MPI_Win_lock without "
+			      "MPI_Win_unlock" : w->ntg ?
 			      "operations not synchronized yet" : w->access ?
 			      "MPI_Win_start without MPI_Win_complete" :
 			      "MPI_Win_post without MPI_Win_wait");
-	/* Every operation on the window has completed at its closing
-	 * synchronization: no rank accesses this memory any more, and the
-	 * free needs no messages. */
+	/* Every operation of this rank on the window has completed at its
+	 * closing synchronization; those of other origins in passive
+	 * epochs on this rank complete in the barrier. */
+	emu_rec_enter(r, EMU_SITE);
+	passive_free(r, call, w);
+	emu_rec_leave(r, call);
 	r->err_comm = MPI_COMM_WORLD;
 	emu_comm_release(r, w->comm);
 	((rma_rank *)r->wins)->w[*win - 1] = NULL;
@@ -745,14 +772,22 @@ static void queue_op(emu_rank *r, const char *call, MPI_Win win, int kind,
 				      "of a predefined type",
 				      emu_dt_name(ttype));
 	}
-	if (!w->fence && !w->access)
+	int passive = !w->fence && !w->access;
+	if (passive && !w->nlocked && !w->lockall)
 		emu_mpi_error(r, call, MPI_ERR_RMA_SYNC, "%s is not in an "
-			      "access epoch: open one with MPI_Win_fence or "
-			      "MPI_Win_start (passive target, MPI_Win_lock, "
-			      "is not emulated)",
+			      "access epoch: open one with MPI_Win_fence, "
+			      "MPI_Win_start, MPI_Win_lock or "
+			      "MPI_Win_lock_all",
 			      emu_comm_describe(r, w->comm));
 	if (t == MPI_PROC_NULL)
 		return;
+	if (passive && !w->lockall) {
+		rma_tgt *lg = target_find(w, t);
+		if (!lg || !lg->lock)
+			emu_mpi_error(r, call, MPI_ERR_RMA_SYNC, "target %d "
+				      "of %s is not locked (MPI_Win_lock)", t,
+				      emu_comm_describe(r, w->comm));
+	}
 	emu_comm *c = r->comms[w->comm];
 	if (w->access && !w->fence &&
 	    emu_group_rank_of(w->access, emu_comm_world(c, t)) < 0)
@@ -791,6 +826,8 @@ static void queue_op(emu_rank *r, const char *call, MPI_Win win, int kind,
 	}
 
 	rma_tgt *g = target_of(r, call, w, t);
+	if (passive && w->lockall)
+		g->lock = MPI_LOCK_SHARED;
 	rma_hdr h;
 	memset(&h, 0, sizeof h);
 	h.kind = (uint8_t)kind;
@@ -1432,7 +1469,7 @@ int MPI_Win_complete(MPI_Win win)
 			continue;
 		while (w->expose && !q[k]->complete &&
 		       !serve_arrived(r, call, w))
-			emu_p2p_poll_turn(r);
+			emu_p2p_poll_turn(r, call);
 		emu_p2p_wait(r, call, q[k]);
 		emu_p2p_finish(r, q[k], NULL);
 		q[k] = NULL;
@@ -1500,7 +1537,7 @@ int MPI_Win_test(MPI_Win win, int *flag)
 	emu_rec_enter(r, EMU_SITE);
 	*flag = serve_arrived(r, call, w);
 	if (!*flag) {
-		emu_p2p_poll_turn(r);
+		emu_p2p_poll_turn(r, call);
 		*flag = serve_arrived(r, call, w);
 	}
 	/* Every origin served: what is left is sending the replies, which
@@ -1509,4 +1546,543 @@ int MPI_Win_test(MPI_Win win, int *flag)
 		wait_finish(r, call, w);
 	emu_rec_leave_poll(r, call, *flag);
 	return MPI_SUCCESS;
+}
+
+/* ---------------------------------------------------- passive target */
+
+/*
+ * Passive target (MPI_Win_lock/unlock, lock_all/unlock_all, the flushes,
+ * MPI_Win_sync), as an MPI library without asynchronous progress runs
+ * it (Open MPI's osc/pt2pt, or osc/rdma over a network without RDMA):
+ * the target takes part in whatever MPI call it waits or polls in next.
+ *
+ * The origin queues its operations as in the other epochs.  The lock is
+ * taken lazily, with the first message the target gets: a flush, or the
+ * unlock, sends the target one message (EMU_TAG_PASSIVE on the window's
+ * context) with the lock's type, whether it asks for the lock (first of
+ * the epoch) and releases it (the unlock), and the operations; and waits
+ * for the target's reply, the data its gets fetched or nothing.  An epoch
+ * with no operation sends nothing.  The target serves such messages in
+ * its next MPI call that waits or polls (p2p.c's rma_turn: MPI_Wait,
+ * MPI_Recv, a collective, MPI_Test, MPI_Iprobe, ...): it grants the lock
+ * (an exclusive lock to one origin at a time, shared ones together,
+ * epochs that must wait kept in arrival order), applies the operations,
+ * records their time as a step of that call, and replies.  The messages
+ * are ordinary ones, awaited by the step, so the trace records what the
+ * synchronization implies and `sibyl sim' replays it: an origin's unlock
+ * waits for the target's next MPI call, as it does on such a library.
+ *
+ * A lock on the rank's own window is taken at once (MPI_Win_lock waits
+ * while another origin holds it exclusively), and its operations are
+ * applied at the flush or unlock without messages.  MPI_Win_free starts
+ * with a barrier, in whose waits a target serves the epochs its origins
+ * closed before their own MPI_Win_free.
+ */
+
+/* The header of an epoch's message, before its operations. */
+typedef struct rma_pas {
+	uint32_t lock;          /* MPI_LOCK_SHARED or MPI_LOCK_EXCLUSIVE */
+	uint32_t flags;         /* PAS_* */
+	uint64_t ops;           /* bytes of operations that follow */
+} rma_pas;
+#define PAS_FIRST 1u            /* asks for the lock */
+#define PAS_LAST 2u             /* releases it: MPI_Win_unlock(_all) */
+
+/* An epoch's message the target has received. */
+typedef struct rma_pmsg {
+	struct rma_pmsg *next;
+	int from;               /* window rank of the origin */
+	char *p;                /* header and operations */
+	uint64_t n;
+} rma_pmsg;
+
+/* A reply on its way. */
+typedef struct rma_psend {
+	emu_req *q;
+	char *buf;
+} rma_psend;
+
+typedef struct rma_lock {
+	int excl;               /* window rank holding it exclusively, or -1 */
+	uint32_t shared;        /* holders of the shared lock */
+	rma_pmsg *head, *tail;  /* epochs waiting for it */
+	rma_psend *out;         /* replies in flight */
+	uint32_t nout, cout;
+	uint8_t serving;
+} rma_lock;
+
+static rma_lock *lock_of(emu_rank *r, const char *call, emu_win *w)
+{
+	if (!w->lk) {
+		w->lk = rma_zalloc(r, call, sizeof *w->lk);
+		w->lk->excl = -1;
+	}
+	return w->lk;
+}
+
+static int lock_free_for(const rma_lock *l, uint32_t type)
+{
+	return l->excl < 0 && (type == MPI_LOCK_SHARED || !l->shared);
+}
+
+static void lock_take(rma_lock *l, uint32_t type, int who)
+{
+	if (type == MPI_LOCK_EXCLUSIVE)
+		l->excl = who;
+	else
+		l->shared++;
+}
+
+static void lock_drop(rma_lock *l, uint32_t type)
+{
+	if (type == MPI_LOCK_EXCLUSIVE)
+		l->excl = -1;
+	else if (l->shared)
+		l->shared--;
+}
+
+/* Finish the replies that have left (all of them when `all'). */
+static void replies_reap(emu_rank *r, const char *call, rma_lock *l, int all)
+{
+	uint32_t j = 0;
+	for (uint32_t i = 0; i < l->nout; i++) {
+		rma_psend *s = &l->out[i];
+		if (all)
+			emu_p2p_wait(r, call, s->q);
+		if (!s->q->complete) {
+			l->out[j++] = *s;
+			continue;
+		}
+		emu_p2p_finish(r, s->q, NULL);
+		free(s->buf);
+	}
+	l->nout = j;
+}
+
+static void lock_release(emu_rank *r, const char *call, emu_win *w,
+			 uint32_t type);
+
+/* Apply the epoch message m of a holder of the lock and reply; at its
+ * end, release the lock.  Inside the call. */
+static void serve_epoch(emu_rank *r, const char *call, emu_win *w,
+			rma_pmsg *m)
+{
+	rma_lock *l = w->lk;
+	rma_pas h;
+	memcpy(&h, m->p, sizeof h);
+	emu_stamp t0;
+	emu_stamp_now(&t0);
+	rma_buf rep = { 0 };
+	apply(r, call, w, m->from, m->p + sizeof h, h.ops, &rep);
+	emu_span sp;
+	emu_stamp_since(&t0, &sp);
+	emu_rec_step_measured(r, call, &sp);
+	emu_comm *c = r->comms[w->comm];
+	if (l->nout == l->cout)
+		l->out = array_grow(r, call, l->out, &l->cout, sizeof *l->out,
+				    "replies");
+	rma_psend *s = &l->out[l->nout++];
+	s->buf = rep.p;
+	s->q = emu_p2p_isend_raw(r, call, rep.p, rep.n,
+				 emu_comm_world(c, m->from), c->ctx,
+				 TAG_PREPLY, w->comm);
+	free(m->p);
+	free(m);
+	if (h.flags & PAS_LAST)
+		lock_release(r, call, w, h.lock);
+}
+
+/* Release a lock of `type' on w's target side, and serve the epochs
+ * that waited for it, in their order, while they can have it. */
+static void lock_release(emu_rank *r, const char *call, emu_win *w,
+			 uint32_t type)
+{
+	rma_lock *l = w->lk;
+	lock_drop(l, type);
+	while (l->head) {
+		rma_pmsg *m = l->head;
+		rma_pas h;
+		memcpy(&h, m->p, sizeof h);
+		if (!lock_free_for(l, h.lock))
+			break;
+		l->head = m->next;
+		if (!l->head)
+			l->tail = NULL;
+		lock_take(l, h.lock, m->from);
+		serve_epoch(r, call, w, m);
+	}
+}
+
+/* Receive the first epoch message on w, if one is there, and serve it
+ * (or keep it until the lock is free).  Returns 0 if there was none. */
+static int serve_one(emu_rank *r, const char *call, emu_win *w)
+{
+	emu_comm *c = r->comms[w->comm];
+	int32_t src;
+	uint64_t n;
+	if (!emu_p2p_probe_raw(r, c->ctx, EMU_TAG_PASSIVE, &src, &n))
+		return 0;
+	rma_lock *l = lock_of(r, call, w);
+	rma_pmsg *m = rma_zalloc(r, call, sizeof *m);
+	m->p = rma_alloc(r, call, n);
+	m->n = n;
+	MPI_Status st;
+	emu_req *q = emu_p2p_irecv_raw(r, call, m->p, n, src, c->ctx,
+				       EMU_TAG_PASSIVE, w->comm);
+	emu_p2p_wait(r, call, q);
+	emu_p2p_finish(r, q, &st);
+	m->from = st.MPI_SOURCE;
+	rma_pas h;
+	if (n < sizeof h || (memcpy(&h, m->p, sizeof h), h.ops != n - sizeof h))
+		emu_fatal("internal error: rank %d received a malformed "
+			  "passive-target epoch from rank %d of its window",
+			  r->world, m->from);
+	if (h.flags & PAS_FIRST) {
+		if (l->head || !lock_free_for(l, h.lock)) {
+			if (l->tail)
+				l->tail->next = m;
+			else
+				l->head = m;
+			l->tail = m;
+			return 1;
+		}
+		lock_take(l, h.lock, m->from);
+	}
+	serve_epoch(r, call, w, m);
+	return 1;
+}
+
+/* p2p's hook (emu.p2p.rma_serve): epochs came for r. */
+static void serve_passive(emu_rank *r, const char *call)
+{
+	rma_rank *t = r->wins;
+	if (!t)
+		return;
+	for (uint32_t i = 0; i < t->n && r->rma_passive; i++) {
+		emu_win *w = t->w[i];
+		if (!w || (w->lk && w->lk->serving))
+			continue;
+		rma_lock *l = lock_of(r, call, w);
+		l->serving = 1;
+		replies_reap(r, call, l, 0);
+		while (serve_one(r, call, w))
+			;
+		l->serving = 0;
+	}
+}
+
+/* Take this rank's own lock on its window, serving other origins while
+ * one of them holds it exclusively.  Inside the call. */
+static void lock_self(emu_rank *r, const char *call, emu_win *w,
+		      uint32_t type)
+{
+	rma_lock *l = lock_of(r, call, w);
+	while (l->head || !lock_free_for(l, type)) {
+		serve_passive(r, call);
+		if (l->head && lock_free_for(l, type))
+			break;  /* those waiting came first: let them */
+		emu_p2p_poll_turn(r, call);
+	}
+	lock_take(l, type, w->rank);
+}
+
+/* Complete at target g what this rank queued for it in the passive
+ * epoch; `last': and end the epoch there.  Inside the call. */
+static void passive_sync(emu_rank *r, const char *call, emu_win *w,
+			 rma_tgt *g, int last)
+{
+	if (g->rank == w->rank) {
+		if (g->ops.n) {
+			emu_stamp t0;
+			emu_stamp_now(&t0);
+			rma_buf rep = { 0 };
+			apply(r, call, w, w->rank, g->ops.p, g->ops.n, &rep);
+			if (g->reply)
+				unpack_results(g, rep.p);
+			free(rep.p);
+			emu_span sp;
+			emu_stamp_since(&t0, &sp);
+			emu_rec_step_measured(r, call, &sp);
+		}
+	} else if (g->ops.n || (last && g->sent)) {
+		emu_comm *c = r->comms[w->comm];
+		int32_t world = emu_comm_world(c, g->rank);
+		char *reply = rma_alloc(r, call, g->reply);
+		emu_req *rq = emu_p2p_irecv_raw(r, call, reply, g->reply,
+						world, c->ctx, TAG_PREPLY,
+						w->comm);
+		rma_pas h = { g->lock, (g->sent ? 0 : PAS_FIRST) |
+			      (last ? PAS_LAST : 0), g->ops.n };
+		char *msg = rma_alloc(r, call, sizeof h + g->ops.n);
+		memcpy(msg, &h, sizeof h);
+		if (g->ops.n)
+			memcpy(msg + sizeof h, g->ops.p, g->ops.n);
+		emu_req *sq = emu_p2p_isend_raw(r, call, msg,
+						sizeof h + g->ops.n, world,
+						c->ctx, EMU_TAG_PASSIVE,
+						w->comm);
+		emu_p2p_wait(r, call, sq);
+		emu_p2p_finish(r, sq, NULL);
+		emu_p2p_wait(r, call, rq);
+		emu_p2p_finish(r, rq, NULL);
+		free(msg);
+		if (g->reply)
+			unpack_results(g, reply);
+		free(reply);
+		g->sent = 1;
+	}
+	for (uint32_t k = 0; k < g->nres; k++)
+		emu_dt_release(g->res[k].type);
+	g->nres = 0;
+	g->ops.n = 0;
+	g->reply = 0;
+	if (last) {
+		if (g->rank == w->rank && g->sent)
+			lock_release(r, call, w, g->lock);
+		g->sent = 0;
+		g->lock = 0;
+	}
+}
+
+/* The window of a passive-target call, checked: no active-target epoch
+ * open on it. */
+static emu_win *passive_win(emu_rank *r, const char *call, MPI_Win win)
+{
+	emu_win *w = win_get(r, win, call);
+	if (w->access || w->expose || (w->ntg && !w->nlocked && !w->lockall))
+		emu_mpi_error(r, call, MPI_ERR_RMA_SYNC, "%s is in an "
+			      "active-target epoch (%s): close it first",
+			      emu_comm_describe(r, w->comm), w->access ?
+			      "MPI_Win_start" : w->expose ? "MPI_Win_post" :
+			      "operations of a fence epoch");
+	return w;
+}
+
+static void check_target(emu_rank *r, const char *call, emu_win *w, int t)
+{
+	if (t < 0 || t >= w->size)
+		emu_mpi_error(r, call, MPI_ERR_RANK, "rank %d is not a rank "
+			      "of %s (it has %d)", t,
+			      emu_comm_describe(r, w->comm), w->size);
+}
+
+/* End the passive epochs of w when no lock is left: its queues go. */
+static void passive_done(emu_win *w)
+{
+	if (!w->nlocked && !w->lockall)
+		targets_clear(w);
+}
+
+int MPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
+{
+	const char *call = "MPI_Win_lock";
+	EMU_API(r, call);
+	emu_win *w = passive_win(r, call, win);
+	if (lock_type != MPI_LOCK_SHARED && lock_type != MPI_LOCK_EXCLUSIVE)
+		emu_mpi_error(r, call, MPI_ERR_LOCKTYPE, "lock type %d: "
+			      "MPI_LOCK_SHARED or MPI_LOCK_EXCLUSIVE",
+			      lock_type);
+	check_assert(r, call, assert, MPI_MODE_NOCHECK, "MPI_MODE_NOCHECK");
+	if (rank == MPI_PROC_NULL)
+		return MPI_SUCCESS;
+	check_target(r, call, w, rank);
+	if (w->lockall)
+		emu_mpi_error(r, call, MPI_ERR_RMA_SYNC, "%s is locked by "
+			      "MPI_Win_lock_all: MPI_Win_unlock_all first",
+			      emu_comm_describe(r, w->comm));
+	rma_tgt *g = target_of(r, call, w, rank);
+	if (g->lock)
+		emu_mpi_error(r, call, MPI_ERR_RMA_SYNC, "rank %d of %s is "
+			      "locked already: MPI_Win_unlock first", rank,
+			      emu_comm_describe(r, w->comm));
+	g->lock = (uint8_t)lock_type;
+	w->nlocked++;
+	/* A lock on its own window is taken now (`sent' says so), unless
+	 * MPI_MODE_NOCHECK says nobody else can hold it. */
+	if (rank == w->rank && !(assert & MPI_MODE_NOCHECK)) {
+		emu_rec_enter(r, EMU_SITE);
+		lock_self(r, call, w, (uint32_t)lock_type);
+		g->sent = 1;
+		emu_rec_leave(r, call);
+	}
+	return MPI_SUCCESS;
+}
+
+/* The locked target `rank' of w, or an MPI_ERR_RMA_SYNC error. */
+static rma_tgt *locked_target(emu_rank *r, const char *call, emu_win *w,
+			      int rank)
+{
+	check_target(r, call, w, rank);
+	rma_tgt *g = target_find(w, rank);
+	if ((!g || !g->lock) && !w->lockall)
+		emu_mpi_error(r, call, MPI_ERR_RMA_SYNC, "rank %d of %s is "
+			      "not locked (MPI_Win_lock or MPI_Win_lock_all)",
+			      rank, emu_comm_describe(r, w->comm));
+	return g;
+}
+
+int MPI_Win_unlock(int rank, MPI_Win win)
+{
+	const char *call = "MPI_Win_unlock";
+	EMU_API(r, call);
+	emu_win *w = passive_win(r, call, win);
+	if (rank == MPI_PROC_NULL)
+		return MPI_SUCCESS;
+	if (w->lockall)
+		emu_mpi_error(r, call, MPI_ERR_RMA_SYNC, "%s is locked by "
+			      "MPI_Win_lock_all: end it with "
+			      "MPI_Win_unlock_all", emu_comm_describe(r,
+								     w->comm));
+	rma_tgt *g = locked_target(r, call, w, rank);
+	emu_rec_enter(r, EMU_SITE);
+	passive_sync(r, call, w, g, 1);
+	w->nlocked--;
+	passive_done(w);
+	emu_rec_leave(r, call);
+	return MPI_SUCCESS;
+}
+
+int MPI_Win_lock_all(int assert, MPI_Win win)
+{
+	const char *call = "MPI_Win_lock_all";
+	EMU_API(r, call);
+	emu_win *w = passive_win(r, call, win);
+	check_assert(r, call, assert, MPI_MODE_NOCHECK, "MPI_MODE_NOCHECK");
+	if (w->lockall || w->nlocked)
+		emu_mpi_error(r, call, MPI_ERR_RMA_SYNC, "%s has a lock "
+			      "already (%s)", emu_comm_describe(r, w->comm),
+			      w->lockall ? "MPI_Win_lock_all" :
+			      "MPI_Win_lock");
+	w->lockall = 1;
+	/* Every target, this rank's own included, gets a shared lock as
+	 * its queue is made (target_of). */
+	rma_tgt *g = target_of(r, call, w, w->rank);
+	g->lock = MPI_LOCK_SHARED;
+	if (!(assert & MPI_MODE_NOCHECK)) {
+		emu_rec_enter(r, EMU_SITE);
+		lock_self(r, call, w, MPI_LOCK_SHARED);
+		g->sent = 1;
+		emu_rec_leave(r, call);
+	}
+	return MPI_SUCCESS;
+}
+
+/* Complete (and with `last', end) every passive epoch of w.  Inside the
+ * call. */
+static void passive_sync_all(emu_rank *r, const char *call, emu_win *w,
+			     int last)
+{
+	for (uint32_t i = 0; i < w->ntg; i++) {
+		rma_tgt *g = &w->tg[i];
+		if (g->lock)
+			passive_sync(r, call, w, g, last);
+	}
+}
+
+int MPI_Win_unlock_all(MPI_Win win)
+{
+	const char *call = "MPI_Win_unlock_all";
+	EMU_API(r, call);
+	emu_win *w = passive_win(r, call, win);
+	if (!w->lockall)
+		emu_mpi_error(r, call, MPI_ERR_RMA_SYNC, "%s is not locked "
+			      "by MPI_Win_lock_all",
+			      emu_comm_describe(r, w->comm));
+	emu_rec_enter(r, EMU_SITE);
+	passive_sync_all(r, call, w, 1);
+	w->lockall = 0;
+	passive_done(w);
+	emu_rec_leave(r, call);
+	return MPI_SUCCESS;
+}
+
+/* MPI_Win_flush and MPI_Win_flush_local: the local completion of an
+ * operation here is its remote completion (its data was packed at the
+ * call; a get's data is in place only once the target answered). */
+static int flush_common(const char *call, int rank, MPI_Win win)
+{
+	EMU_API(r, call);
+	emu_win *w = passive_win(r, call, win);
+	if (rank == MPI_PROC_NULL)
+		return MPI_SUCCESS;
+	rma_tgt *g = locked_target(r, call, w, rank);
+	if (!g)
+		return MPI_SUCCESS;     /* lock_all, nothing for it yet */
+	emu_rec_enter(r, EMU_SITE);
+	passive_sync(r, call, w, g, 0);
+	emu_rec_leave(r, call);
+	return MPI_SUCCESS;
+}
+
+int MPI_Win_flush(int rank, MPI_Win win)
+{
+	return flush_common("MPI_Win_flush", rank, win);
+}
+
+int MPI_Win_flush_local(int rank, MPI_Win win)
+{
+	return flush_common("MPI_Win_flush_local", rank, win);
+}
+
+static int flush_all_common(const char *call, MPI_Win win)
+{
+	EMU_API(r, call);
+	emu_win *w = passive_win(r, call, win);
+	if (!w->lockall && !w->nlocked)
+		emu_mpi_error(r, call, MPI_ERR_RMA_SYNC, "%s has no lock "
+			      "(MPI_Win_lock or MPI_Win_lock_all)",
+			      emu_comm_describe(r, w->comm));
+	emu_rec_enter(r, EMU_SITE);
+	passive_sync_all(r, call, w, 0);
+	emu_rec_leave(r, call);
+	return MPI_SUCCESS;
+}
+
+int MPI_Win_flush_all(MPI_Win win)
+{
+	return flush_all_common("MPI_Win_flush_all", win);
+}
+
+int MPI_Win_flush_local_all(MPI_Win win)
+{
+	return flush_all_common("MPI_Win_flush_local_all", win);
+}
+
+/* The window's memory is one copy (its model is MPI_WIN_SEPARATE only in
+ * that a target's memory changes inside its MPI calls): nothing to
+ * synchronize. */
+int MPI_Win_sync(MPI_Win win)
+{
+	const char *call = "MPI_Win_sync";
+	EMU_API(r, call);
+	(void)win_get(r, win, call);
+	return MPI_SUCCESS;
+}
+
+/* MPI_Win_free's part: a barrier over the window, in whose waits this
+ * rank serves the epochs its origins ended before their own
+ * MPI_Win_free; then its replies finish.  Inside the call. */
+static void passive_free(emu_rank *r, const char *call, emu_win *w)
+{
+	emu_coll_barrier(r, call, w->comm);
+	if (w->lk) {
+		serve_passive(r, call);
+		replies_reap(r, call, w->lk, 1);
+	}
+}
+
+static void lock_free(rma_lock *l)
+{
+	if (!l)
+		return;
+	while (l->head) {
+		rma_pmsg *m = l->head;
+		l->head = m->next;
+		free(m->p);
+		free(m);
+	}
+	for (uint32_t i = 0; i < l->nout; i++)
+		free(l->out[i].buf);
+	free(l->out);
+	free(l);
 }

@@ -27,11 +27,6 @@
 #define WHY_IO "MPI-IO is not emulated: a trace has no model of a file " \
 	"system; keep the program's I/O out of the emulated run, or use " \
 	"the C library's"
-#define WHY_PASSIVE "passive-target one-sided communication (locks, " \
-	"flushes, MPI_Win_sync) is not emulated: its target takes part " \
-	"without making an MPI call, which a trace of SEBs cannot express " \
-	"yet; use active-target synchronization, MPI_Win_fence or " \
-	"MPI_Win_post/start/complete/wait"
 #define WHY_RREQ "request-based one-sided operations are not emulated; " \
 	"MPI_Put, MPI_Get, MPI_Accumulate and MPI_Get_accumulate do the " \
 	"same, completed by the synchronization that closes their epoch"
@@ -541,50 +536,14 @@ int MPI_Win_detach(MPI_Win win, const void *base)
 	return unsupported("MPI_Win_detach", WHY_DYNAMIC);
 }
 
-int MPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
-{
-	return unsupported("MPI_Win_lock", WHY_PASSIVE);
-}
 
-int MPI_Win_unlock(int rank, MPI_Win win)
-{
-	return unsupported("MPI_Win_unlock", WHY_PASSIVE);
-}
 
-int MPI_Win_lock_all(int assert, MPI_Win win)
-{
-	return unsupported("MPI_Win_lock_all", WHY_PASSIVE);
-}
 
-int MPI_Win_unlock_all(MPI_Win win)
-{
-	return unsupported("MPI_Win_unlock_all", WHY_PASSIVE);
-}
 
-int MPI_Win_flush(int rank, MPI_Win win)
-{
-	return unsupported("MPI_Win_flush", WHY_PASSIVE);
-}
 
-int MPI_Win_flush_all(MPI_Win win)
-{
-	return unsupported("MPI_Win_flush_all", WHY_PASSIVE);
-}
 
-int MPI_Win_flush_local(int rank, MPI_Win win)
-{
-	return unsupported("MPI_Win_flush_local", WHY_PASSIVE);
-}
 
-int MPI_Win_flush_local_all(MPI_Win win)
-{
-	return unsupported("MPI_Win_flush_local_all", WHY_PASSIVE);
-}
 
-int MPI_Win_sync(MPI_Win win)
-{
-	return unsupported("MPI_Win_sync", WHY_PASSIVE);
-}
 
 int MPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size,
 	                 int *disp_unit, void *baseptr)

@@ -6,7 +6,7 @@
 #   - the documented table lists each one once, and lists as not emulated
 #     exactly the routines whose bodies report
 #     MPI_ERR_UNSUPPORTED_OPERATION (emulator/unsupported.c);
-#   - tests/emu/routines.c calls 35 routines across the standard under
+#   - tests/emu/routines.c calls 36 routines across the standard under
 #     MPI_ERRORS_RETURN, at 4 ranks on 2 processes: each works, with its
 #     result checked, or returns MPI_ERR_UNSUPPORTED_OPERATION, as the
 #     table says; under the default handler an unsupported call stops the

@@ -1,5 +1,5 @@
 /*
- * routines.c -- one call each of 35 MPI routines across the standard,
+ * routines.c -- one call each of 36 MPI routines across the standard,
  * under MPI_ERRORS_RETURN: each works (and its result is checked) or
  * returns MPI_ERR_UNSUPPORTED_OPERATION.  Rank 0 prints one line per
  * routine, "NAME ok", "NAME unsupported" or "NAME error CLASS", and the
@@ -177,6 +177,7 @@ int main(int argc, char **argv)
 	report("MPI_Win_create", MPI_Win_create(room, 64, 1, MPI_INFO_NULL,
 						MPI_COMM_WORLD, &w));
 	report("MPI_Win_lock", MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, w));
+	report("MPI_Win_unlock", MPI_Win_unlock(0, w));
 	report("MPI_Win_free", MPI_Win_free(&w));
 	check("MPI_Win_free", w == MPI_WIN_NULL);
 	report("MPI_T_init_thread", MPI_T_init_thread(MPI_THREAD_SINGLE,

@@ -9,6 +9,7 @@ Open MPI, memory per virtual rank, and the 65,536-rank runs.
                      [--repeat N] [--perf]
   bench/emu_bench.py [--build DIR] [--markdown] --alltoallv
                      [--max-ranks V]
+  bench/emu_bench.py [--build DIR] [--markdown] --fence [--max-ranks V]
 
 Run from a build directory (or give --build).  Sections:
 
@@ -57,6 +58,13 @@ MPI_Alltoallv) on 2 processes at 256 ranks and twice as many up to
 --max-ranks (default 2,048): wall time, peak RSS of sibyl emulate's
 children, and the growth per doubling.  The messages are N(N-1): a
 doubling quadruples them.
+
+--fence runs only one-sided fence epochs (bench/emu/fence.c: every rank
+puts one int to its right neighbour and one to the rank half the world
+away, 20 times, two fences each) on 2 processes at 256 ranks and 4 times
+as many up to --max-ranks (4,096 when given as 2,048, the default): wall
+time, peak RSS of sibyl emulate's children, and the messages of the
+trace.
 """
 import argparse
 import os
@@ -351,6 +359,34 @@ def alltoallv_rows(args, tmp, row):
             n *= 2
 
 
+def fence_rows(args, tmp, row):
+    """bench/emu/fence.c at 256, 1,024, ... ranks on 2 processes."""
+    sibylcc = os.path.join(args.build, "emulator", "sibylcc")
+    env = dict(ENV, SIBYLCC_INCDIR=os.path.join(SRC, "emulator", "include"),
+               SIBYLCC_LIBDIR=args.build)
+    prog = os.path.join(tmp, "fence")
+    subprocess.run([sibylcc, "-O2", os.path.join(SRC, "bench/emu/fence.c"),
+                    "-o", prog], env=env, check=True)
+    top = max(args.max_ranks, 4096) if args.max_ranks == 2048 else \
+        args.max_ranks
+    n = 256
+    while n <= top:
+        ru0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        out, wall, _ = emulate(args, tmp, prog, n, 2, [])
+        ru1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        if not re.search(r"fence: ranks=\d+ fences=\d+ ok", out):
+            sys.exit("fence at %d ranks: no \"ok\" line:\n%s" % (n, out))
+        st, _, _ = run([os.path.join(args.build, "sibyl"), "trace",
+                        "stats", os.path.join(tmp, "t.trace")])
+        m = re.search(r"messages\s+([\d,]+) sent", st)
+        row("fence, %d ranks on 2 processes" % n, "%.2f s" % wall,
+            "%s messages; largest process so far %.0f MiB; CPU %.1f s" % (
+                m.group(1) if m else "?", ru1.ru_maxrss / 1024,
+                (ru1.ru_utime - ru0.ru_utime) +
+                (ru1.ru_stime - ru0.ru_stime)))
+        n *= 4
+
+
 def print_markdown(rows):
     print("\n| figure | value | note |\n|---|---|---|")
     for r in rows:
@@ -374,6 +410,9 @@ def main():
     ap.add_argument("--alltoallv", action="store_true",
                     help="only the integer sort's all-to-all-v exchange, "
                     "256 ranks to --max-ranks")
+    ap.add_argument("--fence", action="store_true",
+                    help="only one-sided fence epochs, 256 ranks to "
+                    "--max-ranks (4,096 by default)")
     ap.add_argument("--max-ranks", type=int, default=2048)
     ap.add_argument("--ranks", type=int, default=262144)
     ap.add_argument("--repeat", type=int, default=1)
@@ -387,10 +426,12 @@ def main():
         rows.append((what, value, note))
         print("%-44s %-22s %s" % (what, value, note), flush=True)
 
-    if args.busy_loop or args.timing_cost or args.alltoallv:
+    if args.busy_loop or args.timing_cost or args.alltoallv or args.fence:
         try:
             if args.alltoallv:
                 alltoallv_rows(args, tmp, row)
+            if args.fence:
+                fence_rows(args, tmp, row)
             if args.busy_loop:
                 busy_loop_rows(args, tmp, row)
             if args.timing_cost:

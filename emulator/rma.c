@@ -1771,16 +1771,17 @@ static void serve_passive(emu_rank *r, const char *call)
 	}
 }
 
-/* Take this rank's own lock on its window, serving other origins while
- * one of them holds it exclusively.  Inside the call. */
+/* Take this rank's own lock on its window, after the epochs queued for
+ * it before (arrival order, as for other origins), serving other origins
+ * meanwhile.  Inside the call. */
 static void lock_self(emu_rank *r, const char *call, emu_win *w,
 		      uint32_t type)
 {
 	rma_lock *l = lock_of(r, call, w);
 	while (l->head || !lock_free_for(l, type)) {
 		serve_passive(r, call);
-		if (l->head && lock_free_for(l, type))
-			break;  /* those waiting came first: let them */
+		if (!l->head && lock_free_for(l, type))
+			break;
 		emu_p2p_poll_turn(r, call);
 	}
 	lock_take(l, type, w->rank);

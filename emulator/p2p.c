@@ -1755,8 +1755,9 @@ int MPI_Cancel(MPI_Request *request)
 	 * send has no effect (MPI_Test_cancelled then says false). */
 	if (q->kind == REQ_COLL)
 		emu_mpi_error(r, "MPI_Cancel", MPI_ERR_REQUEST, "the request "
-			      "of %s is a non-blocking collective, which MPI "
-			      "does not allow to cancel", q->call);
+			      "of %s cannot be cancelled (MPI cancels "
+			      "point-to-point and generalized requests)",
+			      q->call);
 	if (q->kind == REQ_GREQ) {
 		greq_cancel(r, q);
 		return MPI_SUCCESS;

@@ -918,6 +918,118 @@ int MPI_Get_accumulate(const void *origin_addr, int origin_count,
 	return MPI_SUCCESS;
 }
 
+/* ------------------------------------------- request-based operations */
+
+static void passive_sync(emu_rank *r, const char *call, emu_win *w,
+			 rma_tgt *g, int last);
+
+/* Before MPI_Rput .. MPI_Rget_accumulate queue their operation: they are
+ * for passive-target epochs only (MPI-3.1 11.3.5). */
+static void rreq_check(emu_rank *r, const char *call, MPI_Win win,
+		       MPI_Request *request)
+{
+	emu_win *w = win_get(r, win, call);
+	if (!request)
+		emu_mpi_error(r, call, MPI_ERR_ARG, "NULL request pointer");
+	if (!w->nlocked && !w->lockall)
+		emu_mpi_error(r, call, MPI_ERR_RMA_SYNC, "%s is not in a "
+			      "passive-target epoch (MPI_Win_lock or "
+			      "MPI_Win_lock_all), the only one request-based "
+			      "operations may be in",
+			      emu_comm_describe(r, w->comm));
+}
+
+/*
+ * The request of an operation just queued on target t of window win,
+ * complete at once.  A put's or an accumulate's completion is local (the
+ * origin buffer may be reused), and its data was packed at the call.  A
+ * get's is the data in place, so a reading operation (`reads') first
+ * completes what is queued for t, as MPI_Win_flush would, inside this
+ * call: its time is spent here rather than in the MPI_Wait that follows,
+ * which loses the overlap of the get with the program's work between
+ * the two, never a result.
+ */
+static void rreq_done(emu_rank *r, const char *call, MPI_Win win, int t,
+		      int reads, MPI_Request *request)
+{
+	emu_win *w = win_get(r, win, call);
+	rma_tgt *g = t == MPI_PROC_NULL ? NULL : target_find(w, t);
+	if (reads && g) {
+		emu_rec_enter(r, EMU_SITE);
+		passive_sync(r, call, w, g, 0);
+		emu_rec_leave(r, call);
+	}
+	emu_req *q = emu_req_new_coll(r, call, NULL);
+	emu_req_complete(q);
+	*request = q->handle;
+}
+
+int MPI_Rput(const void *origin_addr, int origin_count,
+	     MPI_Datatype origin_datatype, int target_rank,
+	     MPI_Aint target_disp, int target_count,
+	     MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
+{
+	const char *call = "MPI_Rput";
+	EMU_API(r, call);
+	rreq_check(r, call, win, request);
+	queue_op(r, call, win, OP_PUT, origin_addr, origin_count,
+		 origin_datatype, NULL, NULL, 0, MPI_DATATYPE_NULL,
+		 target_rank, target_disp, target_count, target_datatype,
+		 MPI_OP_NULL);
+	rreq_done(r, call, win, target_rank, 0, request);
+	return MPI_SUCCESS;
+}
+
+int MPI_Rget(void *origin_addr, int origin_count,
+	     MPI_Datatype origin_datatype, int target_rank,
+	     MPI_Aint target_disp, int target_count,
+	     MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
+{
+	const char *call = "MPI_Rget";
+	EMU_API(r, call);
+	rreq_check(r, call, win, request);
+	queue_op(r, call, win, OP_GET, NULL, 0, MPI_DATATYPE_NULL, NULL,
+		 origin_addr, origin_count, origin_datatype, target_rank,
+		 target_disp, target_count, target_datatype, MPI_OP_NULL);
+	rreq_done(r, call, win, target_rank, 1, request);
+	return MPI_SUCCESS;
+}
+
+int MPI_Raccumulate(const void *origin_addr, int origin_count,
+		    MPI_Datatype origin_datatype, int target_rank,
+		    MPI_Aint target_disp, int target_count,
+		    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+		    MPI_Request *request)
+{
+	const char *call = "MPI_Raccumulate";
+	EMU_API(r, call);
+	rreq_check(r, call, win, request);
+	queue_op(r, call, win, OP_ACC, origin_addr, origin_count,
+		 origin_datatype, NULL, NULL, 0, MPI_DATATYPE_NULL,
+		 target_rank, target_disp, target_count, target_datatype,
+		 op);
+	rreq_done(r, call, win, target_rank, 0, request);
+	return MPI_SUCCESS;
+}
+
+int MPI_Rget_accumulate(const void *origin_addr, int origin_count,
+			MPI_Datatype origin_datatype, void *result_addr,
+			int result_count, MPI_Datatype result_datatype,
+			int target_rank, MPI_Aint target_disp,
+			int target_count, MPI_Datatype target_datatype,
+			MPI_Op op, MPI_Win win, MPI_Request *request)
+{
+	const char *call = "MPI_Rget_accumulate";
+	EMU_API(r, call);
+	rreq_check(r, call, win, request);
+	queue_op(r, call, win, OP_GACC, origin_addr, origin_count,
+		 origin_datatype, NULL, result_addr, result_count,
+		 result_datatype, target_rank, target_disp, target_count,
+		 target_datatype, op);
+	rreq_done(r, call, win, target_rank, 1, request);
+	return MPI_SUCCESS;
+}
+
 int MPI_Fetch_and_op(const void *origin_addr, void *result_addr,
 		     MPI_Datatype datatype, int target_rank,
 		     MPI_Aint target_disp, MPI_Op op, MPI_Win win)

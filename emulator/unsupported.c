@@ -27,9 +27,6 @@
 #define WHY_IO "MPI-IO is not emulated: a trace has no model of a file " \
 	"system; keep the program's I/O out of the emulated run, or use " \
 	"the C library's"
-#define WHY_RREQ "request-based one-sided operations are not emulated; " \
-	"MPI_Put, MPI_Get, MPI_Accumulate and MPI_Get_accumulate do the " \
-	"same, completed by the synchronization that closes their epoch"
 #define WHY_DYNAMIC "dynamic windows (memory attached after creation) " \
 	"are not emulated; create the window over its memory with " \
 	"MPI_Win_create or MPI_Win_allocate"
@@ -458,40 +455,9 @@ int MPI_Register_datarep(const char *datarep,
 	return unsupported("MPI_Register_datarep", WHY_IO);
 }
 
-int MPI_Raccumulate(const void *origin_addr, int origin_count,
-	            MPI_Datatype origin_datatype, int target_rank,
-	            MPI_Aint target_disp, int target_count,
-	            MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
-	            MPI_Request *request)
-{
-	return unsupported("MPI_Raccumulate", WHY_RREQ);
-}
 
-int MPI_Rget(void *origin_addr, int origin_count,
-	     MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
-	     int target_count, MPI_Datatype target_datatype, MPI_Win win,
-	     MPI_Request *request)
-{
-	return unsupported("MPI_Rget", WHY_RREQ);
-}
 
-int MPI_Rget_accumulate(const void *origin_addr, int origin_count,
-	                MPI_Datatype origin_datatype, void *result_addr,
-	                int result_count, MPI_Datatype result_datatype,
-	                int target_rank, MPI_Aint target_disp, int target_count,
-	                MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
-	                MPI_Request *request)
-{
-	return unsupported("MPI_Rget_accumulate", WHY_RREQ);
-}
 
-int MPI_Rput(const void *origin_addr, int origin_count,
-	     MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
-	     int target_cout, MPI_Datatype target_datatype, MPI_Win win,
-	     MPI_Request *request)
-{
-	return unsupported("MPI_Rput", WHY_RREQ);
-}
 
 int MPI_Win_create_keyval(MPI_Win_copy_attr_function *win_copy_attr_fn,
 	                  MPI_Win_delete_attr_function *win_delete_attr_fn,

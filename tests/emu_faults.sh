@@ -44,7 +44,7 @@ for np in 1 2; do
 	fault fault_badrank $np 6 \
 		"rank 0 in MPI_Send: MPI_ERR_RANK: destination 6 is not a rank of MPI_COMM_WORLD"
 	fault fault_rma $np 4 \
-		"rank 0 in MPI_Rput: MPI_ERR_UNSUPPORTED_OPERATION: not emulated by this version of Sibyl: request-based one-sided operations"
+		"rank 0 in MPI_Win_create_dynamic: MPI_ERR_UNSUPPORTED_OPERATION: not emulated by this version of Sibyl: dynamic windows"
 	fault fault_start $np 4 \
 		"^fault_start: non-persistent: MPI_ERR_REQUEST$" \
 		"rank 0 in MPI_Start: MPI_ERR_REQUEST: request [0-9]+ \(of MPI_Recv_init\) is active"

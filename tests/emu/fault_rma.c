@@ -7,11 +7,11 @@
  * with MPI_ERRORS_RETURN on the window, a put outside any epoch fails
  * (MPI_ERR_RMA_SYNC under Sibyl); with MPI_ERRORS_RETURN on
  * MPI_COMM_WORLD, whose handler applies to the calls Sibyl does not
- * emulate, rank 0 checks that MPI_Rput (a request-based operation, in a
- * passive epoch of its own window) returns MPI_ERR_UNSUPPORTED_OPERATION
- * under Sibyl; then, with the default handler back, rank 0 calls
- * MPI_Rput again, which must stop the run with a message naming the call
- * and saying why request-based operations are not emulated.
+ * emulate, rank 0 checks that MPI_Win_create_dynamic returns
+ * MPI_ERR_UNSUPPORTED_OPERATION under Sibyl; then, with the default
+ * handler back, rank 0 calls it again, which must stop the run with a
+ * message naming the call and saying why dynamic windows are not
+ * emulated.
  *
  * Ranks: any number >= 1.
  */
@@ -48,27 +48,26 @@ int main(int argc, char **argv)
 	}
 #endif
 	if (rank == 0) {
-		MPI_Request rq = MPI_REQUEST_NULL;
+		MPI_Win dyn = MPI_WIN_NULL;
 		MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-		MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win);
-		rc = MPI_Rput(&rank, 1, MPI_INT, 0, 0, 1, MPI_INT, win, &rq);
+		rc = MPI_Win_create_dynamic(MPI_INFO_NULL, MPI_COMM_SELF, &dyn);
 		MPI_Error_class(rc, &cls);
 #ifdef SIBYL_MPI
 		if (cls != MPI_ERR_UNSUPPORTED_OPERATION) {
-			printf("fault_rma: MPI_Rput returned class %d\n", cls);
+			printf("fault_rma: MPI_Win_create_dynamic returned "
+			       "class %d\n", cls);
 			return 1;
 		}
 #else
 		if (rc == MPI_SUCCESS)
-			MPI_Wait(&rq, MPI_STATUS_IGNORE);
+			MPI_Win_free(&dyn);
 #endif
 		MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
 #ifdef SIBYL_MPI
-		MPI_Rput(&rank, 1, MPI_INT, 0, 0, 1, MPI_INT, win, &rq);
-		printf("fault_rma: MPI_Rput returned\n");
+		MPI_Win_create_dynamic(MPI_INFO_NULL, MPI_COMM_SELF, &dyn);
+		printf("fault_rma: MPI_Win_create_dynamic returned\n");
 		return 1;
 #endif
-		MPI_Win_unlock(0, win);
 	}
 	MPI_Win_free(&win);
 	MPI_Finalize();

@@ -3,7 +3,7 @@
  * synchronization.
  *
  * Window C holds a counter on rank 0 (and nothing elsewhere); window A
- * holds P + 3 ints on every rank, slots 0 and 1 starting as 0, the others
+ * holds P + 4 ints on every rank, slots 0 and 1 starting as 0, the others
  * as -1.
  *   - Mutual exclusion: every rank, K times, takes rank 0's exclusive
  *     lock on C, gets the counter, flushes, puts it back plus one and
@@ -17,6 +17,12 @@
  *     (r + 2) mod P, fetch-and-adds 1 to slot 1 of rank P - 1 and
  *     flushes it with MPI_Win_flush_all (the fetched values are 0 ..
  *     P - 1, each once), then unlocks all.
+ *   - Request-based operations, in a lock_all epoch: MPI_Rput of -r - 1
+ *     into slot P + 3 of the left neighbour and MPI_Raccumulate of 1 into
+ *     slot 0 of the right one (MPI_Waitall, then MPI_Win_flush_all and a
+ *     barrier: every rank's are done), then MPI_Rget of the right
+ *     neighbour's slot P + 3 and MPI_Rget_accumulate (MPI_NO_OP) of its
+ *     slot 0, each followed by MPI_Wait.
  *   - A target that waits elsewhere: rank 0 locks rank P - 1, puts 4242
  *     into its slot P + 2, unlocks, and only then sends it a message;
  *     rank P - 1 meanwhile waits in MPI_Recv for that message, so the
@@ -47,16 +53,16 @@ int main(int argc, char **argv)
 	if (!emu_need_ranks(&t, 2))
 		return EMU_SKIP;
 	int right = (me + 1) % P, left = (me + P - 1) % P;
-	int *a = emu_alloc(&t, (size_t)P + 3, sizeof *a);
+	int *a = emu_alloc(&t, (size_t)P + 4, sizeof *a);
 	int counter = 0, got = -1, one = 1, mine = me + 1, fetched = -1;
 	MPI_Win wa, wc;
 
-	for (int i = 0; i < P + 3; i++)
+	for (int i = 0; i < P + 4; i++)
 		a[i] = -1;
 	a[0] = a[1] = 0;
 	MPI_Win_create(&counter, sizeof counter, sizeof counter,
 		       MPI_INFO_NULL, MPI_COMM_WORLD, &wc);
-	MPI_Win_create(a, (MPI_Aint)(P + 3) * (MPI_Aint)sizeof *a, sizeof *a,
+	MPI_Win_create(a, (MPI_Aint)(P + 4) * (MPI_Aint)sizeof *a, sizeof *a,
 		       MPI_INFO_NULL, MPI_COMM_WORLD, &wa);
 
 	/* Mutual exclusion on rank 0's counter. */
@@ -82,6 +88,27 @@ int main(int argc, char **argv)
 	MPI_Fetch_and_op(&one, &fetched, MPI_INT, P - 1, 1, MPI_SUM, wa);
 	MPI_Win_flush_all(wa);
 	MPI_Win_unlock_all(wa);
+
+	/* Request-based operations. */
+	MPI_Request rq[4];
+	int minus = -me - 1, got_put = 0, got_acc = 0;
+	MPI_Win_lock_all(0, wa);
+	MPI_Rput(&minus, 1, MPI_INT, left, P + 3, 1, MPI_INT, wa, &rq[0]);
+	MPI_Raccumulate(&one, 1, MPI_INT, right, 0, 1, MPI_INT, MPI_SUM, wa,
+			&rq[1]);
+	MPI_Waitall(2, rq, MPI_STATUSES_IGNORE);
+	MPI_Win_flush_all(wa);
+	MPI_Barrier(MPI_COMM_WORLD);
+	MPI_Rget(&got_put, 1, MPI_INT, right, P + 3, 1, MPI_INT, wa, &rq[2]);
+	MPI_Wait(&rq[2], MPI_STATUS_IGNORE);
+	MPI_Rget_accumulate(NULL, 0, MPI_INT, &got_acc, 1, MPI_INT, right, 0,
+			    1, MPI_INT, MPI_NO_OP, wa, &rq[3]);
+	MPI_Wait(&rq[3], MPI_STATUS_IGNORE);
+	MPI_Win_unlock_all(wa);
+	EMU_EQ(&t, got_put, -((me + 2) % P) - 1,
+	       "MPI_Rget of what MPI_Rput put");
+	EMU_EQ(&t, got_acc, 2 * (me + 1) + 1, "MPI_Rget_accumulate");
+	MPI_Barrier(MPI_COMM_WORLD);
 
 	/* A target waiting in MPI_Recv serves the epoch. */
 	if (me == 0) {
@@ -115,7 +142,7 @@ int main(int argc, char **argv)
 
 	MPI_Barrier(MPI_COMM_WORLD);
 	MPI_Win_lock(MPI_LOCK_SHARED, me, 0, wa);
-	EMU_EQ(&t, a[0], 2 * (left + 1), "the accumulated slot");
+	EMU_EQ(&t, a[0], 2 * (left + 1) + 1, "the accumulated slot");
 	EMU_EQ(&t, a[1], me == P - 1 ? P : 0, "the fetch-and-add slot");
 	for (int s = 0; s < P; s++) {
 		int from = (me + P - 2) % P;
@@ -123,6 +150,7 @@ int main(int argc, char **argv)
 	}
 	if (me == P - 1)
 		EMU_EQ(&t, a[P + 2], 4242, "the put before the message");
+	EMU_EQ(&t, a[P + 3], -right - 1, "the slot of MPI_Rput");
 	MPI_Win_unlock(me, wa);
 	MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, wc);
 	MPI_Get(&got, 1, MPI_INT, 0, 0, 1, MPI_INT, wc);
@@ -135,6 +163,10 @@ int main(int argc, char **argv)
 	rc = MPI_Put(&me, 1, MPI_INT, right, 0, 1, MPI_INT, wa);
 	MPI_Error_class(rc, &cls);
 	EMU_EQ(&t, cls, MPI_ERR_RMA_SYNC, "a put without a lock");
+	MPI_Request rr;
+	rc = MPI_Rput(&me, 1, MPI_INT, right, 0, 1, MPI_INT, wa, &rr);
+	MPI_Error_class(rc, &cls);
+	EMU_EQ(&t, cls, MPI_ERR_RMA_SYNC, "MPI_Rput without a lock");
 	rc = MPI_Win_unlock(right, wa);
 	MPI_Error_class(rc, &cls);
 	EMU_EQ(&t, cls, MPI_ERR_RMA_SYNC, "an unlock without a lock");

@@ -331,14 +331,20 @@ def busy_loop_rows(args, tmp, row):
             "range %.2fx to %.2fx" % (min(ratios), max(ratios)))
 
 
-def alltoallv_rows(args, tmp, row):
-    """bench/emu/a2av.c at 256, 512, ... ranks on 2 processes."""
-    sibylcc = os.path.join(args.build, "emulator", "sibylcc")
+def bench_prog(args, tmp, name):
+    """bench/emu/NAME.c built with this build's sibylcc -O2 into tmp."""
     env = dict(ENV, SIBYLCC_INCDIR=os.path.join(SRC, "emulator", "include"),
                SIBYLCC_LIBDIR=args.build)
-    prog = os.path.join(tmp, "a2av")
-    subprocess.run([sibylcc, "-O2", os.path.join(SRC, "bench/emu/a2av.c"),
-                    "-o", prog], env=env, check=True)
+    prog = os.path.join(tmp, name)
+    subprocess.run([os.path.join(args.build, "emulator", "sibylcc"), "-O2",
+                    os.path.join(SRC, "bench/emu", name + ".c"), "-o",
+                    prog], env=env, check=True)
+    return prog
+
+
+def alltoallv_rows(args, tmp, row):
+    """bench/emu/a2av.c at 256, 512, ... ranks on 2 processes."""
+    prog = bench_prog(args, tmp, "a2av")
     for mode in ("p2p", "coll"):
         last = None
         n = 256
@@ -361,12 +367,7 @@ def alltoallv_rows(args, tmp, row):
 
 def fence_rows(args, tmp, row):
     """bench/emu/fence.c at 256, 1,024, ... ranks on 2 processes."""
-    sibylcc = os.path.join(args.build, "emulator", "sibylcc")
-    env = dict(ENV, SIBYLCC_INCDIR=os.path.join(SRC, "emulator", "include"),
-               SIBYLCC_LIBDIR=args.build)
-    prog = os.path.join(tmp, "fence")
-    subprocess.run([sibylcc, "-O2", os.path.join(SRC, "bench/emu/fence.c"),
-                    "-o", prog], env=env, check=True)
+    prog = bench_prog(args, tmp, "fence")
     top = max(args.max_ranks, 4096) if args.max_ranks == 2048 else \
         args.max_ranks
     n = 256

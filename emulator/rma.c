@@ -923,10 +923,22 @@ int MPI_Get_accumulate(const void *origin_addr, int origin_count,
 static void passive_sync(emu_rank *r, const char *call, emu_win *w,
 			 rma_tgt *g, int last);
 
-/* Before MPI_Rput .. MPI_Rget_accumulate queue their operation: they are
- * for passive-target epochs only (MPI-3.1 11.3.5). */
-static void rreq_check(emu_rank *r, const char *call, MPI_Win win,
-		       MPI_Request *request)
+/*
+ * MPI_Rput .. MPI_Rget_accumulate: queue_op's operation, in a passive-
+ * target epoch only (MPI-3.1 11.3.5), and its request, complete at once.
+ * A put's or an accumulate's completion is local (the origin buffer may
+ * be reused), and its data was packed at the call.  A get's is the data
+ * in place, so a reading operation first completes what is queued for
+ * its target, as MPI_Win_flush would, inside this call: its time is
+ * spent here rather than in the MPI_Wait that follows, which loses the
+ * overlap of the get with the program's work between the two, never a
+ * result.
+ */
+static void request_op(emu_rank *r, const char *call, MPI_Win win,
+		       int kind, const void *o, int ocount,
+		       MPI_Datatype otype, void *res, int rcount,
+		       MPI_Datatype rtype, int t, MPI_Aint tdisp, int tcount,
+		       MPI_Datatype ttype, MPI_Op op, MPI_Request *request)
 {
 	emu_win *w = win_get(r, win, call);
 	if (!request)
@@ -937,24 +949,10 @@ static void rreq_check(emu_rank *r, const char *call, MPI_Win win,
 			      "MPI_Win_lock_all), the only one request-based "
 			      "operations may be in",
 			      emu_comm_describe(r, w->comm));
-}
-
-/*
- * The request of an operation just queued on target t of window win,
- * complete at once.  A put's or an accumulate's completion is local (the
- * origin buffer may be reused), and its data was packed at the call.  A
- * get's is the data in place, so a reading operation (`reads') first
- * completes what is queued for t, as MPI_Win_flush would, inside this
- * call: its time is spent here rather than in the MPI_Wait that follows,
- * which loses the overlap of the get with the program's work between
- * the two, never a result.
- */
-static void rreq_done(emu_rank *r, const char *call, MPI_Win win, int t,
-		      int reads, MPI_Request *request)
-{
-	emu_win *w = win_get(r, win, call);
+	queue_op(r, call, win, kind, o, ocount, otype, NULL, res, rcount,
+		 rtype, t, tdisp, tcount, ttype, op);
 	rma_tgt *g = t == MPI_PROC_NULL ? NULL : target_find(w, t);
-	if (reads && g) {
+	if ((kind == OP_GET || kind == OP_GACC) && g) {
 		emu_rec_enter(r, EMU_SITE);
 		passive_sync(r, call, w, g, 0);
 		emu_rec_leave(r, call);
@@ -971,12 +969,10 @@ int MPI_Rput(const void *origin_addr, int origin_count,
 {
 	const char *call = "MPI_Rput";
 	EMU_API(r, call);
-	rreq_check(r, call, win, request);
-	queue_op(r, call, win, OP_PUT, origin_addr, origin_count,
-		 origin_datatype, NULL, NULL, 0, MPI_DATATYPE_NULL,
-		 target_rank, target_disp, target_count, target_datatype,
-		 MPI_OP_NULL);
-	rreq_done(r, call, win, target_rank, 0, request);
+	request_op(r, call, win, OP_PUT, origin_addr, origin_count,
+		   origin_datatype, NULL, 0, MPI_DATATYPE_NULL, target_rank,
+		   target_disp, target_count, target_datatype, MPI_OP_NULL,
+		   request);
 	return MPI_SUCCESS;
 }
 
@@ -987,11 +983,10 @@ int MPI_Rget(void *origin_addr, int origin_count,
 {
 	const char *call = "MPI_Rget";
 	EMU_API(r, call);
-	rreq_check(r, call, win, request);
-	queue_op(r, call, win, OP_GET, NULL, 0, MPI_DATATYPE_NULL, NULL,
-		 origin_addr, origin_count, origin_datatype, target_rank,
-		 target_disp, target_count, target_datatype, MPI_OP_NULL);
-	rreq_done(r, call, win, target_rank, 1, request);
+	request_op(r, call, win, OP_GET, NULL, 0, MPI_DATATYPE_NULL,
+		   origin_addr, origin_count, origin_datatype, target_rank,
+		   target_disp, target_count, target_datatype, MPI_OP_NULL,
+		   request);
 	return MPI_SUCCESS;
 }
 
@@ -1003,12 +998,9 @@ int MPI_Raccumulate(const void *origin_addr, int origin_count,
 {
 	const char *call = "MPI_Raccumulate";
 	EMU_API(r, call);
-	rreq_check(r, call, win, request);
-	queue_op(r, call, win, OP_ACC, origin_addr, origin_count,
-		 origin_datatype, NULL, NULL, 0, MPI_DATATYPE_NULL,
-		 target_rank, target_disp, target_count, target_datatype,
-		 op);
-	rreq_done(r, call, win, target_rank, 0, request);
+	request_op(r, call, win, OP_ACC, origin_addr, origin_count,
+		   origin_datatype, NULL, 0, MPI_DATATYPE_NULL, target_rank,
+		   target_disp, target_count, target_datatype, op, request);
 	return MPI_SUCCESS;
 }
 
@@ -1021,12 +1013,10 @@ int MPI_Rget_accumulate(const void *origin_addr, int origin_count,
 {
 	const char *call = "MPI_Rget_accumulate";
 	EMU_API(r, call);
-	rreq_check(r, call, win, request);
-	queue_op(r, call, win, OP_GACC, origin_addr, origin_count,
-		 origin_datatype, NULL, result_addr, result_count,
-		 result_datatype, target_rank, target_disp, target_count,
-		 target_datatype, op);
-	rreq_done(r, call, win, target_rank, 1, request);
+	request_op(r, call, win, OP_GACC, origin_addr, origin_count,
+		   origin_datatype, result_addr, result_count, result_datatype,
+		   target_rank, target_disp, target_count, target_datatype, op,
+		   request);
 	return MPI_SUCCESS;
 }
 

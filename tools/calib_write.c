@@ -135,8 +135,7 @@ static int write_machine(const calib_data *d, const char *path, long cores)
 		      "a rank take turns\n# (a window of messages in flight "
 		      "moves at the copy bandwidth).\nserialize = yes\n", f);
 		if (d->stream_n[CP_INTRA]) {
-			fprintf(f, "# A stream of messages (64 in flight, 16 "
-				"above 64 KiB; %zu "
+			fprintf(f, "# A stream of messages (64 in flight; %zu "
 				"sizes): a message's turn,\n# latency + bytes "
 				"/ bandwidth of its range.\nstream = ",
 				d->stream_n[CP_INTRA]);
@@ -293,8 +292,8 @@ static void report_cores(FILE *f, const calib_data *d)
 
 		if (!d->stream_n[p])
 			continue;
-		fprintf(f, "%s-node stream (64 messages in flight, 16 above "
-			"64 KiB; %zu sizes), "
+		fprintf(f, "%s-node stream (64 messages in flight; %zu "
+			"sizes), "
 			"time a message adds: %d range%s\n",
 			calib_pair_names[p], d->stream_n[p], s->n,
 			s->n == 1 ? "" : "s");

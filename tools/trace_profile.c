@@ -249,13 +249,31 @@ static uint32_t find_pattern(const group *g, const uint8_t *cl, uint32_t k,
 	uint32_t maxp = shortest / 2 < FSIM_PROFILE_MAX_PATTERN ?
 			(uint32_t)(shortest / 2) : FSIM_PROFILE_MAX_PATTERN;
 	uint64_t *count = calloc((size_t)maxp * k + 1, sizeof *count);
-	for (uint32_t p = 1; count && p <= maxp; p++) {
+	uint64_t *best = calloc((size_t)maxp + 1, sizeof *best);
+	/* A sample that does not raise its position's largest count is one
+	 * the pattern will miss whatever comes after: a period is given up
+	 * as soon as more than 5% of all samples are missed, which on a
+	 * group without a pattern is after a small part of the samples. */
+	uint64_t allowed = g->n * 5 / 100;
+	for (uint32_t p = 1; count && best && p <= maxp; p++) {
+		uint64_t missed = 0;
 		memset(count, 0, (size_t)p * k * sizeof *count);
-		for (uint32_t r = 0; r < g->nrun; r++) {
+		memset(best, 0, (size_t)p * sizeof *best);
+		for (uint32_t r = 0; r < g->nrun && missed <= allowed; r++) {
 			uint64_t end = r + 1 < g->nrun ? g->run[r + 1] : g->n;
-			for (uint64_t i = g->run[r]; i < end; i++)
-				count[((i - g->run[r]) % p) * k + cl[i]]++;
+			uint32_t j = 0;
+			for (uint64_t i = g->run[r]; i < end; i++) {
+				uint64_t c = ++count[(size_t)j * k + cl[i]];
+				if (c > best[j])
+					best[j] = c;
+				else if (++missed > allowed)
+					break;
+				if (++j == p)
+					j = 0;
+			}
 		}
+		if (missed > allowed)
+			continue;
 		uint64_t good = 0;
 		for (uint32_t j = 0; j < p; j++) {
 			pat[j] = 0;
@@ -266,10 +284,12 @@ static uint32_t find_pattern(const group *g, const uint8_t *cl, uint32_t k,
 		}
 		if (good * 100 >= g->n * 95) {
 			free(count);
+			free(best);
 			return p;
 		}
 	}
 	free(count);
+	free(best);
 	return 0;
 }
 

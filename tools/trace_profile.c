@@ -274,19 +274,16 @@ static uint32_t find_pattern(const group *g, const uint8_t *cl, uint32_t k,
 		}
 		if (missed > allowed)
 			continue;
-		uint64_t good = 0;
+		/* The pattern holds the n - missed samples, 95% or more. */
 		for (uint32_t j = 0; j < p; j++) {
 			pat[j] = 0;
 			for (uint32_t c = 1; c < k; c++)
 				if (count[j * k + c] > count[j * k + pat[j]])
 					pat[j] = c;
-			good += count[j * k + pat[j]];
 		}
-		if (good * 100 >= g->n * 95) {
-			free(count);
-			free(best);
-			return p;
-		}
+		free(count);
+		free(best);
+		return p;
 	}
 	free(count);
 	free(best);

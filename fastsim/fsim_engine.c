@@ -622,7 +622,7 @@ static void send_msg(engine *e, fmsg *m)
 	if (pc) {
 		lat = pc->latency;
 		bw = pc->bandwidth;
-		os = pc->os;
+		os = netm_piece_os(pc, m->nm.bytes);
 		orecv = pc->or;
 	}
 	x = netm_xfer_time(m->nm.bytes, bw);
@@ -790,7 +790,8 @@ static void start_seb(engine *e, uint32_t p)
 		if (m->pc) {
 			/* Its range's send overhead keeps the CPU. */
 			sib_ps h;
-			if (!time_add(m->nm.depart, m->pc->os, &h) &&
+			if (!time_add(m->nm.depart,
+				      netm_piece_os(m->pc, m->nm.bytes), &h) &&
 			    h > pe->hold)
 				pe->hold = h;
 		}

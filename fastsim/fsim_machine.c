@@ -393,10 +393,10 @@ int fsim_machine_build(fsim_machine **mp, const fsim_config *c,
 		goto out_with_machine;
 	for (uint32_t i = 0; i < m->intra_stream.n; i++) {
 		const netm_piece *t = &m->intra_stream.p[i];
-		if (t->os || t->or || t->rendezvous) {
+		if (t->os || t->os_per_byte || t->or || t->rendezvous) {
 			sib_errf(err, errlen, "intranode.stream: range %u: "
 				 "only latency and bandwidth apply to a turn "
-				 "(os, or and sync belong in "
+				 "(os, os_per_byte, or and sync belong in "
 				 "intranode.protocols)", i + 1);
 			goto out_with_machine;
 		}

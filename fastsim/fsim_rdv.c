@@ -7,7 +7,7 @@
  *
  *   request  it leaves its sender at depart, pays the send overhead and
  *            the range's latency: it reaches the receiver at
- *            rts = depart + os + latency;
+ *            rts = depart + os + bytes * os_per_byte + latency;
  *   data     it leaves once the request is there and the receive is
  *            posted, at h = max(rts, posted), and pays the transfer and
  *            the receive overhead: arrival = h + bytes/bandwidth + or.
@@ -122,7 +122,7 @@ int fsim_rdv_send(engine *e, fmsg *m, const netm_piece *pc)
 
 	if (!pc->rendezvous || !e->rdv)
 		return 0;
-	if (time_add(m->nm.depart, pc->os, &rts) ||
+	if (time_add(m->nm.depart, netm_piece_os(pc, m->nm.bytes), &rts) ||
 	    time_add(rts, pc->latency, &rts)) {
 		fsim_eng_fail(e, "message %" PRIu64 " of PE %u to PE %u: its "
 			      "rendezvous request arrives beyond the range "

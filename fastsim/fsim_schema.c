@@ -29,10 +29,11 @@ static const sib_param intranode_params[] = {
 	  "Costs by message size, one range per protocol of the MPI "
 	  "library's shared-memory transport: 'SIZE: KEY=VALUE ...; "
 	  "SIZE: ...' with keys latency, bandwidth, os (send overhead), "
-	  "or (receive overhead) and sync (eager or rendezvous), the "
-	  "first range from 0; a key a range leaves out keeps latency "
-	  "and bandwidth, or 0 for os and or, or eager.  Empty: latency "
-	  "+ bytes / bandwidth for every size." },
+	  "os_per_byte (its part per byte), or (receive overhead) and "
+	  "sync (eager or rendezvous), the first range from 0; a key a "
+	  "range leaves out keeps latency and bandwidth, or 0 for os, "
+	  "os_per_byte and or, or eager.  Empty: latency + bytes / "
+	  "bandwidth for every size." },
 	{ "serialize", SIB_P_BOOL, "no", NULL,
 	  "Copy the messages into a rank one at a time: a message's copy "
 	  "starts when the previous copy into the same rank has taken its "

@@ -70,14 +70,17 @@ static inline sib_ps netm_xfer_time(uint64_t bytes, int64_t bw)
 /*
  * The cost of a message by the range of sizes it falls in (pieces.c):
  * MPI's protocols make point-to-point time linear in the size only piece
- * by piece.  A message of n bytes in a piece costs os at the sender,
- * latency + n / bandwidth in between and or at the receiver.
+ * by piece.  A message of n bytes in a piece costs os + n * os_per_byte
+ * at the sender (netm_piece_os: LogGOPS's o and O, the copy into the
+ * transport growing with the size), latency + n / bandwidth in between
+ * and or at the receiver.
  */
 typedef struct netm_piece {
 	uint64_t from;        /* smallest size of the range, bytes */
 	sib_ps latency;
 	int64_t bandwidth;    /* bytes/s, > 0 */
 	sib_ps os, or;        /* send and receive overheads */
+	sib_ps os_per_byte;   /* the send overhead's part per byte, ps */
 	uint8_t rendezvous;   /* sync=rendezvous: the data leaves once the
 	                         receive is posted (the simulator's part) */
 } netm_piece;
@@ -90,7 +93,7 @@ typedef struct netm_pieces {
 
 /*
  * Read a table "SIZE: KEY=VALUE ...; SIZE: ..." (keys latency,
- * bandwidth, os, or, sync; pairs separated by blanks or commas) for the key
+ * bandwidth, os, os_per_byte, or, sync; pairs separated by blanks or commas) for the key
  * named `key' in messages.  Keys a range leaves out take their value from defaults.
  * An empty text gives an empty table.  0, or -1 with a sentence in err.
  */
@@ -114,6 +117,16 @@ static inline const netm_piece *netm_pieces_find(const netm_pieces *t,
 			hi = mid;
 	}
 	return &t->p[lo];
+}
+
+/* The send overhead of a message of `bytes' in piece pc: os +
+ * bytes * os_per_byte, INT64_MAX when beyond the range of time. */
+static inline sib_ps netm_piece_os(const netm_piece *pc, uint64_t bytes)
+{
+	unsigned __int128 t = (unsigned __int128)bytes *
+			      (uint64_t)pc->os_per_byte + (uint64_t)pc->os;
+
+	return t >= (unsigned __int128)INT64_MAX ? INT64_MAX : (sib_ps)t;
 }
 
 /* --------------------------------------------------------- the model */

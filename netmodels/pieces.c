@@ -9,8 +9,12 @@
  * The text of a table is a list of ranges separated by ';', each the
  * smallest size it applies to, a colon and KEY=VALUE pairs:
  *
- *   0: latency=0.9us os=0.2us or=0.3us; 64KiB: latency=4us bandwidth=9GB/s
- *   sync=rendezvous
+ *   0: latency=0.9us os=0.2us or=0.3us; 1KiB: os=0.25us os_per_byte=0.1ns;
+ *   64KiB: latency=4us bandwidth=9GB/s sync=rendezvous
+ *
+ * os_per_byte is the send overhead's part per byte (LogGOPS's O): posting
+ * an eager send copies the data into the transport, so the sender pays
+ * os + size * os_per_byte.
  *
  * A range applies from its size up to the next range's.  The first must
  * start at 0 and the sizes must increase.  A key a range does not give
@@ -34,6 +38,9 @@
 	  "Bandwidth of the range's messages.") \
 	X(K_OS, "os", SIB_P_TIME, "0", NULL, \
 	  "Send overhead of the range's messages.") \
+	X(K_OS_BYTE, "os_per_byte", SIB_P_TIME, "0", NULL, \
+	  "Send overhead's part per byte of the range's messages: the " \
+	  "sender pays os + size * os_per_byte.") \
 	X(K_OR, "or", SIB_P_TIME, "0", NULL, \
 	  "Receive overhead of the range's messages.") \
 	X(K_SYNC, "sync", SIB_P_ENUM, "eager", "eager|rendezvous", \
@@ -102,12 +109,13 @@ static int parse_pair(const char *key, unsigned r, const char *s,
 	if (!eq)
 		return sib_errf(err, errlen, "%s: range %u: '%.*s' is not "
 				"KEY=VALUE (keys: latency, bandwidth, os, "
-				"or, sync)", key, r + 1, (int)len, s);
+				"os_per_byte, or, sync)", key, r + 1,
+				(int)len, s);
 	if (copy_trimmed(text, s, (size_t)(eq - s)) ||
 	    (k = find_key(text, strlen(text))) < 0)
 		return sib_errf(err, errlen, "%s: range %u: unknown key '%.*s' "
-				"(keys: latency, bandwidth, os, or, sync)", key,
-				r + 1, (int)(eq - s), s);
+				"(keys: latency, bandwidth, os, os_per_byte, "
+				"or, sync)", key, r + 1, (int)(eq - s), s);
 	snprintf(name, sizeof name, "%s: range %u: %s", key, r + 1,
 		 piece_keys[k].key);
 	if (copy_trimmed(text, eq + 1, len - (size_t)(eq + 1 - s)))
@@ -118,6 +126,7 @@ static int parse_pair(const char *key, unsigned r, const char *s,
 	case K_LATENCY: p->latency = v.i; break;
 	case K_BANDWIDTH: p->bandwidth = v.i; break;
 	case K_OS: p->os = v.i; break;
+	case K_OS_BYTE: p->os_per_byte = v.i; break;
 	case K_OR: p->or = v.i; break;
 	default: p->rendezvous = (uint8_t)v.i; break;
 	}

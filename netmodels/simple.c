@@ -61,9 +61,10 @@ extern const netm_ops netm_simple;
 	X(P_PROTOCOLS, "protocols", SIB_P_STRING, "", NULL, \
 	  "Costs by message size, one range per MPI protocol: " \
 	  "'SIZE: KEY=VALUE ...; SIZE: ...' with keys latency, " \
-	  "bandwidth, os (send overhead), or (receive overhead) and " \
-	  "sync (eager or rendezvous), the first range from 0; a key a " \
-	  "range leaves out keeps latency, bandwidth or o, or eager.  " \
+	  "bandwidth, os (send overhead), os_per_byte (its part per " \
+	  "byte), or (receive overhead) and sync (eager or rendezvous), " \
+	  "the first range from 0; a key a range leaves out keeps " \
+	  "latency, bandwidth or o, 0 for os_per_byte, or eager.  " \
 	  "Empty: latency, bandwidth and o for every size.")
 
 enum { SIMPLE_PARAMS(SIB_PARAM_ID) P_COUNT };
@@ -269,7 +270,7 @@ static void simple_send(netm_model *m, const netm_msg *msg)
 	if (s->pieces.n) {
 		const netm_piece *pc = netm_pieces_find(&s->pieces, msg->bytes);
 		latency = pc->latency;
-		os = pc->os;
+		os = netm_piece_os(pc, msg->bytes);
 		orecv = pc->or;
 		tw = netm_xfer_time(msg->bytes, pc->bandwidth);
 		if (msg->rdv_data) {

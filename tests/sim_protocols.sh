@@ -53,6 +53,30 @@ pp_case 2048 $((200000 + $(xfer 2048 10000000000))) \
 	"intranode ignores net.protocols" $ONE --set "net.protocols=$TABLE"
 }
 
+# os_per_byte: each send keeps its sender os + n * os_per_byte, so a
+# stream of 4 sends, one per SEB, ends 4 * (os + n * os_per_byte) + latency
+# + X(n) + or after it starts (copies at 1000GB/s never queue).
+craft stream <<'EOF'
+npes 2
+0 isend 0 s:1:2048@0
+0 isend 0 s:1:2048@0
+0 isend 0 s:1:2048@0
+0 isend 0 s:1:2048@0
+1 recv 0 w:0:0 w:0:1 w:0:2 w:0:3
+EOF
+X=$(xfer 2048 1000000000000)
+STREAM='0: latency=100ns os=50ns or=60ns bandwidth=1000GB/s; 1KiB: latency=100ns os=50ns or=60ns bandwidth=1000GB/s'
+expect_time $((4 * (50000 + 2048 * 100) + 100000 + X + 60000)) \
+	"a stream, os_per_byte" stream $ONE \
+	--set "intranode.protocols=$STREAM os_per_byte=0.1ns"
+expect_time $((4 * 50000 + 100000 + X + 60000)) \
+	"a stream, no os_per_byte" stream $ONE \
+	--set "intranode.protocols=$STREAM"
+# Across nodes likewise, through the network's table.
+expect_time $((4 * (50000 + 2048 * 100) + 100000 + X + 60000)) \
+	"a stream across nodes, os_per_byte" stream \
+	--set "net.protocols=$STREAM os_per_byte=0.1ns"
+
 # The table in a machine description file, with a comment after it and
 # blanks inside it.
 printf '[net]\nprotocols = 0: latency=2us os=0.5us ; 4KiB: bandwidth=2GB/s   # two ranges\n' \

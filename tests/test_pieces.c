@@ -77,6 +77,24 @@ static void test_parse(void)
 	assertEqualInt(t.p[1].os, 1000);
 	assertEqualInt(t.p[2].rendezvous, 0);
 	netm_pieces_free(&t);
+
+	/* os_per_byte: the send overhead's part per byte, 0 unless given
+	 * (the defaults have none). */
+	assertEqualInt(netm_pieces_parse(&t, "k", "0: os=100ns; 256: "
+					 "os_per_byte=0.25ns os=50ns; 4KiB: "
+					 "os=1ns", &scalar, err, sizeof err),
+		       0);
+	assertEqualInt(t.n, 3);
+	assertEqualInt(t.p[0].os_per_byte, 0);
+	assertEqualInt(t.p[1].os_per_byte, 250);
+	assertEqualInt(t.p[2].os_per_byte, 0);
+	/* os + n * os_per_byte. */
+	assertEqualInt(netm_piece_os(&t.p[0], 255), 100 * NS);
+	assertEqualInt(netm_piece_os(&t.p[1], 256), 50 * NS + 256 * 250);
+	assertEqualInt(netm_piece_os(&t.p[1], 4095), 50 * NS + 4095 * 250);
+	/* Beyond the range of time: the largest time, not a wrap. */
+	assertEqualInt(netm_piece_os(&t.p[1], UINT64_MAX), INT64_MAX);
+	netm_pieces_free(&t);
 }
 
 static void test_find_many(void)
@@ -121,7 +139,7 @@ static void test_refusals(void)
 		{ "0: os=1ns; 0: os=2ns", "range 2 starts at 0 bytes" },
 		{ "0 latency=1us", "range 1: '0 latency=1us' has no 'SIZE:'" },
 		{ "0: lat=1us", "range 1: unknown key 'lat' (keys: latency, "
-		  "bandwidth, os, or, sync)" },
+		  "bandwidth, os, os_per_byte, or, sync)" },
 		{ "0: sync=maybe", "k: range 1: sync" },
 		{ "0: latency", "range 1: 'latency' is not KEY=VALUE" },
 		{ "0: latency=1", "k: range 1: latency: '1' has no unit" },
@@ -216,6 +234,13 @@ static void test_simple(void)
 	 * byte), os and or net.o. */
 	assertEqualInt(arrival(table, 30, 1048579, 5, err, sizeof err),
 		       5 + 30 + 1 * US + 52428950 + 30);
+	/* os_per_byte adds to the sender's overhead, hence to the arrival:
+	 * 4 KiB + 1 byte at 2 ps a byte is 8194 ps more. */
+	assertEqualInt(arrival("0: latency=500ns os=100ns or=200ns; "
+			       "4KiB: latency=2us bandwidth=5GB/s os=1us "
+			       "os_per_byte=2ps", 30, 4097, 5, err,
+			       sizeof err),
+		       5 + 1 * US + 4097 * 2 + 2 * US + 819400 + 30);
 	/* A refused table stops the model's creation, naming the key. */
 	assertEqualInt(arrival("0: os=1ns; 0: os=2ns", 0, 1, 0, err,
 			       sizeof err), -1);

@@ -22,7 +22,10 @@ pyin() {
 # One-way time t(n): 300ns + n / 5GB/s below 4 KiB, 3us + n / 8GB/s
 # below 64 KiB, 10us + n / 10GB/s above; overheads os and or of 100 and
 # 150 ns, 1 and 1 us, 4 and 4 us.  A stream: 80ns + n / 10GB/s a
-# message below 4 KiB, 2us + n / 12GB/s above.
+# message below 4 KiB, 2us + n / 12GB/s above.  Posting an MPI_Isend
+# ("isend") costs the sender 100ns + n * 0.1ns below 4 KiB, the rest the
+# blocking send's overhead: the first range's os_per_byte is 100 ps, and
+# its transfer takes what is left of its 0.2 ns a byte, 10 GB/s.
 python3 - "$T/samples.csv" <<'EOF' || fail "could not write the samples"
 import sys
 def t(n):
@@ -35,6 +38,8 @@ def ov(n):
     if n < 4096: return 100e-9, 150e-9
     if n < 65536: return 1e-6, 1e-6
     return 4e-6, 4e-6
+def isend(n):
+    return 100e-9 + n * 0.1e-9 if n < 4096 else ov(n)[0]
 with open(sys.argv[1], "w") as f:
     f.write("# synthetic: three protocols\nkind,pair,size,seconds,host,cpu\n")
     sizes = sorted({0} | {int(2 ** (24 * i / 80)) for i in range(81)})
@@ -44,6 +49,7 @@ with open(sys.argv[1], "w") as f:
             f.write("os,intra,%d,%.12e,,\n" % (n, ov(n)[0]))
             f.write("or,intra,%d,%.12e,,\n" % (n, ov(n)[1]))
             f.write("stream,intra,%d,%.12e,,\n" % (n, st(n)))
+            f.write("isend,intra,%d,%.12e,,\n" % (n, isend(n)))
     f.write("copy,,67108864,6.7108864e-03,,\n")
     f.write("kernel,0,0,0.5,h,0\nkernel,1,0,0.55,h,1\n")
 # Two regimes and one, for the section "two speed regimes" below.
@@ -75,8 +81,10 @@ for f in machine.conf report.txt report.json samples.csv points.csv \
 	checks=$((checks + 1))
 	[ -s "$T/cal/$f" ] || fail "calibrate wrote no $f"
 done
-# The ranges: from, latency (ps), bandwidth (B/s), os, or -- within 0.1%
-# of the truth, and the first sizes of each protocol as breakpoints.
+# The ranges: from, latency (ps), bandwidth (B/s), os, or, os_per_byte --
+# within 0.1% of the truth, and the first sizes of each protocol as
+# breakpoints.  (The regime samples below have no "isend": their ranges
+# take the blocking send's overhead, as before the probe measured it.)
 pyin "$T/cal/machine.conf" <<'EOF'
 import re, sys
 conf = open(sys.argv[1]).read()
@@ -89,9 +97,10 @@ for r in line.split("=", 1)[1].split(";"):
     frm, kv = r.split(":")
     d = dict(x.split("=") for x in kv.split())
     ranges.append((int(frm), ps(d["latency"]), float(d["bandwidth"][:-3]),
-                   ps(d["os"]), ps(d["or"])))
-want = [(0, 50e3, 5e9, 100e3, 150e3), (4096, 1e6, 8e9, 1e6, 1e6),
-        (65536, 2e6, 10e9, 4e6, 4e6)]
+                   ps(d["os"]), ps(d["or"]),
+                   ps(d.get("os_per_byte", "0ns"))))
+want = [(0, 50e3, 10e9, 100e3, 150e3, 100), (4096, 1e6, 8e9, 1e6, 1e6, 0),
+        (65536, 2e6, 10e9, 4e6, 4e6, 0)]
 ok = len(ranges) == 3
 for g, w in zip(ranges, want):
     first = min(int(2 ** (24 * i / 80)) for i in range(81)
@@ -125,8 +134,8 @@ expect_grep 'calibrated 0\.0% median, 0\.0% worst; uncalibrated default' \
 	"$T/cal/report.txt"
 
 # sibyl sim on it: a ping-pong of 3 iterations of n bytes takes
-# 3 * 2 * (os + latency + ceil(n / bandwidth) + or) of n's range, with the
-# values exactly as machine.conf writes them.
+# 3 * 2 * (os + n * os_per_byte + latency + ceil(n / bandwidth) + or) of
+# n's range, with the values exactly as machine.conf writes them.
 pp_on_cal() {   # N
 	gen pp -p pingpong -r 2 -i 3 -s "$1" --compute 0
 	want=$(python3 - "$T/cal/machine.conf" "$1" <<'EOF'
@@ -144,13 +153,15 @@ def ps(v):
     return int(a) * 1000 + int(b)
 bw = int(best["bandwidth"][:-3])
 x = (n * 10**12 + bw - 1) // bw
-print(3 * 2 * (ps(best["os"]) + ps(best["latency"]) + x + ps(best["or"])))
+o = ps(best["os"]) + n * ps(best.get("os_per_byte", "0.000ns"))
+print(3 * 2 * (o + ps(best["latency"]) + x + ps(best["or"])))
 EOF
 )
 	expect_time "$want" "ping-pong on the calibrated machine" pp \
 		-c "$T/cal/machine.conf" --set machine.cores_per_node=2
 }
 pp_on_cal 1000
+pp_on_cal 4000
 pp_on_cal 20000
 pp_on_cal 1048576
 
@@ -230,6 +241,7 @@ if [ -z "$plots" ]; then
 fi
 expect_grep '^kernel,1,' "$T/meas/samples.csv"
 expect_grep '^stream,intra,' "$T/meas/samples.csv"
+expect_grep '^isend,intra,' "$T/meas/samples.csv"
 expect_grep '^pingpong,intra,[0-9]+,[^,]+,,,[0-9][.0-9e+-]+$' \
 	"$T/meas/samples.csv"
 expect_grep '^stream = 0: latency=' "$T/meas/machine.conf"

@@ -14,8 +14,8 @@
 #include "segfit.h"
 
 /* The kinds of samples the probe writes (calibrate/probe.c). */
-enum calib_kind { CK_PP, CK_PPNB, CK_OS, CK_OR, CK_STREAM, CK_COPY, CK_KERNEL,
-		  CK_N };
+enum calib_kind { CK_PP, CK_PPNB, CK_OS, CK_OR, CK_STREAM, CK_ISEND, CK_COPY,
+		  CK_KERNEL, CK_N };
 /* Pairs: inside rank 0's node, and across nodes. */
 enum calib_pair { CP_INTRA, CP_INTER, CP_N };
 
@@ -77,6 +77,7 @@ typedef struct calib_core {
 typedef struct calib_piece {
 	uint64_t from;
 	double latency, bandwidth, os, or;	/* s, B/s, s, s */
+	double os_per_byte;			/* s a byte */
 	double a, b;				/* the fitted line */
 } calib_piece;
 
@@ -117,8 +118,8 @@ int calib_write(const calib_data *d, const char *dir, long cores,
 void calib_json(const calib_data *d, FILE *f);
 void calib_free(calib_data *d);
 
-/* The calibrated model's one-way time of n bytes for pair p: os +
- * latency + n / bandwidth + or of n's range, seconds. */
+/* The calibrated model's one-way time of n bytes for pair p: os + n *
+ * os_per_byte + latency + n / bandwidth + or of n's range, seconds. */
 double calib_model_time(const calib_data *d, int p, uint64_t n);
 
 /* The uncalibrated default model's one-way time of n bytes (the

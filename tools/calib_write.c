@@ -60,6 +60,9 @@ static void write_protocols(FILE *f, const calib_data *d, int p)
 			s ? "; " : "", c->from, ns(b[0], 48, c->latency),
 			bps(b[1], 48, c->bandwidth), ns(b[2], 48, c->os),
 			ns(b[3], 48, c->or));
+		if (c->os_per_byte > 0)
+			fprintf(f, " os_per_byte=%s",
+				ns(b[0], 48, c->os_per_byte));
 	}
 }
 
@@ -248,16 +251,18 @@ static void report_pair(FILE *f, const calib_data *d, int p)
 		d->npieces[p], d->npieces[p] == 1 ? "" : "s");
 	if (regime_line(d, p, reg, sizeof reg)[0])
 		fprintf(f, "  %s\n", reg);
-	fprintf(f, "  %-10s %-13s %-14s %-12s %-12s %s\n", "from", "latency",
-		"bandwidth", "os", "or", "line a + b n");
+	fprintf(f, "  %-10s %-13s %-14s %-12s %-13s %-12s %s\n", "from",
+		"latency", "bandwidth", "os", "os_per_byte", "or",
+		"line a + b n");
 	for (int i = 0; i < d->npieces[p]; i++) {
 		const calib_piece *c = &d->pieces[p][i];
 
-		fprintf(f, "  %-10" PRIu64 " %-13s %-9.3f GB/s %-12s %-12s "
-			"%s + n / %.3f GB/s\n", c->from,
+		fprintf(f, "  %-10" PRIu64 " %-13s %-9.3f GB/s %-12s %-13s "
+			"%-12s %s + n / %.3f GB/s\n", c->from,
 			ns(b[0], 48, c->latency), c->bandwidth / 1e9,
-			ns(b[1], 48, c->os), ns(b[2], 48, c->or),
-			ns(b[3], 48, c->a), c->b > 0 ? 1e-9 / c->b : 1e9);
+			ns(b[1], 48, c->os), ns(b[4], 48, c->os_per_byte),
+			ns(b[2], 48, c->or), ns(b[3], 48, c->a),
+			c->b > 0 ? 1e-9 / c->b : 1e9);
 	}
 	fprintf(f, "  error against the measured medians: calibrated %.1f%% "
 		"median, %.1f%% worst; uncalibrated default %.1f%% median, "
@@ -376,9 +381,9 @@ void calib_json(const calib_data *d, FILE *f)
 
 			fprintf(f, "%s{\"from\": %" PRIu64 ", \"latency_s\": "
 				"%.6e, \"bandwidth_Bps\": %.6e, \"os_s\": "
-				"%.6e, \"or_s\": %.6e}", s ? ", " : "",
-				c->from, c->latency, c->bandwidth, c->os,
-				c->or);
+				"%.6e, \"os_per_byte_s\": %.6e, \"or_s\": "
+				"%.6e}", s ? ", " : "", c->from, c->latency,
+				c->bandwidth, c->os, c->os_per_byte, c->or);
 		}
 		fputs("]}", f);
 		first = 0;

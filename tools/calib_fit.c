@@ -464,13 +464,6 @@ static double median_between(const calib_summary *s, uint64_t lo,
 	return n ? cal_median(v, (size_t)n) : -1;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /*
  * A line os + n * per_byte through the summary's medians of sizes [lo,
  * hi] by Theil and Sen's estimator (the median of the pairs' slopes,
@@ -496,12 +489,22 @@ static int line_between(const calib_summary *s, uint64_t lo, uint64_t hi,
 		for (size_t j = i + 1; j < n; j++)
 			v[k++] = (q[j].median - q[i].median) /
 				 (double)(q[j].size - q[i].size);
-	qsort(v, k, sizeof *v, cmp_double);
-	slope = k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
+	slope = cal_median(v, k);
 	slope = slope > 0 ? slope : 0;
 	for (size_t i = 0; i < n; i++)
 		v[i] = q[i].median - slope * (double)q[i].size;
 	*os = cal_median(v, n);
+	if (*os < 0) {
+		/* An overhead is not negative: the line through 0 and the
+		 * median of the sizes' ratios. */
+		size_t m = 0;
+		for (size_t i = 0; i < n; i++)
+			if (q[i].size)
+				v[m++] = q[i].median / (double)q[i].size;
+		*os = 0;
+		slope = m ? cal_median(v, m) : 0;
+		slope = slope > 0 ? slope : 0;
+	}
 	*per_byte = slope;
 	free(v);
 	return 0;

@@ -271,14 +271,16 @@ assert len(c) >= 4000 and stamp > 0 and \
 ' "$T/pp.json" "$T/out" "${stamp:-0}" "${SIBYL_SANITIZED:-}"
 
 # The heap's freed top is kept (runtime.c, keep_heap), with both ranks
-# in one process and in two.
+# in one process and in two.  Under a sanitizer malloc is the
+# sanitizer's, which glibc's settings do not reach: there, only that the
+# program ran and counted.
 emu_build heap_keep "$SIBYL_SRCDIR/tests/emu/heap_keep.c" || finish
 for np in 1 2; do
 	emu_run $np 2 "$T/hk.trace" "$T/heap_keep"
 	ran "heap_keep on $np process(es)"
 	f=$(sed -n 's/^faults \([0-9]*\)$/\1/p' "$T/out")
 	checks=$((checks + 1))
-	[ -n "$f" ] && [ "$f" -lt 400 ] ||
+	[ -n "$f" ] && { [ -n "${SIBYL_SANITIZED:-}" ] || [ "$f" -lt 400 ]; } ||
 		fail "heap_keep on $np process(es): ${f:-no} page faults in 200 iterations (fewer than 400 expected)"
 done
 

@@ -54,6 +54,8 @@ int main(int argc, char **argv)
 	}
 	if (rank == 0)
 		printf("faults %ld\n", faults() - f0);
+	free(s);
+	free(r);
 	MPI_Finalize();
 	return 0;
 }

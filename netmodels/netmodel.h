@@ -93,8 +93,8 @@ typedef struct netm_pieces {
 
 /*
  * Read a table "SIZE: KEY=VALUE ...; SIZE: ..." (keys latency,
- * bandwidth, os, os_per_byte, or, sync; pairs separated by blanks or commas) for the key
- * named `key' in messages.  Keys a range leaves out take their value from defaults.
+ * bandwidth, os, os_per_byte, or, sync; pairs separated by blanks or
+ * commas) for the key named `key' in messages.  Keys a range leaves out take their value from defaults.
  * An empty text gives an empty table.  0, or -1 with a sentence in err.
  */
 int netm_pieces_parse(netm_pieces *t, const char *key, const char *text,

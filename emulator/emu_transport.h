@@ -6,8 +6,10 @@
  * (duplicates of Open MPI's world) keep the traffic apart:
  *   control  envelopes: eager messages (envelope + payload), rendezvous
  *            requests (envelope only), clear-to-send replies, and the
- *            runtime's own messages (emu_tr_send_rt); received
- *            with MPI_ANY_SOURCE/MPI_ANY_TAG, so messages between two
+ *            runtime's own messages (emu_tr_send_rt), the small ones
+ *            gathered into batches while others to the same process are
+ *            on their way (transport.c); received with
+ *            MPI_ANY_SOURCE/MPI_ANY_TAG, so messages between two
  *            processes are handled in the order they were sent, which is
  *            what keeps virtual messages non-overtaking; also the
  *            credits of the flow control (transport.c: at most a window

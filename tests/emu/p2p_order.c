@@ -4,8 +4,11 @@
  *
  * For each peer distance d (size/2 and 1), every rank sends to rank+d and
  * receives from rank-d:
- *   posted    NALT messages alternating 8 B and 1 MiB, every receive
- *             (Irecv) posted before the first send (a "ready" handshake);
+ *   posted    NALT messages cycling through 8 B, 1 MiB and 16 KiB (an
+ *             envelope of the transport's batches, a rendezvous, and an
+ *             eager message too large for a batch, which leaves alone
+ *             after the batch before it), every receive (Irecv) posted
+ *             before the first send (a "ready" handshake);
  *   unexpect. the same, all Isends issued before the receiver posts its
  *             Irecvs (a "sent" message on another tag says so);
  *   mixed     half of the receives posted before the sends, the rest
@@ -22,9 +25,10 @@
 
 #include <stdint.h>
 
-#define NALT 6                  /* messages per sequence: 3 small, 3 large */
+#define NALT 6                  /* messages per sequence: 2 of each size */
 #define SMALL 8
 #define LARGE (1 << 20)
+#define MEDIUM (16 << 10)
 #define NSMALL 200
 #define NSELF 20
 
@@ -33,7 +37,7 @@ enum { TAG_POSTED = 1, TAG_UNEXP, TAG_MIXED, TAG_A, TAG_B, TAG_READY,
 
 static size_t msg_len(int seq)
 {
-	return seq % 2 ? LARGE : SMALL;
+	return seq % 3 == 0 ? SMALL : seq % 3 == 1 ? LARGE : MEDIUM;
 }
 
 static unsigned char pat(int src, int seq, size_t j)

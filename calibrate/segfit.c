@@ -19,7 +19,7 @@
 /* Fit points i..j (j - i + 1 >= 1) by y = a + b x, a >= 0 and b >= 0,
  * with weights 1/y^2; the sum of squared relative residuals. */
 static double fit_run(const double *x, const double *y, size_t i, size_t j,
-		      double *a, double *b)
+		      double *a, double *b, double tol, double *excess)
 {
 	double sw = 0, mx = 0, my = 0, sxx = 0, sxy = 0, sse = 0;
 	size_t k;
@@ -63,10 +63,14 @@ static double fit_run(const double *x, const double *y, size_t i, size_t j,
 		*a = 0;
 		*b = s2 > 0 ? s1 / s2 : 0;
 	}
+	if (excess)
+		*excess = 0;
 	for (k = i; k <= j; k++) {
 		double r = (y[k] - (*a + *b * x[k])) / y[k];
 
 		sse += r * r;
+		if (excess && fabs(r) > tol)
+			*excess += (fabs(r) - tol) * (fabs(r) - tol);
 	}
 	return sse;
 }
@@ -120,25 +124,10 @@ static void unwind(const double *x, const double *y, size_t n, int k,
 		g->i1 = j;
 		g->x0 = x[i];
 		g->x1 = x[j];
-		g->sse = fit_run(x, y, i, j, &g->a, &g->b);
+		g->sse = fit_run(x, y, i, j, &g->a, &g->b, 0, NULL);
 		out->sse += g->sse;
 		j = i - 1;
 	}
-}
-
-/* The largest relative residual of fit f over the points. */
-static double worst(const cal_fit *f, const double *x, const double *y,
-		    size_t n)
-{
-	double w = 0;
-
-	for (size_t k = 0; k < n; k++) {
-		double r = fabs(y[k] - cal_fit_eval(f, x[k])) / y[k];
-
-		if (r > w)
-			w = r;
-	}
-	return w;
 }
 
 int cal_segfit(const double *x, const double *y, size_t n, int max_segments,
@@ -151,7 +140,7 @@ int cal_segfit_within(const double *x, const double *y, size_t n,
 		      int max_segments, double max_rel, cal_fit *out,
 		      char *err, size_t errlen)
 {
-	double *best, *cost;
+	double *best, *cost, *wcost = NULL, *bw = NULL;
 	size_t *from;
 	int kmax = max_segments;
 
@@ -163,51 +152,85 @@ int cal_segfit_within(const double *x, const double *y, size_t n,
 	best = malloc((size_t)kmax * n * sizeof *best);
 	from = malloc((size_t)kmax * n * sizeof *from);
 	cost = malloc(n * n * sizeof *cost);
-	if (!best || !from || !cost) {
+	if (max_rel > 0) {
+		wcost = malloc(n * n * sizeof *wcost);
+		bw = malloc((size_t)kmax * n * sizeof *bw);
+	}
+	if (!best || !from || !cost || (max_rel > 0 && (!wcost || !bw))) {
 		free(best);
 		free(from);
 		free(cost);
+		free(wcost);
+		free(bw);
 		return sib_errf(err, errlen, "out of memory fitting %zu "
 				"points", n);
 	}
-	/* cost[i*n + j]: the fit of points i..j, when long enough. */
+	/* cost[i*n + j]: the fit of points i..j, when long enough;
+	 * wcost[i*n + j]: how far its points fall beyond max_rel of its
+	 * line (the sum of the squared excesses). */
 	for (size_t i = 0; i < n; i++)
 		for (size_t j = i + CAL_MIN_POINTS - 1; j < n; j++) {
 			double a, b;
 
-			cost[i * n + j] = fit_run(x, y, i, j, &a, &b);
+			cost[i * n + j] = fit_run(x, y, i, j, &a, &b, max_rel,
+						  wcost ? &wcost[i * n + j] :
+						  NULL);
 		}
-	/* best[k*n + j]: points 0..j in k+1 runs; HUGE_VAL: impossible. */
+	/*
+	 * best[k*n + j]: points 0..j in k+1 runs; HUGE_VAL: impossible.
+	 * Without max_rel, the split of the least sum of squares.  With
+	 * it, the split whose points fall least beyond max_rel of their
+	 * lines (bw: the sum of the squared excesses; 0 when every point
+	 * is within), ties to the least sum of squares: a model that must
+	 * hold within max_rel at every size needs the breakpoints that
+	 * bound its worst points, and the split of least squares can leave
+	 * a step of a few sizes (a shared-memory transport's first 15
+	 * bytes, 9% faster) to one line while it spends its segments where
+	 * many points are.
+	 */
 	for (int k = 0; k < kmax; k++)
 		for (size_t j = 0; j < n; j++) {
 			double *bj = &best[(size_t)k * n + j];
+			double *wj = bw ? &bw[(size_t)k * n + j] : NULL;
 
 			*bj = HUGE_VAL;
+			if (wj)
+				*wj = HUGE_VAL;
 			if (k == 0) {
 				if (j + 1 >= CAL_MIN_POINTS) {
 					*bj = cost[j];
+					if (wj)
+						*wj = wcost[j];
 					from[j] = 0;
 				}
 				continue;
 			}
 			for (size_t i = (size_t)k * CAL_MIN_POINTS;
 			     i + CAL_MIN_POINTS - 1 <= j; i++) {
-				double c = best[(size_t)(k - 1) * n + i - 1];
+				size_t pk = (size_t)(k - 1) * n + i - 1;
+				double c = best[pk];
 
 				if (c == HUGE_VAL)
 					continue;
 				c += cost[i * n + j];
-				if (c < *bj) {
-					*bj = c;
-					from[(size_t)k * n + j] = i;
+				if (wj) {
+					double w = bw[pk] + wcost[i * n + j];
+
+					if (w > *wj || (w == *wj && c >= *bj))
+						continue;
+					*wj = w;
+				} else if (c >= *bj) {
+					continue;
 				}
+				*bj = c;
+				from[(size_t)k * n + j] = i;
 			}
 		}
 	/* The number of segments of the lowest BIC; ties to fewer. */
 	int kbest = 1;
 	double bbest = bic(best[n - 1], n, 1);
 
-	for (int k = 2; k <= kmax; k++) {
+	for (int k = 2; !bw && k <= kmax; k++) {
 		double s = best[(size_t)(k - 1) * n + n - 1];
 
 		if (s != HUGE_VAL && bic(s, n, k) < bbest) {
@@ -216,22 +239,20 @@ int cal_segfit_within(const double *x, const double *y, size_t n,
 		}
 	}
 	/* Or the fewest whose every point is within max_rel, and when no
-	 * count is, the count of the smallest worst error. */
+	 * count is, the count whose points fall least beyond it. */
 	double wbest = HUGE_VAL;
 	int kw = 0;
 
-	for (int k = 1; max_rel > 0 && k <= kmax; k++) {
-		double sk = best[(size_t)(k - 1) * n + n - 1], w;
+	for (int k = 1; bw && k <= kmax; k++) {
+		double w = bw[(size_t)(k - 1) * n + n - 1];
 
-		if (sk == HUGE_VAL)
+		if (w == HUGE_VAL)
 			continue;
-		unwind(x, y, n, k, from, out);
-		w = worst(out, x, y, n);
 		if (w < wbest) {
 			wbest = w;
 			kw = k;
 		}
-		if (w <= max_rel)
+		if (w == 0)
 			break;
 	}
 	if (kw) {
@@ -243,6 +264,8 @@ int cal_segfit_within(const double *x, const double *y, size_t n,
 	free(best);
 	free(from);
 	free(cost);
+	free(wcost);
+	free(bw);
 	return 0;
 }
 

@@ -31,7 +31,7 @@
 #include <stddef.h>
 
 /* The most segments a fit may have. */
-#define CAL_MAX_SEGMENTS 8
+#define CAL_MAX_SEGMENTS 12
 /* The fewest points of a segment (a line and a check of it). */
 #define CAL_MIN_POINTS 3
 
@@ -59,10 +59,13 @@ int cal_segfit(const double *x, const double *y, size_t n, int max_segments,
 	       cal_fit *out, char *err, size_t errlen);
 
 /*
- * The same, choosing the number of segments otherwise: the fewest (at
- * most max_segments) whose line is within max_rel of every point (as a
- * fraction: 0.05 is 5%), and when none is, the count whose worst point
- * is nearest.
+ * The same, choosing the breakpoints and their number otherwise: for each
+ * number of segments, the split whose points fall least beyond max_rel
+ * of their segment's line (as a fraction: 0.05 is 5%; the sum of the
+ * squared excesses, each segment still fitted by least squares), ties to
+ * the least sum of squares; and the fewest segments (at most
+ * max_segments) that hold every point within max_rel, or when none do,
+ * the count whose points fall least beyond it.
  * max_rel <= 0 is cal_segfit.  For a model that must hold at every size
  * measured, not only on average.
  */

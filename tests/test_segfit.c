@@ -78,9 +78,9 @@ static void test_exact(void)
 		y[i] = truth(x[i]);
 	assertEqualInt(cal_segfit(x, y, n, CAL_MAX_SEGMENTS, &f, err,
 				  sizeof err), 0);
-	/* Three segments could hold; the split of each count is the
-	 * least-squares one, not the minimax one: three or four. */
-	assertTrue(f.n == 3 || f.n == 4);
+	/* Three segments hold when their breakpoints are chosen for it
+	 * (the split of least squares needed four). */
+	assertEqualInt(f.n, 3);
 	assertTrue(f.seg[0].x0 == 0);
 	assertTrue(f.seg[1].x0 == first_at(x, n, 4096));
 	assertTrue(f.seg[2].x0 == first_at(x, n, 65536));
@@ -114,9 +114,9 @@ static void test_noisy(void)
 		y[i] = truth(x[i]) * (1 + 0.02 * noise(&s));
 	assertEqualInt(cal_segfit(x, y, n, CAL_MAX_SEGMENTS, &f, err,
 				  sizeof err), 0);
-	/* Three segments could hold; the split of each count is the
-	 * least-squares one, not the minimax one: three or four. */
-	assertTrue(f.n == 3 || f.n == 4);
+	/* Three segments hold when their breakpoints are chosen for it
+	 * (the split of least squares needed four). */
+	assertEqualInt(f.n, 3);
 	if (f.n == 3) {
 		/* Within one measured size of the true breakpoints. */
 		assertTrue(f.seg[1].x0 >= 4096 / 1.2 &&
@@ -151,9 +151,9 @@ static void test_within(void)
 		w = r > w ? r : w;
 	}
 	assertTrue(w <= 0.05);
-	/* Three segments could hold; the split of each count is the
-	 * least-squares one, not the minimax one: three or four. */
-	assertTrue(f.n == 3 || f.n == 4);
+	/* Three segments hold when their breakpoints are chosen for it
+	 * (the split of least squares needed four). */
+	assertEqualInt(f.n, 3);
 	/* Fewest: one segment less is not within 1%. */
 	assertEqualInt(cal_segfit_within(x, y, 40, f.n - 1, 0.05, &g, err,
 					 sizeof err), 0);
@@ -245,7 +245,7 @@ static void test_refusals(void)
 	assertContains(err, "point 2: y = 0");
 	y[1] = 2;
 	assertEqualInt(cal_segfit(x, y, 4, 0, &f, err, sizeof err), -1);
-	assertContains(err, "1 to 8 segments, not 0");
+	assertContains(err, "1 to 12 segments, not 0");
 	/* Four points hold one segment only. */
 	assertEqualInt(cal_segfit(x, y, 4, 8, &f, err, sizeof err), 0);
 	assertEqualInt(f.n, 1);

@@ -257,12 +257,20 @@ static void report_pair(FILE *f, const calib_data *d, int p)
 	for (int i = 0; i < d->npieces[p]; i++) {
 		const calib_piece *c = &d->pieces[p][i];
 
+		char line[64];
+
+		/* A flat line (a time that does not grow over the range)
+		 * has no bandwidth to print. */
+		if (c->b > 1e-18)
+			snprintf(line, sizeof line, "+ n / %.3f GB/s",
+				 1e-9 / c->b);
+		else
+			snprintf(line, sizeof line, "(flat)");
 		fprintf(f, "  %-10" PRIu64 " %-13s %-9.3f GB/s %-12s %-13s "
-			"%-12s %s + n / %.3f GB/s\n", c->from,
+			"%-12s %s %s\n", c->from,
 			ns(b[0], 48, c->latency), c->bandwidth / 1e9,
 			ns(b[1], 48, c->os), ns(b[4], 48, c->os_per_byte),
-			ns(b[2], 48, c->or), ns(b[3], 48, c->a),
-			c->b > 0 ? 1e-9 / c->b : 1e9);
+			ns(b[2], 48, c->or), ns(b[3], 48, c->a), line);
 	}
 	fprintf(f, "  error against the measured medians: calibrated %.1f%% "
 		"median, %.1f%% worst; uncalibrated default %.1f%% median, "
@@ -302,11 +310,16 @@ static void report_cores(FILE *f, const calib_data *d)
 			"time a message adds: %d range%s\n",
 			calib_pair_names[p], d->stream_n[p], s->n,
 			s->n == 1 ? "" : "s");
-		for (int k = 0; k < s->n; k++)
-			fprintf(f, "  from %-10.0f %10.3f ns + n / %.3f GB/s\n",
-				s->seg[k].x0, s->seg[k].a * 1e9,
-				s->seg[k].b > 1e-18 ? 1e-9 / s->seg[k].b :
-				1e9);
+		for (int k = 0; k < s->n; k++) {
+			if (s->seg[k].b > 1e-18)
+				fprintf(f, "  from %-10.0f %10.3f ns + n / "
+					"%.3f GB/s\n", s->seg[k].x0,
+					s->seg[k].a * 1e9,
+					1e-9 / s->seg[k].b);
+			else
+				fprintf(f, "  from %-10.0f %10.3f ns (flat)\n",
+					s->seg[k].x0, s->seg[k].a * 1e9);
+		}
 	}
 	if (!d->ncores)
 		return;

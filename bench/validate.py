@@ -13,14 +13,16 @@ there.  For each program of the set (--programs, default all):
 
   1. build it twice, with mpicc (native) and with sibylcc (emulated);
   2. run it natively with mpirun, one rank per core, --runs times (default
-     5), the programs taking turns so that the machine's drift falls on
+     10), the programs taking turns so that the machine's drift falls on
      all of them alike;
-  3. emulate it --emulations times (default: --runs), in rounds spread
-     among the native runs, same arguments and ranks, measured compute
-     (the default of `sibyl emulate');
+  3. emulate it --emulations times (default: --runs, at most 5), in rounds
+     spread among the native runs, same arguments and ranks, measured
+     compute (the default of `sibyl emulate');
   4. simulate every trace on the uncalibrated default machine and on the
-     calibrated one (`sibyl calibrate', one round after each round of
-     native runs, fitted at the end from the samples of all rounds, or
+     calibrated one (`sibyl calibrate', one round in each round of
+     native runs, right after the curves', with 50 / --runs samples of
+     each kind and size, at least 3; fitted at the end from the samples
+     of all rounds; or
      --machine FILE); and on the calibrated
      one with the variability profile of the trace when this Sibyl has
      `sibyl trace profile' and `sibyl sim --variability' (otherwise that
@@ -452,6 +454,18 @@ def placement(a, name):
     return a.np, opts, a.cores_per_node
 
 
+def calibration_reps(a):
+    """Samples of each kind and size in one calibration round: about 50 in
+    all, spread over the rounds.  A shared host's memory moves between
+    speeds for tens of seconds at a time (on a 2-core VM, a window of
+    1 MiB messages took 43, 63 or 125 us a message, by the minute, in
+    native runs and the probe's alike, one right after the other): a
+    round's samples see one of them, its native runs another, so the
+    medians agree only when many rounds sample the machine's states,
+    both sides alike, not a few long calibrations."""
+    return max(3, -(-50 // a.runs))
+
+
 def calibrate_round(a, r):
     """Round r of the calibration: a probe run of its own."""
     out = os.path.join(a.out, "calibration", "round-%d" % (r + 1))
@@ -459,6 +473,8 @@ def calibrate_round(a, r):
     cmd = [a.sibyl, "calibrate", "-o", out, "--force", "--no-plots", "-q"]
     if a.quick:
         cmd.append("--quick")
+    else:
+        cmd += ["--reps", str(calibration_reps(a))]
     if a.hostfile:
         cmd += ["--hostfile", a.hostfile]
     if a.mpirun_args:
@@ -534,10 +550,13 @@ def native_runs(a, progs):
     """{name: [parse_native result per run]}, {name: [the load average
     of the last minute before each run]}, {name: [per run, {key: the
     1-byte references (us) around it}]}, and the samples of the
-    calibration rounds, one after each round of native runs (none with
-    --machine): the machine of a shared host drifts by tens of percent
-    within minutes, and a calibration taken at one moment would be
-    compared with runs taken at others.  The curves measure their
+    calibration rounds, one in each round of native runs (none with
+    --machine), right after the curves (whose large messages move with
+    the host's memory speed from one half minute to the next), or after
+    the round's runs when there are no curves: the machine of a shared
+    host drifts by tens of percent within minutes, and a calibration
+    taken at one moment would be compared with runs taken at others.
+    The curves measure their
     references around each size; a marker run before and after each of
     the other programs measures theirs.  The programs are emulated in
     some rounds (emulation_rounds), each emulation between two markers:
@@ -548,6 +567,8 @@ def native_runs(a, progs):
     samples = []
     emus = {name: [] for name, *_ in progs}
     last = None
+    curves = [name for name, src, kind, *_ in progs if kind == "curve"]
+    after_of = curves[-1] if curves else progs[-1][0]
     for r in range(a.runs):
         for name, src, kind, *_ in progs:
             np, opts, _ = placement(a, name)
@@ -571,6 +592,9 @@ def native_runs(a, progs):
                 last = after
             say("native %s, run %d/%d: %.1f s" %
                 (name, r + 1, a.runs, time.monotonic() - t0))
+            if name == after_of and not a.machine:
+                samples.append(calibrate_round(a, r))
+                last = None
         if r in emulation_rounds(a):
             for name, src, kind, *_ in progs:
                 if last is None:
@@ -579,9 +603,6 @@ def native_runs(a, progs):
                 after = marker(a)
                 emus[name].append((trace, iters, (last, after)))
                 last = after
-        if not a.machine:
-            samples.append(calibrate_round(a, r))
-            last = None
     return runs, loads, refs, samples, emus
 
 
@@ -744,12 +765,13 @@ def parse_args(argv):
     ap.add_argument("-f", "--force", action="store_true",
                     help="reuse the output directory if it exists")
     ap.add_argument("--runs", type=int, default=None,
-                    help="native runs of every program (default 5; 3 with "
-                    "--quick)")
+                    help="native runs of every program, and rounds of "
+                    "the calibration (default 10; 3 with --quick)")
     ap.add_argument("--emulations", type=int, default=None,
                     help="emulations of every program, spread over the "
                     "rounds of native runs; the prediction is their "
-                    "median, per regime (default: as many as --runs)")
+                    "median, per regime (default: as many as --runs, at "
+                    "most 5)")
     ap.add_argument("--quick", action="store_true",
                     help="a short run: fewer sizes, short programs, "
                     "sibyl calibrate --quick, 3 runs (a minute or two)")
@@ -787,11 +809,11 @@ def parse_args(argv):
             ap.error("--programs: unknown program '%s' (known: %s)" %
                      (p, ", ".join(PROGRAM_NAMES)))
     if a.runs is None:
-        a.runs = 3 if a.quick else 5
+        a.runs = 3 if a.quick else 10
     if a.runs < 1:
         ap.error("--runs: at least 1")
     if a.emulations is None:
-        a.emulations = a.runs
+        a.emulations = min(a.runs, 5)
     if a.emulations < 1:
         ap.error("--emulations: at least 1")
     for opt in ("np", "cores_per_node"):

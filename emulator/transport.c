@@ -514,10 +514,9 @@ static void batch_flush(int proc)
 	pp->bat = NULL;
 	pp->blen = pp->bcap = 0;
 	if (sizeof h + h.len == (size_t)len) {
-		/* One record: it travels as itself, in a buffer of its
-		 * size, as it would without batches (a ping-pong between
-		 * processes lost a third of its rate to the batch's
-		 * larger buffers and second copy). */
+		/* One record: it travels as itself, as it would without
+		 * batches, and its receiver takes it without a second
+		 * copy out of a batch. */
 		memmove(b, b + sizeof h, h.len);
 		submit(proc, h.tag == TAG_ENV ? K_ENV : h.tag == TAG_CTS ?
 		       K_CTS : K_RT, b, (int)h.len, (int)h.tag, -1);

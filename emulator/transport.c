@@ -83,7 +83,9 @@ enum { TAG_ENV = 1, TAG_CTS = 2, TAG_RT = 3, TAG_CREDIT = 4, TAG_BATCH = 5 };
 #define WINDOW 16384
 #define CREDIT_BATCH 2048
 
-enum { K_ENV, K_CTS, K_RT, K_BATCH, K_DATA };
+/* What a send is: a control message (a batch, or one alone; its buffer
+ * is ours) or rendezvous data (from the sender's buffer). */
+enum { K_CTL, K_DATA };
 
 #define SM_EAGER 4096 /* btl_vader_eager_limit's default */
 
@@ -518,11 +520,10 @@ static void batch_flush(int proc)
 		 * batches, and its receiver takes it without a second
 		 * copy out of a batch. */
 		memmove(b, b + sizeof h, h.len);
-		submit(proc, h.tag == TAG_ENV ? K_ENV : h.tag == TAG_CTS ?
-		       K_CTS : K_RT, b, (int)h.len, (int)h.tag, -1);
+		submit(proc, K_CTL, b, (int)h.len, (int)h.tag, -1);
 		return;
 	}
-	submit(proc, K_BATCH, b, len, TAG_BATCH, -1);
+	submit(proc, K_CTL, b, len, TAG_BATCH, -1);
 }
 
 static void batch_flush_all(void)
@@ -576,30 +577,36 @@ static void batch_done(int proc)
 		batch_flush(proc);
 }
 
-void emu_tr_send_env(int proc, const emu_env *env, const void *data)
+/* A control message for proc with this tag: na bytes of a, then nb of b.
+ * Up to BATCH_INLINE bytes it joins proc's batch; a larger one sends the
+ * batch before it and leaves alone. */
+static void send_control(int proc, int tag, const void *a, size_t na,
+			 const void *b, size_t nb)
 {
-	size_t len = sizeof *env;
-	if (!(env->flags & EMU_F_RNDV))
-		len += env->size;
-	if (len <= BATCH_INLINE) {
-		char *at = batch_room(proc, TAG_ENV, len);
-		memcpy(at, env, sizeof *env);
-		if (len > sizeof *env)
-			memcpy(at + sizeof *env, data, env->size);
+	size_t len = na + nb;
+	int alone = len > BATCH_INLINE;
+	char *at = alone ? malloc(len) : batch_room(proc, tag, len);
+	if (!at) {
+		fprintf(stderr, "sibyl: out of memory for a %zu-byte message "
+			"to process %d\n", len, proc);
+		emu_tr_abort(3);
+	}
+	if (na)
+		memcpy(at, a, na);
+	if (nb)
+		memcpy(at + na, b, nb);
+	if (!alone) {
 		batch_done(proc);
 		return;
 	}
-	char *b = malloc(len);
-	if (!b) {
-		fprintf(stderr, "sibyl: out of memory for a %zu-byte message\n",
-			len);
-		emu_tr_abort(3);
-	}
-	memcpy(b, env, sizeof *env);
-	if (len > sizeof *env)
-		memcpy(b + sizeof *env, data, env->size);
 	batch_flush(proc);
-	submit(proc, K_ENV, b, (int)len, TAG_ENV, -1);
+	submit(proc, K_CTL, at, (int)len, tag, -1);
+}
+
+void emu_tr_send_env(int proc, const emu_env *env, const void *data)
+{
+	send_control(proc, TAG_ENV, env, sizeof *env, data,
+		     env->flags & EMU_F_RNDV ? 0 : env->size);
 }
 
 void emu_tr_send_cts(int proc, int32_t sreq, int32_t rreq, int has_ack,
@@ -612,8 +619,7 @@ void emu_tr_send_cts(int proc, int32_t sreq, int32_t rreq, int has_ack,
 	c.has_ack = has_ack;
 	c.ack_seq = ack_seq;
 	c.ack_vt = ack_vt;
-	memcpy(batch_room(proc, TAG_CTS, sizeof c), &c, sizeof c);
-	batch_done(proc);
+	send_control(proc, TAG_CTS, &c, sizeof c, NULL, 0);
 }
 
 void emu_tr_send_rt(int proc, const void *data, size_t len)
@@ -623,22 +629,7 @@ void emu_tr_send_rt(int proc, const void *data, size_t len)
 			"message (at most %d)\n", len, INT_MAX);
 		emu_tr_abort(3);
 	}
-	if (len <= BATCH_INLINE) {
-		char *at = batch_room(proc, TAG_RT, len);
-		if (len)
-			memcpy(at, data, len);
-		batch_done(proc);
-		return;
-	}
-	char *b = malloc(len);
-	if (!b) {
-		fprintf(stderr, "sibyl: out of memory for a %zu-byte runtime "
-			"message\n", len);
-		emu_tr_abort(3);
-	}
-	memcpy(b, data, len);
-	batch_flush(proc);
-	submit(proc, K_RT, b, (int)len, TAG_RT, -1);
+	send_control(proc, TAG_RT, data, len, NULL, 0);
 }
 
 /* Payloads beyond INT_MAX bytes travel as a contiguous type of 1 MiB

@@ -35,6 +35,17 @@ static const char *bps(char *buf, size_t len, double bw)
 	return buf;
 }
 
+/* A line's growth with the size (its slope b, s a byte) for the report:
+ * "+ n / X GB/s", or "(flat)" for a time that does not grow. */
+static const char *growth(char *buf, size_t len, double b)
+{
+	if (b > 1e-18)
+		snprintf(buf, len, "+ n / %.3f GB/s", 1e-9 / b);
+	else
+		snprintf(buf, len, "(flat)");
+	return buf;
+}
+
 /* The `stream' value of a stream fit: a range per segment. */
 static void write_stream(FILE *f, const cal_fit *s)
 {
@@ -256,21 +267,14 @@ static void report_pair(FILE *f, const calib_data *d, int p)
 		"line a + b n");
 	for (int i = 0; i < d->npieces[p]; i++) {
 		const calib_piece *c = &d->pieces[p][i];
+		char line[48];
 
-		char line[64];
-
-		/* A flat line (a time that does not grow over the range)
-		 * has no bandwidth to print. */
-		if (c->b > 1e-18)
-			snprintf(line, sizeof line, "+ n / %.3f GB/s",
-				 1e-9 / c->b);
-		else
-			snprintf(line, sizeof line, "(flat)");
 		fprintf(f, "  %-10" PRIu64 " %-13s %-9.3f GB/s %-12s %-13s "
 			"%-12s %s %s\n", c->from,
 			ns(b[0], 48, c->latency), c->bandwidth / 1e9,
 			ns(b[1], 48, c->os), ns(b[4], 48, c->os_per_byte),
-			ns(b[2], 48, c->or), ns(b[3], 48, c->a), line);
+			ns(b[2], 48, c->or), ns(b[3], 48, c->a),
+			growth(line, sizeof line, c->b));
 	}
 	fprintf(f, "  error against the measured medians: calibrated %.1f%% "
 		"median, %.1f%% worst; uncalibrated default %.1f%% median, "
@@ -311,14 +315,11 @@ static void report_cores(FILE *f, const calib_data *d)
 			calib_pair_names[p], d->stream_n[p], s->n,
 			s->n == 1 ? "" : "s");
 		for (int k = 0; k < s->n; k++) {
-			if (s->seg[k].b > 1e-18)
-				fprintf(f, "  from %-10.0f %10.3f ns + n / "
-					"%.3f GB/s\n", s->seg[k].x0,
-					s->seg[k].a * 1e9,
-					1e-9 / s->seg[k].b);
-			else
-				fprintf(f, "  from %-10.0f %10.3f ns (flat)\n",
-					s->seg[k].x0, s->seg[k].a * 1e9);
+			char line[48];
+
+			fprintf(f, "  from %-10.0f %10.3f ns %s\n",
+				s->seg[k].x0, s->seg[k].a * 1e9,
+				growth(line, sizeof line, s->seg[k].b));
 		}
 	}
 	if (!d->ncores)
